@@ -1,0 +1,225 @@
+// Serves supabase/functions/<name>/index.ts with real Deno (the `deno` npm package),
+// one process per function started on first use, like Supabase's Edge Runtime.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FunctionConfig } from "./config.ts";
+import { sendJson } from "./http.ts";
+import type { Logger } from "./log.ts";
+
+import { packageDir } from "./packages.ts";
+const bootstrap = path.join(path.dirname(fileURLToPath(import.meta.url)), "functions-bootstrap.ts");
+
+export function denoBinary(): string {
+  if (process.env.DENO_BIN) return process.env.DENO_BIN;
+  const dir = packageDir("deno");
+  const candidates = [path.join(dir, "deno"), path.join(dir, "bin", "deno")];
+  for (const c of candidates) if (fs.existsSync(c)) return c;
+  // The package's optional platform dependency holds the binary.
+  const plat = `@deno/${process.platform}-${process.arch}${process.platform === "linux" ? "-glibc" : ""}`;
+  return path.join(packageDir(plat), "deno");
+}
+
+interface Worker {
+  proc: ChildProcess;
+  port: Promise<number>;
+  exited: boolean;
+}
+
+export interface FunctionsOptions {
+  functionsDir: string;
+  config: Record<string, FunctionConfig>;
+  env: Record<string, string>;
+  cacheDir: string;
+  log: Logger;
+  watch?: boolean;
+  /** Wall-clock limit of one request, like the Edge Runtime's. */
+  requestTimeoutMs?: number;
+}
+
+export class FunctionsRuntime {
+  private workers = new Map<string, Worker>();
+  private watcher?: fs.FSWatcher;
+  private stopped = false;
+
+  constructor(private readonly o: FunctionsOptions) {
+    if (o.watch && fs.existsSync(o.functionsDir)) {
+      this.watcher = fs.watch(o.functionsDir, { recursive: true }, () => this.reloadAll());
+    }
+  }
+
+  list(): string[] {
+    if (!fs.existsSync(this.o.functionsDir)) return [];
+    return fs
+      .readdirSync(this.o.functionsDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith("_") && !d.name.startsWith("."))
+      .filter((d) => fs.existsSync(this.entry(d.name)))
+      .map((d) => d.name);
+  }
+
+  private entry(name: string): string {
+    const custom = this.o.config[name]?.entrypoint;
+    return custom ? path.resolve(this.o.functionsDir, "..", custom) : path.join(this.o.functionsDir, name, "index.ts");
+  }
+
+  exists(name: string): boolean {
+    return /^[A-Za-z0-9_-]+$/.test(name) && !name.startsWith("_") && fs.existsSync(this.entry(name));
+  }
+
+  verifyJwt(name: string): boolean {
+    return this.o.config[name]?.verify_jwt !== false;
+  }
+
+  private reloadTimer?: NodeJS.Timeout;
+  private reloadAll() {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      for (const [name, w] of this.workers) {
+        this.o.log.info(`reloading function ${name}`);
+        w.proc.kill("SIGTERM");
+      }
+      this.workers.clear();
+    }, 100);
+  }
+
+  private spawnWorker(name: string): Worker {
+    const log = this.o.log;
+    const denoJson = ["deno.json", "deno.jsonc"].map((f) => path.join(this.o.functionsDir, f)).find((f) => fs.existsSync(f));
+    const args = ["run", "--allow-all", "--no-prompt", "--quiet", "--node-modules-dir=none"];
+    if (denoJson) args.push(`--config=${denoJson}`);
+    else args.push("--no-config");
+    const envFile = path.join(this.o.functionsDir, ".env");
+    if (fs.existsSync(envFile)) args.push(`--env-file=${envFile}`);
+    args.push(bootstrap);
+    const proc = spawn(denoBinary(), args, {
+      cwd: path.join(this.o.functionsDir, name),
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        DENO_DIR: this.o.cacheDir,
+        DENO_NO_UPDATE_CHECK: "1",
+        NO_COLOR: "1",
+        ...this.o.env,
+        PARLEY_FUNCTION_ENTRY: "file://" + this.entry(name),
+        SB_EXECUTION_ID: name,
+      },
+    });
+    const worker: Worker = { proc, port: Promise.resolve(0), exited: false };
+    worker.port = new Promise<number>((resolve, reject) => {
+      let buf = "";
+      let errTail = "";
+      const onLine = (line: string) => {
+        const m = /^PARLEY_FUNCTION_READY (\d+)$/.exec(line.trim());
+        if (m) resolve(Number(m[1]));
+        else if (line.trim() === "PARLEY_FUNCTION_NO_SERVE") reject(new Error(`function ${name} did not call Deno.serve`));
+        else if (line.trim()) log.info(`${name}: ${line}`);
+      };
+      proc.stdout!.on("data", (d: Buffer) => {
+        buf += d.toString();
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          onLine(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+        }
+      });
+      proc.stderr!.on("data", (d: Buffer) => {
+        const text = d.toString();
+        errTail = (errTail + text).slice(-4000);
+        for (const line of text.split("\n")) if (line.trim()) log.warn(`${name}: ${line}`);
+      });
+      proc.on("exit", (code, signal) => {
+        worker.exited = true;
+        if (this.workers.get(name) === worker) this.workers.delete(name);
+        reject(new Error(`function ${name} exited (${code ?? signal}) before it was ready${errTail ? ": " + errTail.trim().split("\n").slice(-3).join(" | ") : ""}`));
+      });
+      proc.on("error", reject);
+    });
+    worker.port.catch(() => {});
+    return worker;
+  }
+
+  private worker(name: string): Worker {
+    let w = this.workers.get(name);
+    if (!w || w.exited) {
+      w = this.spawnWorker(name);
+      this.workers.set(name, w);
+    }
+    return w;
+  }
+
+  /** Proxies one request to the function; `subpath` is what follows /functions/v1. */
+  async handle(name: string, subpath: string, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders) {
+    const w = this.worker(name);
+    let port: number;
+    try {
+      port = await Promise.race([
+        w.port,
+        new Promise<number>((_, reject) => setTimeout(() => reject(new Error("function did not start within 60 s")), 60_000)),
+      ]);
+    } catch (e) {
+      this.o.log.error(`function ${name} failed to start`, { error: (e as Error).message });
+      req.resume();
+      sendJson(res, 503, { code: "BOOT_ERROR", message: "Function failed to start (please check logs)" });
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const upstream = http.request(
+        { host: "127.0.0.1", port, method: req.method, path: subpath, headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          up.on("end", resolve);
+          up.on("error", () => { res.destroy(); resolve(); });
+        },
+      );
+      const timeout = setTimeout(() => {
+        upstream.destroy(new Error("wall clock limit reached"));
+      }, this.o.requestTimeoutMs ?? 400_000);
+      res.on("close", () => {
+        clearTimeout(timeout);
+        if (!res.writableFinished) upstream.destroy();
+        resolve();
+      });
+      upstream.on("error", (e) => {
+        clearTimeout(timeout);
+        this.o.log.warn(`function ${name} request failed`, { error: e.message });
+        if (!res.headersSent) {
+          sendJson(res, w.exited ? 503 : 502, {
+            code: w.exited ? "WORKER_ERROR" : "FUNCTION_ERROR",
+            message: w.exited ? "Function exited while handling the request" : `Function request failed: ${e.message}`,
+          });
+        } else res.destroy();
+        resolve();
+      });
+      req.pipe(upstream);
+    });
+  }
+
+  pids(): number[] {
+    return [...this.workers.values()].map((w) => w.proc.pid!).filter(Boolean);
+  }
+
+  running(): string[] {
+    return [...this.workers.entries()].filter(([, w]) => !w.exited).map(([n]) => n);
+  }
+
+  async stop() {
+    this.stopped = true;
+    this.watcher?.close();
+    await Promise.all(
+      [...this.workers.values()].map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.exited) return resolve();
+            w.proc.once("exit", () => resolve());
+            w.proc.kill("SIGTERM");
+            setTimeout(() => { w.proc.kill("SIGKILL"); }, 3000).unref();
+          }),
+      ),
+    );
+    this.workers.clear();
+  }
+}

@@ -1,0 +1,276 @@
+// One port for every API, as Supabase's gateway (Kong) does: CORS, API keys mapped
+// to roles, bounded bodies, and routing by path to PostgREST, Deno functions and
+// the services the stack implements.
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import type { FunctionsRuntime } from "./functions.ts";
+import { HttpError, bearer, sendJson } from "./http.ts";
+import { JwtError, verifyJwt, type ApiRole, type Claims, type Keys } from "./keys.ts";
+import type { Logger } from "./log.ts";
+import type { GatewayRequest, Service } from "./service.ts";
+
+export interface GatewayOptions {
+  keys: Keys;
+  log: Logger;
+  postgrestPort: () => number;
+  functions: FunctionsRuntime;
+  services: Map<string, Service>;
+  health: () => Promise<Record<string, unknown>>;
+  /** Bytes a REST or function request body may have. */
+  maxBodyBytes: number;
+  /** Bytes a storage upload may have. */
+  maxUploadBytes: number;
+}
+
+const SERVICE_PREFIXES: Record<string, string> = {
+  "/auth/v1": "auth",
+  "/storage/v1": "storage",
+  "/realtime/v1": "realtime",
+  "/mail": "mail",
+};
+
+const ALLOW_HEADERS =
+  "authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, x-upsert, cache-control, x-supabase-api-version, x-region, x-retry-count";
+
+export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return {
+    "access-control-allow-origin": origin ?? "*",
+    ...(origin ? { "access-control-allow-credentials": "true", vary: "Origin" } : {}),
+    "access-control-expose-headers":
+      "content-range, content-location, content-length, preference-applied, range-unit, location, x-supabase-api-version, x-ratelimit-remaining, retry-after, x-relay-error",
+  };
+}
+
+function preflight(req: http.IncomingMessage, res: http.ServerResponse) {
+  res.writeHead(200, {
+    ...corsHeaders(req),
+    "access-control-allow-methods": "GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS",
+    "access-control-allow-headers": (req.headers["access-control-request-headers"] as string) || ALLOW_HEADERS,
+    "access-control-max-age": "3600",
+    "content-length": "0",
+  });
+  res.end();
+}
+
+export class Gateway {
+  readonly server: http.Server;
+
+  constructor(private readonly o: GatewayOptions) {
+    this.server = http.createServer((req, res) => {
+      this.route(req, res).catch((e) => this.fail(res, e));
+    });
+    this.server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
+    this.server.headersTimeout = 30_000;
+    this.server.requestTimeout = 0; // streaming answers may be long; functions have their own limit
+    this.server.keepAliveTimeout = 65_000;
+  }
+
+  listen(port: number, host = "127.0.0.1"): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", (e: NodeJS.ErrnoException) =>
+        reject(e.code === "EADDRINUSE" ? new Error(`Port ${port} is already in use. Is another Parley stack running? Pass --port to use another.`) : e),
+      );
+      this.server.listen(port, host, () => resolve((this.server.address() as { port: number }).port));
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private fail(res: http.ServerResponse, e: unknown) {
+    if (e instanceof HttpError) {
+      sendJson(res, e.status, { code: e.code, message: e.message, ...e.extra });
+      return;
+    }
+    this.o.log.error("gateway error", { error: (e as Error).stack ?? String(e) });
+    sendJson(res, 500, { code: "internal_error", message: "Internal gateway error" });
+  }
+
+  /** Maps an API key (JWT or sb_ key) to its role, or null when it is not one of ours. */
+  private apiKeyRole(key: string | undefined): { role: ApiRole; jwt: string } | null {
+    if (!key) return null;
+    const k = this.o.keys;
+    if (key === k.anonKey || key === k.publishableKey) return { role: "anon", jwt: k.anonKey };
+    if (key === k.serviceRoleKey || key === k.secretKey) return { role: "service_role", jwt: k.serviceRoleKey };
+    return null;
+  }
+
+  /** Resolves apikey + Authorization into a request description (verifying the bearer). */
+  private async identify(req: http.IncomingMessage, url: URL) {
+    const apikeyRaw = (req.headers.apikey as string | undefined) ?? url.searchParams.get("apikey") ?? undefined;
+    const apikey = this.apiKeyRole(apikeyRaw);
+    let token = bearer(req);
+    // sb_ keys in the Authorization header stand for their JWTs, as on Supabase.
+    const asKey = this.apiKeyRole(token);
+    if (asKey && token?.startsWith("sb_")) token = asKey.jwt;
+    if (!token && apikey) token = apikey.jwt;
+    let claims: Claims | null = null;
+    let authError: JwtError | undefined;
+    if (token) {
+      try {
+        claims = await verifyJwt(this.o.keys.jwtSecret, token);
+      } catch (e) {
+        if (e instanceof JwtError) authError = e;
+        else throw e;
+      }
+    }
+    return { apikeyRaw, apikeyRole: apikey?.role ?? null, token, claims, authError };
+  }
+
+  private async route(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://gateway");
+    const p = url.pathname;
+    if (req.method === "OPTIONS") return preflight(req, res);
+    for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
+
+    if (p === "/health" || p === "/health/") {
+      const report = await this.o.health();
+      return sendJson(res, report.ok ? 200 : 503, report);
+    }
+    if (p === "/rest/v1" || p.startsWith("/rest/v1/")) return this.rest(req, res, url);
+    if (p.startsWith("/functions/v1/")) return this.fn(req, res, url);
+    for (const [prefix, name] of Object.entries(SERVICE_PREFIXES)) {
+      if (p === prefix || p.startsWith(prefix + "/")) return this.service(name, prefix, req, res, url);
+    }
+    req.resume();
+    sendJson(res, 404, { message: "no Route matched with those values" });
+  }
+
+  private async rest(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const id = await this.identify(req, url);
+    if (!id.apikeyRaw) {
+      req.resume();
+      return sendJson(res, 401, { message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
+    }
+    if (!id.apikeyRole) {
+      req.resume();
+      return sendJson(res, 401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+    }
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, authorization: `Bearer ${id.token}` };
+    delete headers.host;
+    delete headers.apikey;
+    const target = url.pathname.slice("/rest/v1".length) || "/";
+    await this.proxy(req, res, this.o.postgrestPort(), target + url.search, headers, this.o.maxBodyBytes);
+  }
+
+  private async fn(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const rest = url.pathname.slice("/functions/v1/".length);
+    const name = rest.split("/")[0] ?? "";
+    if (!name || !this.o.functions.exists(name)) {
+      req.resume();
+      return sendJson(res, 404, { code: "NOT_FOUND", message: "Requested function was not found" });
+    }
+    const id = await this.identify(req, url);
+    if (this.o.functions.verifyJwt(name)) {
+      if (!bearer(req) && !id.apikeyRole) {
+        req.resume();
+        return sendJson(res, 401, { code: "UNAUTHORIZED_NO_AUTH_HEADER", message: "Missing authorization header" });
+      }
+      if (!id.claims) {
+        req.resume();
+        return sendJson(res, 401, {
+          code: "UNAUTHORIZED_INVALID_JWT_FORMAT",
+          message: id.authError?.code === "jwt_expired" ? "JWT has expired" : "Invalid JWT",
+        });
+      }
+    }
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > this.o.maxBodyBytes) {
+      req.resume();
+      return sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${this.o.maxBodyBytes} bytes` });
+    }
+    const headers: http.OutgoingHttpHeaders = { ...req.headers };
+    delete headers.host;
+    if (id.token && bearer(req)?.startsWith("sb_")) headers.authorization = `Bearer ${id.token}`;
+    const limited = this.limitBody(req, res, this.o.maxBodyBytes);
+    if (!limited) return;
+    await this.o.functions.handle(name, "/" + rest + url.search, limited, res, headers);
+  }
+
+  /** Wraps a request so that a body larger than `limit` aborts with 413. */
+  private limitBody(req: http.IncomingMessage, res: http.ServerResponse, limit: number): http.IncomingMessage | null {
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit && !res.headersSent) {
+        sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
+        req.destroy();
+      }
+    });
+    return req;
+  }
+
+  private async service(name: string, prefix: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const svc = this.o.services.get(name);
+    if (!svc) {
+      req.resume();
+      return sendJson(res, 503, { code: "service_unavailable", message: `The ${name} service is not available in this stack yet` });
+    }
+    const id = await this.identify(req, url);
+    const r: GatewayRequest = {
+      req, res, query: url.searchParams,
+      path: url.pathname.slice(prefix.length) || "/",
+      apikeyRole: id.apikeyRole, claims: id.claims, authError: id.authError, token: id.token,
+    };
+    await svc.handle(r);
+  }
+
+  private async upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
+    try {
+      const url = new URL(req.url ?? "/", "http://gateway");
+      const entry = Object.entries(SERVICE_PREFIXES).find(([prefix]) => url.pathname.startsWith(prefix + "/"));
+      const svc = entry ? this.o.services.get(entry[1]) : undefined;
+      if (!entry || !svc?.upgrade) {
+        socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+        return;
+      }
+      const id = await this.identify(req, url);
+      svc.upgrade(req, socket, head, {
+        req, query: url.searchParams, path: url.pathname.slice(entry[0].length),
+        apikeyRole: id.apikeyRole, claims: id.claims, authError: id.authError, token: id.token,
+      });
+    } catch (e) {
+      this.o.log.error("upgrade failed", { error: String(e) });
+      socket.destroy();
+    }
+  }
+
+  private proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number, path: string, headers: http.OutgoingHttpHeaders, limit: number): Promise<void> {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) {
+      req.resume();
+      sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const upstream = http.request({ host: "127.0.0.1", port, method: req.method, path, headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on("end", resolve);
+        up.on("error", () => { res.destroy(); resolve(); });
+      });
+      upstream.on("error", (e) => {
+        if (!res.headersSent) sendJson(res, 503, { code: "upstream_unavailable", message: `The REST service is not reachable: ${e.message}` });
+        else res.destroy();
+        resolve();
+      });
+      let size = 0;
+      req.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > limit) {
+          upstream.destroy();
+          if (!res.headersSent) sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
+          req.destroy();
+          resolve();
+        }
+      });
+      res.on("close", () => { if (!res.writableFinished) upstream.destroy(); resolve(); });
+      req.pipe(upstream);
+    });
+  }
+}

@@ -1,0 +1,78 @@
+// Small HTTP helpers shared by the gateway and the services the stack implements.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export class HttpError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly code: string,
+    message: string,
+    public readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const data = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": String(data.length), ...headers });
+  res.end(data);
+}
+
+/** Reads a request body up to `limit` bytes; a larger one is a 413. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) {
+      req.resume();
+      reject(new HttpError(413, "payload_too_large", `Request body is larger than ${limit} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        req.resume();
+        reject(new HttpError(413, "payload_too_large", `Request body is larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Parses a JSON object body; malformed JSON or a non-object is a 400. */
+export async function readJson<T = Record<string, unknown>>(req: IncomingMessage, limit = 1024 * 1024): Promise<T> {
+  const buf = await readBody(req, limit);
+  if (buf.length === 0) return {} as T;
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString("utf8"));
+  } catch {
+    throw new HttpError(400, "bad_json", "Could not parse request body as JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new HttpError(400, "bad_json", "Request body must be a JSON object");
+  }
+  return value as T;
+}
+
+export function bearer(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m ? m[1]!.trim() : undefined;
+}
+
+export function clientIp(req: IncomingMessage): string {
+  const fwd = req.headers["x-forwarded-for"];
+  const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
+  return first || req.socket.remoteAddress || "unknown";
+}

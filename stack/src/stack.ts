@@ -1,0 +1,275 @@
+// Starts and stops the whole local stack: PostgreSQL, platform objects and
+// migrations, PostgREST, the stack's own services, Deno functions, the gateway and
+// the app server. Children are recorded so a stack killed with -9 leaves nothing
+// behind the next start does not clean up.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { createAppServer } from "./app.ts";
+import { Supervised } from "./child.ts";
+import { readSupabaseConfig, parseSize, repoRoot, type StackOptions, type SupabaseConfig } from "./config.ts";
+import { Db } from "./db.ts";
+import { FunctionsRuntime } from "./functions.ts";
+import { Gateway } from "./gateway.ts";
+import { loadKeys, type Keys } from "./keys.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
+import { assertPortFree } from "./net.ts";
+import { initCluster, isAlive, startPostgres, type PostgresHandle } from "./postgres.ts";
+import { Postgrest } from "./postgrest.ts";
+import type { Service, ServiceContext, ServiceFactory } from "./service.ts";
+
+export const DB_PASSWORD = "postgres";
+
+export interface RunningStack {
+  apiUrl: string;
+  appUrl?: string;
+  dbUrl: string;
+  keys: Keys;
+  options: StackOptions;
+  config: SupabaseConfig;
+  db: Db;
+  functions: FunctionsRuntime;
+  stop(): Promise<void>;
+}
+
+const SERVICE_MODULES = ["mail", "auth", "storage", "realtime"] as const;
+
+async function loadServices(ctx: ServiceContext, log: Logger) {
+  for (const name of SERVICE_MODULES) {
+    const file = new URL(`./${name}/index.ts`, import.meta.url);
+    if (!fs.existsSync(file)) continue;
+    const mod = (await import(file.href)) as { createService?: ServiceFactory };
+    if (!mod.createService) continue;
+    ctx.services.set(name, await mod.createService(ctx));
+    log.debug(`service ${name} ready`);
+  }
+}
+
+interface LockInfo {
+  pid: number;
+  children: number[];
+}
+
+function readLock(file: string): LockInfo | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as LockInfo;
+  } catch {
+    return null;
+  }
+}
+
+function processCmdline(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+
+/** Takes the data dir for this process; kills children a killed predecessor left. */
+function takeDataDir(dataDir: string, log: Logger): (children: () => number[]) => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "stack.lock");
+  const prev = readLock(file);
+  if (prev && prev.pid !== process.pid && isAlive(prev.pid) && /node|parley/.test(processCmdline(prev.pid) || "node")) {
+    throw new Error(`The data dir ${dataDir} is in use by another Parley stack (pid ${prev.pid}). Stop it first, or pass --data-dir.`);
+  }
+  for (const pid of prev?.children ?? []) {
+    const cmd = processCmdline(pid);
+    if (isAlive(pid) && /postgrest|deno/.test(cmd)) {
+      log.warn("stopping a process left behind by an earlier run", { pid });
+      try { process.kill(pid, "SIGKILL"); } catch { /* gone */ }
+    }
+  }
+  const write = (children: () => number[]) => {
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, children: children() }));
+  };
+  write(() => []);
+  return write;
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const log = createLogger("stack", options.quiet);
+  const config = readSupabaseConfig(options.workdir);
+  const writeLock = takeDataDir(options.dataDir, log);
+  const keys = await loadKeys(options.dataDir, config.project_id ?? "parley");
+  const cleanup: (() => Promise<unknown> | unknown)[] = [];
+  let stopping = false;
+
+  try {
+    await assertPortFree(options.port, "API gateway");
+    if ((options.serveApp || options.devApp) && options.appPort) await assertPortFree(options.appPort, "app");
+
+    // PostgreSQL -------------------------------------------------------------
+    let pg: PostgresHandle | undefined;
+    let dbUrl: string;
+    if (options.databaseUrl) {
+      dbUrl = options.databaseUrl;
+    } else {
+      const pgData = path.join(options.dataDir, "postgres");
+      await initCluster(pgData, DB_PASSWORD, log.child("postgres"));
+      pg = await startPostgres(pgData, options.dbPort, DB_PASSWORD, log.child("postgres"));
+      dbUrl = pg.url;
+      const watchPg = (handle: PostgresHandle) => {
+        handle.exited.then(async (code) => {
+          if (stopping) return;
+          log.error(`PostgreSQL exited (${code}); restarting`);
+          try {
+            pg = await startPostgres(pgData, options.dbPort, DB_PASSWORD, log.child("postgres"));
+            watchPg(pg);
+          } catch (e) {
+            log.error(`PostgreSQL could not be restarted: ${(e as Error).message}`);
+          }
+        });
+      };
+      watchPg(pg);
+      cleanup.push(() => pg?.stop());
+    }
+
+    await applyPlatform(dbUrl, { authenticatorPassword: DB_PASSWORD });
+    await applyMigrations(dbUrl, options.workdir, log.child("migrations"));
+    if (!options.noSeed && config.db?.seed?.enabled !== false) {
+      await applySeed(dbUrl, options.workdir, config.db?.seed?.sql_paths ?? ["./seed.sql"], log.child("seed"));
+    }
+    const db = new Db(dbUrl, 20);
+    cleanup.push(() => db.end());
+
+    // PostgREST ---------------------------------------------------------------
+    const authenticatorUrl = new URL(dbUrl);
+    authenticatorUrl.username = "authenticator";
+    authenticatorUrl.password = DB_PASSWORD;
+    const postgrest = new Postgrest({
+      dbUri: authenticatorUrl.toString(),
+      jwtSecret: keys.jwtSecret,
+      schemas: config.api?.schemas ?? ["public", "graphql_public"],
+      extraSearchPath: config.api?.extra_search_path ?? ["public", "extensions"],
+      maxRows: config.api?.max_rows ?? 1000,
+      log: log.child("postgrest"),
+    });
+    await postgrest.start();
+    cleanup.push(() => postgrest.stop());
+
+    const apiUrl = `http://127.0.0.1:${options.port}`;
+
+    // Services implemented by the stack ---------------------------------------------
+    const services = new Map<string, Service>();
+    const ctx: ServiceContext = { options, config, keys, db, log, apiUrl, dbUrl, services };
+    await loadServices(ctx, log);
+    cleanup.push(() => Promise.all([...services.values()].map((s) => s.stop?.())));
+
+    // Edge functions -----------------------------------------------------------------
+    const functions = new FunctionsRuntime({
+      functionsDir: path.join(options.workdir, "supabase", "functions"),
+      config: config.functions ?? {},
+      cacheDir: process.env.DENO_DIR ?? path.join(repoRoot, ".cache", "deno"),
+      log: log.child("functions"),
+      watch: options.watchFunctions,
+      env: {
+        SUPABASE_URL: apiUrl,
+        SUPABASE_ANON_KEY: keys.anonKey,
+        SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+        SUPABASE_DB_URL: dbUrl,
+        SUPABASE_JWT_SECRET: keys.jwtSecret,
+        PARLEY_SITE_URL: String(config.auth?.site_url ?? `http://127.0.0.1:${options.appPort}`),
+        ...options.functionEnv,
+      },
+    });
+    cleanup.push(() => functions.stop());
+
+    // Gateway ---------------------------------------------------------------------------
+    const gateway = new Gateway({
+      keys, log: log.child("gateway"), functions, services,
+      postgrestPort: () => postgrest.port,
+      maxBodyBytes: parseSize(process.env.PARLEY_MAX_BODY, 10 * 1024 * 1024),
+      maxUploadBytes: parseSize(config.storage?.file_size_limit, 50 * 1024 * 1024),
+      health: async () => {
+        const checks: Record<string, boolean> = {};
+        checks.postgres = await db.query("select 1").then(() => true, () => false);
+        checks.rest = await postgrest.ready();
+        for (const name of SERVICE_MODULES) {
+          const s = services.get(name);
+          checks[name] = s ? ((await s.health?.().catch(() => false)) ?? true) : false;
+        }
+        checks.functions = true;
+        const ok = checks.postgres && checks.rest;
+        return { ok, services: checks, functions: functions.list(), running_functions: functions.running() };
+      },
+    });
+    options.port = await gateway.listen(options.port);
+    cleanup.push(() => gateway.close());
+
+    // App ---------------------------------------------------------------------------------
+    let appUrl: string | undefined;
+    const runtimeConfig = () => ({
+      supabaseUrl: apiUrl,
+      supabaseAnonKey: keys.anonKey,
+      siteUrl: String(config.auth?.site_url ?? `http://127.0.0.1:${options.appPort}`),
+      posthogKey: process.env.PARLEY_POSTHOG_KEY ?? "",
+      analyticsOnLocalhost: process.env.PARLEY_ANALYTICS_LOCALHOST === "1",
+    });
+    if (options.serveApp) {
+      const dist = path.join(options.workdir, "frontend", "dist");
+      const server = createAppServer(fs.existsSync(dist) ? dist : path.join(repoRoot, "frontend", "dist"), runtimeConfig);
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.appPort, "127.0.0.1", () => resolve());
+      });
+      options.appPort = (server.address() as { port: number }).port;
+      appUrl = `http://127.0.0.1:${options.appPort}`;
+      cleanup.push(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+    } else if (options.devApp) {
+      const vite = new Supervised({
+        name: "vite",
+        cmd: process.execPath,
+        args: [path.join(repoRoot, "node_modules", "vite", "bin", "vite.js"), "--host", "127.0.0.1", "--port", String(options.appPort), "--strictPort"],
+        options: {
+          cwd: path.join(repoRoot, "frontend"),
+          stdio: ["ignore", "inherit", "inherit"],
+          env: { ...process.env, VITE_SUPABASE_URL: apiUrl, VITE_SUPABASE_ANON_KEY: keys.anonKey },
+        },
+        log: log.child("vite"),
+        restart: true,
+      });
+      vite.start();
+      appUrl = `http://127.0.0.1:${options.appPort}`;
+      cleanup.push(() => vite.stop());
+    }
+
+    const children = () => [postgrest.pid, ...functions.pids()].filter((p): p is number => !!p);
+    writeLock(children);
+    const lockTimer = setInterval(() => writeLock(children), 2000);
+    lockTimer.unref();
+
+    return {
+      apiUrl, appUrl, dbUrl, keys, options, config, db, functions,
+      async stop() {
+        if (stopping) return;
+        stopping = true;
+        clearInterval(lockTimer);
+        for (const fn of cleanup.reverse()) {
+          try { await fn(); } catch (e) { log.warn(`stop: ${(e as Error).message}`); }
+        }
+        fs.rmSync(path.join(options.dataDir, "stack.lock"), { force: true });
+      },
+    };
+  } catch (e) {
+    stopping = true;
+    for (const fn of cleanup.reverse()) {
+      try { await fn(); } catch { /* already failing */ }
+    }
+    fs.rmSync(path.join(options.dataDir, "stack.lock"), { force: true });
+    throw e;
+  }
+}
+
+/** Fetches a URL on the stack, for the CLI's status command. */
+export function httpGetJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    http.get(url, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => { try { resolve(JSON.parse(body)); } catch (e) { reject(e); } });
+    }).on("error", reject);
+  });
+}

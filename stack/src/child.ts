@@ -38,6 +38,8 @@ export class Supervised {
     }
     child.on("error", (e) => this.o.log.error(`${this.o.name} could not start: ${e.message}`));
     child.on("exit", (code, signal) => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       this.o.onExit?.(code, signal);
       if (this.stopping || !this.o.restart) return;
       const now = Date.now();

@@ -176,7 +176,14 @@ export async function startPostgres(pgData: string, port: number, password: stri
   });
   let ready = false;
   let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      // Release the pipes so a stopped server does not keep the event loop alive.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve(code);
+    }),
+  );
   const onData = (d: Buffer) => {
     const text = d.toString();
     if (!ready) output += text;
@@ -207,9 +214,9 @@ export async function startPostgres(pgData: string, port: number, password: stri
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGINT");
-      const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 15000))]);
-      if (!done) child.kill("SIGKILL");
+      const force = setTimeout(() => child.kill("SIGKILL"), 15000);
       await exited;
+      clearTimeout(force);
     },
   };
 }

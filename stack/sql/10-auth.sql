@@ -137,3 +137,15 @@ create table if not exists auth.audit_log_entries (
 -- Supabase grants the auth schema's tables to its admin role only; service_role
 -- reaches users through the admin API. Client roles get nothing here.
 grant all on all tables in schema auth to supabase_auth_admin;
+
+-- The authentication methods of a session (GoTrue's mfa_amr_claims), which the
+-- `amr` claim of every access token of that session lists.
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid not null primary key,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
+);
+grant all on auth.mfa_amr_claims to supabase_auth_admin;

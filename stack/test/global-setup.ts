@@ -8,11 +8,26 @@ import { startStack, type RunningStack } from "../src/stack.ts";
 import { freePort } from "../src/net.ts";
 import { fixtureDir } from "./fixture.ts";
 import type { StackInfo } from "./helpers.ts";
+import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from "./oauth-server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Base URL of test/oauth-server.ts (Google under /google, Notion under /notion). */
+    oauthUrl: string;
+  }
+}
 
 let stack: RunningStack | undefined;
 let dataDir: string | undefined;
+let oauth: OAuthServer | undefined;
 
 export async function setup(project: TestProject) {
+  // The fixture's config.toml points Google and Notion sign-in at this local provider.
+  oauth = await startOAuthServer();
+  process.env.PARLEY_TEST_GOOGLE_URL = `${oauth.url}/google`;
+  process.env.PARLEY_TEST_NOTION_URL = `${oauth.url}/notion`;
+  process.env.PARLEY_TEST_GOOGLE_SECRET = OAUTH_CLIENTS.google.secret;
+  process.env.PARLEY_TEST_NOTION_SECRET = OAUTH_CLIENTS.notion.secret;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-test-"));
   stack = await startStack({
     workdir: fixtureDir,
@@ -33,9 +48,11 @@ export async function setup(project: TestProject) {
     dataDir,
   };
   project.provide("stack", info);
+  project.provide("oauthUrl", oauth.url);
 }
 
 export async function teardown() {
   await stack?.stop();
+  await oauth?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,0 +1,222 @@
+// /authorize and /callback for the external providers Google and Notion: the
+// OAuth2 code flow with a signed state (a JWT, as GoTrue's), the provider's user
+// fetched after the code exchange, users and identities upserted, then a redirect
+// with the session (implicit) or an auth code (PKCE).
+import crypto from "node:crypto";
+import type { GatewayRequest } from "../service.ts";
+import { signJwt, verifyJwt } from "../keys.ts";
+import { clientInfo, type AuthContext, type Q } from "./context.ts";
+import { createFlowState } from "./emails.ts";
+import { AuthError, badRequest } from "./errors.ts";
+import { readPkce, tx } from "./flows.ts";
+import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
+import { createSession } from "./sessions.ts";
+import { findUserByEmail, findUserById, insertIdentity, insertUser } from "./users.ts";
+
+type ProviderName = "google" | "notion";
+
+interface ProviderUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  avatarUrl: string;
+  iss: string;
+}
+
+interface Endpoints {
+  authorize: string;
+  token: string;
+  userinfo: string;
+}
+
+/** GoTrue's endpoints for each provider, with `url` replacing the provider's hosts. */
+function endpoints(name: ProviderName, base: string): Endpoints {
+  if (name === "google") {
+    return {
+      authorize: `${base || "https://accounts.google.com"}/o/oauth2/auth`,
+      token: base ? `${base}/o/oauth2/token` : "https://oauth2.googleapis.com/token",
+      userinfo: `${base || "https://www.googleapis.com"}/userinfo/v2/me`,
+    };
+  }
+  const b = base || "https://api.notion.com";
+  return { authorize: `${b}/v1/oauth/authorize`, token: `${b}/v1/oauth/token`, userinfo: `${b}/v1/users/me` };
+}
+
+function providerOf(a: AuthContext, raw: string | null) {
+  const name = (raw ?? "").toLowerCase();
+  if (name !== "google" && name !== "notion") throw badRequest("validation_failed", `Unsupported provider: provider ${raw ?? ""} could not be found`);
+  const p = a.settings.providers[name];
+  if (!p.enabled) throw badRequest("validation_failed", "Unsupported provider: Provider is not enabled");
+  return { name: name as ProviderName, p, ep: endpoints(name, p.url) };
+}
+
+function callbackUrl(a: AuthContext, redirectUri: string) {
+  return redirectUri || `${a.externalUrl}/callback`;
+}
+
+export async function authorize(a: AuthContext, r: GatewayRequest) {
+  r.req.resume();
+  const { name, p, ep } = providerOf(a, r.query.get("provider"));
+  const referrer = redirectTarget(a.settings, r.query.get("redirect_to"));
+  const challenge = r.query.get("code_challenge");
+  const method = r.query.get("code_challenge_method");
+  const pkce = challenge || method ? readPkce({ code_challenge: challenge ?? undefined, code_challenge_method: method ?? undefined }) : undefined;
+  let flowStateId: string | undefined;
+  if (pkce) flowStateId = (await createFlowState(a.ctx.db, null, pkce, name, "oauth")).id;
+  const state = await signJwt(a.issuer.jwtSecret, { site_url: a.settings.siteUrl, id: crypto.randomUUID(), provider: name, referrer, flow_state_id: flowStateId ?? "" }, 300);
+  const url = new URL(ep.authorize);
+  url.searchParams.set("client_id", p.clientId);
+  url.searchParams.set("redirect_uri", callbackUrl(a, p.redirectUri));
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("state", state);
+  if (name === "google") {
+    const extra = (r.query.get("scopes") ?? "").split(/[ ,]+/).filter(Boolean);
+    url.searchParams.set("scope", ["email", "profile", ...extra].join(" "));
+    url.searchParams.set("access_type", "offline");
+  } else url.searchParams.set("owner", "user");
+  r.res.writeHead(302, { location: url.toString() });
+  r.res.end();
+}
+
+async function fetchJson(url: string, init: RequestInit): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AuthError(500, "unexpected_failure", `The provider answered ${res.status} with a body that is not JSON`);
+  }
+  if (!res.ok || !body || typeof body !== "object") {
+    const err = body as { error?: string; error_description?: string; message?: string };
+    throw new AuthError(400, "provider_error", `Error from the provider: ${err?.error_description ?? err?.message ?? err?.error ?? res.status}`);
+  }
+  return body as Record<string, unknown>;
+}
+
+async function exchange(a: AuthContext, name: ProviderName, code: string): Promise<{ accessToken: string; raw: Record<string, unknown> }> {
+  const { p, ep } = providerOf(a, name);
+  const redirectUri = callbackUrl(a, p.redirectUri);
+  let raw: Record<string, unknown>;
+  if (name === "notion") {
+    raw = await fetchJson(ep.token, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Basic ${Buffer.from(`${p.clientId}:${p.secret}`).toString("base64")}` },
+      body: JSON.stringify({ grant_type: "authorization_code", code, redirect_uri: redirectUri }),
+    });
+  } else {
+    raw = await fetchJson(ep.token, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: p.clientId, client_secret: p.secret }).toString(),
+    });
+  }
+  if (typeof raw.access_token !== "string") throw new AuthError(400, "provider_error", "The provider did not return an access token");
+  return { accessToken: raw.access_token, raw };
+}
+
+const s = (v: unknown) => (typeof v === "string" ? v : "");
+
+async function providerUser(a: AuthContext, name: ProviderName, accessToken: string, tokenResponse: Record<string, unknown>): Promise<ProviderUser> {
+  const { ep } = providerOf(a, name);
+  if (name === "google") {
+    const u = await fetchJson(ep.userinfo, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } });
+    return {
+      id: s(u.id) || s(u.sub), email: s(u.email).toLowerCase(), emailVerified: u.verified_email === true || u.email_verified === true,
+      name: s(u.name), avatarUrl: s(u.picture), iss: "https://accounts.google.com",
+    };
+  }
+  const me = await fetchJson(ep.userinfo, { headers: { authorization: `Bearer ${accessToken}`, "notion-version": "2021-08-16" } }).catch(() => null);
+  type NotionUser = { id?: string; name?: string; avatar_url?: string; person?: { email?: string } };
+  const owner = ((me?.bot as { owner?: { user?: NotionUser } } | undefined)?.owner?.user ??
+    (tokenResponse.owner as { user?: NotionUser } | undefined)?.user ??
+    (me?.type === "person" ? (me as NotionUser) : undefined)) as NotionUser | undefined;
+  if (!owner?.id) throw new AuthError(400, "provider_error", "Notion did not say which user signed in");
+  return { id: owner.id, email: (owner.person?.email ?? "").toLowerCase(), emailVerified: true, name: owner.name ?? "", avatarUrl: owner.avatar_url ?? "", iss: "https://api.notion.com" };
+}
+
+/** Finds or creates the user of a provider identity, linking by verified email as GoTrue does. */
+async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promise<string> {
+  const identityData = {
+    iss: pu.iss, sub: pu.id, name: pu.name, email: pu.email || undefined, picture: pu.avatarUrl || undefined, full_name: pu.name,
+    avatar_url: pu.avatarUrl || undefined, provider_id: pu.id, email_verified: pu.emailVerified, phone_verified: false,
+  };
+  const existing = await q.query<{ user_id: string }>("select user_id from auth.identities where provider = $1 and provider_id = $2", [provider, pu.id]);
+  let userId = existing.rows[0]?.user_id;
+  if (!userId && pu.email && pu.emailVerified) userId = (await findUserByEmail(q, pu.email))?.id;
+  if (!userId) {
+    if (!pu.email) throw new AuthError(500, "unexpected_failure", "Error getting user email from external provider");
+    const u = await insertUser(q, {
+      email: pu.email, passwordHash: "", emailConfirmed: pu.emailVerified,
+      appMetadata: { provider, providers: [provider] }, userMetadata: identityData,
+    });
+    userId = u.id;
+  }
+  await insertIdentity(q, userId, provider, pu.id, identityData);
+  await q.query(
+    `update auth.users set
+       raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || jsonb_build_object('providers', (select jsonb_agg(distinct provider) from auth.identities where user_id = $1))
+         || case when raw_app_meta_data ? 'provider' then '{}'::jsonb else jsonb_build_object('provider', $2::text) end,
+       raw_user_meta_data = coalesce(raw_user_meta_data, '{}') || $3::jsonb,
+       email_confirmed_at = case when $4 and email = $5 then coalesce(email_confirmed_at, now()) else email_confirmed_at end,
+       updated_at = now()
+     where id = $1`,
+    [userId, provider, JSON.stringify(identityData), pu.emailVerified, pu.email],
+  );
+  return userId;
+}
+
+export async function callback(a: AuthContext, r: GatewayRequest) {
+  r.req.resume();
+  const stateRaw = r.query.get("state") ?? "";
+  let state: { provider?: string; referrer?: string; flow_state_id?: string };
+  try {
+    state = (await verifyJwt(a.issuer.jwtSecret, stateRaw)) as typeof state;
+  } catch {
+    throw badRequest("bad_oauth_state", "OAuth state parameter is invalid");
+  }
+  const referrer = redirectTarget(a.settings, state.referrer);
+  const pkceFlow = !!state.flow_state_id;
+  const redirectError = (error: string, description: string, code?: string) => {
+    const params: Record<string, string> = { error, error_description: description };
+    if (code) params.error_code = code;
+    const to = pkceFlow ? withQuery(referrer, params) : withFragment(referrer, params);
+    r.res.writeHead(303, { location: to });
+    r.res.end();
+  };
+  const providerError = r.query.get("error");
+  if (providerError) return redirectError(providerError, r.query.get("error_description") ?? providerError);
+  const code = r.query.get("code");
+  if (!code) return redirectError("invalid_request", "OAuth callback with missing authorization code", "bad_oauth_callback");
+  try {
+    const name = providerOf(a, state.provider ?? null).name;
+    const { accessToken, raw } = await exchange(a, name, code);
+    const pu = await providerUser(a, name, accessToken, raw);
+    const to = await tx(a, async (q) => {
+      const userId = await upsertUser(q, name, pu);
+      const u = await findUserById(q, userId);
+      if (u?.banned_until && new Date(u.banned_until).getTime() > Date.now()) throw badRequest("user_banned", "User is banned");
+      if (pkceFlow) {
+        const f = await q.query<{ auth_code: string }>(
+          "update auth.flow_state set user_id = $2, provider_access_token = $3, provider_refresh_token = $4, auth_code_issued_at = now(), updated_at = now() where id = $1 returning auth_code",
+          [state.flow_state_id, userId, accessToken, s(raw.refresh_token)],
+        );
+        if (!f.rows[0]) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+        return withQuery(referrer, { code: f.rows[0].auth_code });
+      }
+      const session = await createSession(a.issuer, q, userId, "oauth", clientInfo(r));
+      return withFragment(referrer, {
+        access_token: session.access_token, expires_at: String(session.expires_at), expires_in: String(session.expires_in),
+        provider_token: accessToken, ...(s(raw.refresh_token) ? { provider_refresh_token: s(raw.refresh_token) } : {}),
+        refresh_token: session.refresh_token, token_type: "bearer",
+      });
+    });
+    r.res.writeHead(303, { location: to });
+    r.res.end();
+  } catch (e) {
+    if (e instanceof AuthError) return redirectError(e.status >= 500 ? "server_error" : "invalid_request", e.message, e.code);
+    a.ctx.log.error("oauth callback failed", { error: String(e) });
+    return redirectError("server_error", "Error completing the sign-in with the provider", "unexpected_failure");
+  }
+}

@@ -98,9 +98,9 @@ export async function verifyToken(a: AuthContext, q: Q, r: GatewayRequest, p: { 
     const fresh = (await q.query<{ email: string }>("select email from auth.users where id = $1", [user.id])).rows[0]!;
     await q.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-       values ($1, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', true, 'phone_verified', false), 'email', now(), now(), now())
+       values ($1::text, $3::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', true, 'phone_verified', false), 'email', now(), now(), now())
        on conflict (provider_id, provider) do update set identity_data = auth.identities.identity_data || jsonb_build_object('email', $2::text, 'email_verified', true), updated_at = now()`,
-      [user.id, fresh.email],
+      [user.id, fresh.email, user.id],
     );
     await q.query(`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || '{"provider":"email"}'::jsonb || jsonb_build_object('providers', (select coalesce(jsonb_agg(distinct provider), '[]') from auth.identities where user_id = $1)) where id = $1`, [user.id]);
   } else {

@@ -1,0 +1,426 @@
+// Realtime through the unmodified realtime-js inside supabase-js: postgres_changes
+// with RLS, filters and payload shapes; broadcast, presence, private channels,
+// the REST broadcast endpoint, token refresh and expiry.
+import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, describe, expect, it } from "vitest";
+import ws from "ws";
+import { createUser, mintUserToken, sql, stackInfo } from "./helpers.ts";
+
+const WAIT = 15_000;
+const clients: SupabaseClient[] = [];
+
+afterAll(async () => {
+  for (const c of clients) await c.removeAllChannels();
+});
+
+/** A client whose realtime connection uses `token` (or the anon key). */
+async function rtClient(token?: string, vsn?: "1.0.0" | "2.0.0"): Promise<SupabaseClient> {
+  const s = stackInfo();
+  const c = createClient(s.apiUrl, s.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: ws as never, ...(vsn ? { vsn } : {}) },
+    ...(token ? { accessToken: async () => token } : {}),
+  });
+  // The token must be in place before the first join (supabase-js sets it asynchronously).
+  if (token) await c.realtime.setAuth(token);
+  clients.push(c);
+  return c;
+}
+
+function serviceRt(): SupabaseClient {
+  const s = stackInfo();
+  const c = createClient(s.apiUrl, s.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: ws as never } });
+  clients.push(c);
+  return c;
+}
+
+/** Resolves when the channel is SUBSCRIBED and, if it listens to postgres_changes, registered with the WAL reader. */
+function subscribed(ch: RealtimeChannel, withChanges = true): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let joined = false;
+    let pg = !withChanges;
+    ch.on("system", {}, (msg: { extension?: string; status?: string; message?: string }) => {
+      if (msg.extension === "postgres_changes" && msg.status === "ok") {
+        pg = true;
+        if (joined) resolve();
+      } else if (msg.extension === "postgres_changes") reject(new Error(msg.message));
+    });
+    ch.subscribe((status, err) => {
+      if (status === "SUBSCRIBED") {
+        joined = true;
+        if (pg) resolve();
+      } else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
+    });
+  });
+}
+
+/** Collects events and lets a test wait for the n-th one. */
+function collector<T>() {
+  const items: T[] = [];
+  const waiters: { n: number; resolve: (v: T[]) => void }[] = [];
+  return {
+    items,
+    push(v: T) {
+      items.push(v);
+      for (const w of [...waiters]) if (items.length >= w.n) { waiters.splice(waiters.indexOf(w), 1); w.resolve(items); }
+    },
+    next(n = items.length + 1): Promise<T[]> {
+      if (items.length >= n) return Promise.resolve(items);
+      return new Promise((resolve, reject) => {
+        waiters.push({ n, resolve });
+        setTimeout(() => reject(new Error(`timed out waiting for event #${n} (have ${items.length})`)), WAIT).unref();
+      });
+    },
+  };
+}
+
+async function notebook(owner: string, isPublic = false): Promise<number> {
+  const rows = await sql<{ id: string }>("insert into public.notebooks (owner_id, title, public) values ($1, 'rt', $2) returning id", [owner, isPublic]);
+  return Number(rows[0]!.id);
+}
+
+async function note(notebookId: number, body: string, stars = 0): Promise<number> {
+  const rows = await sql<{ id: string }>("insert into public.notes (notebook_id, body, stars) values ($1, $2, $3) returning id", [notebookId, body, stars]);
+  return Number(rows[0]!.id);
+}
+
+type Change = { eventType: string; new: Record<string, unknown>; old: Record<string, unknown>; schema: string; table: string; commit_timestamp: string; errors: unknown };
+
+describe("postgres_changes", () => {
+  it("delivers an insert to its owner and not to another user (RLS)", async () => {
+    const alice = await createUser();
+    const bob = await createUser();
+    const aliceBook = await notebook(alice);
+    const bobBook = await notebook(bob);
+    const a = collector<Change>();
+    const b = collector<Change>();
+    const chA = (await rtClient(await mintUserToken(alice))).channel(`rls-a-${alice}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes" }, (p) => a.push(p as unknown as Change));
+    const chB = (await rtClient(await mintUserToken(bob))).channel(`rls-b-${bob}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes" }, (p) => b.push(p as unknown as Change));
+    await Promise.all([subscribed(chA), subscribed(chB)]);
+
+    const secret = await note(aliceBook, "alice only");
+    const mine = await note(bobBook, "bob only");
+    const [fromA] = await a.next(1);
+    expect(fromA!.new).toMatchObject({ id: secret, body: "alice only", notebook_id: aliceBook, stars: 0 });
+    expect(fromA!.eventType).toBe("INSERT");
+    expect(fromA!.schema).toBe("public");
+    expect(fromA!.table).toBe("notes");
+    expect(new Date(fromA!.commit_timestamp).toString()).not.toBe("Invalid Date");
+    // Changes arrive in commit order: bob's first event must be his own note, never alice's.
+    const [fromB] = await b.next(1);
+    expect(fromB!.new.id).toBe(mine);
+    expect(b.items.map((c) => c.new.id)).not.toContain(secret);
+    expect(a.items.map((c) => c.new.id)).not.toContain(mine);
+  }, 30_000);
+
+  it("applies eq, in and gt filters", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner);
+    const other = await notebook(owner);
+    const eq = collector<Change>();
+    const inF = collector<Change>();
+    const gt = collector<Change>();
+    const c = (await rtClient(await mintUserToken(owner)));
+    const ch = c.channel(`filters-${owner}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${book}` }, (p) => eq.push(p as unknown as Change))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: "stars=in.(3,7)" }, (p) => inF.push(p as unknown as Change))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: "stars=gt.50" }, (p) => gt.push(p as unknown as Change));
+    await subscribed(ch);
+    await note(other, "other book", 1);
+    await note(book, "in book", 3);
+    await note(other, "big", 99);
+    await note(book, "last", 7);
+    await eq.next(2);
+    await inF.next(2);
+    await gt.next(1);
+    expect(eq.items.map((x) => x.new.body)).toEqual(["in book", "last"]);
+    expect(inF.items.map((x) => x.new.stars)).toEqual([3, 7]);
+    expect(gt.items.map((x) => x.new.body)).toEqual(["big"]);
+  }, 30_000);
+
+  it("sends UPDATE and DELETE with old_record, and '*' gets all three", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner);
+    const all = collector<Change>();
+    const ch = (await rtClient(await mintUserToken(owner))).channel(`star-${owner}`)
+      .on("postgres_changes", { event: "*", schema: "public", table: "notes", filter: `notebook_id=eq.${book}` }, (p) => all.push(p as unknown as Change));
+    await subscribed(ch);
+    const id = await note(book, "first", 1);
+    await sql("update public.notes set body = 'second', stars = 2 where id = $1", [id]);
+    await sql("delete from public.notes where id = $1", [id]);
+    // the delete has only the primary key (default replica identity), so the filter cannot
+    // see notebook_id: listen for it separately below
+    await all.next(2);
+    expect(all.items[0]!.eventType).toBe("INSERT");
+    expect(all.items[1]!.eventType).toBe("UPDATE");
+    expect(all.items[1]!.new).toMatchObject({ id, body: "second", stars: 2 });
+    expect(all.items[1]!.old).toEqual({ id });
+
+    const dels = collector<Change>();
+    const ch2 = (await rtClient(await mintUserToken(owner))).channel(`del-${owner}`)
+      .on("postgres_changes", { event: "DELETE", schema: "public", table: "notes" }, (p) => dels.push(p as unknown as Change));
+    await subscribed(ch2);
+    const id2 = await note(book, "to delete");
+    await sql("delete from public.notes where id = $1", [id2]);
+    const got = await dels.next(1);
+    const mine = got.find((d) => d.old.id === id2) ?? (await dels.next(got.length + 1)).find((d) => d.old.id === id2);
+    expect(mine!.eventType).toBe("DELETE");
+    expect(mine!.old).toEqual({ id: id2 });
+    expect(mine!.new).toEqual({});
+  }, 30_000);
+
+  it("converts values as Supabase does and sends full old rows with REPLICA IDENTITY FULL", async () => {
+    const owner = await createUser();
+    const got = collector<Change>();
+    const ch = (await rtClient(await mintUserToken(owner))).channel(`types-${owner}`)
+      .on("postgres_changes", { event: "*", schema: "public", table: "rt_items", filter: `owner_id=eq.${owner}` }, (p) => got.push(p as unknown as Change));
+    await subscribed(ch);
+    const rows = await sql<{ id: string }>(
+      `insert into public.rt_items (owner_id, label, qty, price, tags, data, flag, happened_at)
+       values ($1, 'x', 3, 12.5, '{a,b}', '{"k":[1,2]}', true, '2026-01-02T03:04:05.678Z') returning id`,
+      [owner],
+    );
+    const id = Number(rows[0]!.id);
+    await sql("update public.rt_items set qty = 4 where id = $1", [id]);
+    await got.next(2);
+    const ins = got.items[0]!;
+    expect(ins.new).toMatchObject({ id, owner_id: owner, label: "x", qty: 3, price: 12.5, tags: ["a", "b"], data: { k: [1, 2] }, flag: true });
+    expect(new Date(ins.new.happened_at as string).toISOString()).toBe("2026-01-02T03:04:05.678Z");
+    const upd = got.items[1]!;
+    expect(upd.old).toMatchObject({ id, qty: 3, label: "x" });
+    expect(upd.new).toMatchObject({ id, qty: 4 });
+  }, 30_000);
+
+  it("reports a table that is not in the publication", async () => {
+    const c = (await rtClient());
+    const ch = c.channel(`nopub-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", table: "notebooks" }, () => {});
+    await expect(subscribed(ch)).rejects.toThrow(/Unable to subscribe to changes/);
+  });
+});
+
+describe("broadcast and presence", () => {
+  it("broadcasts between two clients, with self and ack", async () => {
+    const topic = `room-${Math.random().toString(36).slice(2)}`;
+    const heard = collector<{ event: string; payload: unknown }>();
+    const echo = collector<{ event: string; payload: unknown }>();
+    const listener = (await rtClient()).channel(topic).on("broadcast", { event: "hello" }, (m) => heard.push(m as never));
+    const sender = (await rtClient(undefined, "1.0.0")).channel(topic, { config: { broadcast: { self: true, ack: true } } })
+      .on("broadcast", { event: "hello" }, (m) => echo.push(m as never));
+    await Promise.all([subscribed(listener, false), subscribed(sender, false)]);
+    const status = await sender.send({ type: "broadcast", event: "hello", payload: { n: 1 } });
+    expect(status).toBe("ok");
+    const [m] = await heard.next(1);
+    expect(m).toMatchObject({ type: "broadcast", event: "hello", payload: { n: 1 } });
+    const [e] = await echo.next(1);
+    expect(e).toMatchObject({ event: "hello", payload: { n: 1 } });
+
+    // and back from the vsn 2.0.0 (binary frame) client to the 1.0.0 client
+    await listener.send({ type: "broadcast", event: "hello", payload: { n: 2 } });
+    await echo.next(2);
+    expect(echo.items[1]).toMatchObject({ event: "hello", payload: { n: 2 } });
+  });
+
+  it("syncs presence between two clients, including leave on untrack", async () => {
+    const topic = `presence-${Math.random().toString(36).slice(2)}`;
+    const joins = collector<{ key: string; newPresences: Record<string, unknown>[] }>();
+    const leaves = collector<{ key: string }>();
+    const a = (await rtClient()).channel(topic, { config: { presence: { key: "alice" } } })
+      .on("presence", { event: "join" }, (p) => joins.push(p as never))
+      .on("presence", { event: "leave" }, (p) => leaves.push(p as never));
+    await subscribed(a, false);
+    const b = (await rtClient()).channel(topic, { config: { presence: { key: "bob" } } }).on("presence", { event: "sync" }, () => {});
+    await subscribed(b, false);
+    expect(await b.track({ status: "online" })).toBe("ok");
+    const got = await joins.next(1);
+    expect(got.find((j) => j.key === "bob")!.newPresences[0]).toMatchObject({ status: "online" });
+    expect(a.presenceState().bob?.[0]).toMatchObject({ status: "online" });
+    await b.untrack();
+    const [left] = await leaves.next(1);
+    expect(left!.key).toBe("bob");
+  });
+
+  it("delivers POST /realtime/v1/api/broadcast and httpSend to subscribers", async () => {
+    const s = stackInfo();
+    const topic = `rest-${Math.random().toString(36).slice(2)}`;
+    const heard = collector<{ event: string; payload: unknown }>();
+    const client = (await rtClient());
+    const ch = client.channel(topic).on("broadcast", { event: "*" }, (m) => heard.push(m as never));
+    await subscribed(ch, false);
+    const res = await fetch(`${s.apiUrl}/realtime/v1/api/broadcast`, {
+      method: "POST",
+      headers: { apikey: s.anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ topic, event: "from-rest", payload: { ok: true } }] }),
+    });
+    expect(res.status).toBe(202);
+    const [m] = await heard.next(1);
+    expect(m).toMatchObject({ event: "from-rest", payload: { ok: true } });
+    await expect(client.channel(topic).httpSend("via-http-send", { x: 1 })).resolves.toEqual({ success: true });
+    await heard.next(2);
+    expect(heard.items[1]).toMatchObject({ event: "via-http-send", payload: { x: 1 } });
+
+    const bad = await fetch(`${s.apiUrl}/realtime/v1/api/broadcast`, { method: "POST", headers: { apikey: s.anonKey }, body: "{nope" });
+    expect(bad.status).toBe(400);
+    const noKey = await fetch(`${s.apiUrl}/realtime/v1/api/broadcast`, { method: "POST", body: JSON.stringify({ messages: [] }) });
+    expect(noKey.status).toBe(401);
+  });
+
+  it("broadcasts sent from SQL with realtime.send reach subscribers", async () => {
+    const topic = `sql-${Math.random().toString(36).slice(2)}`;
+    const heard = collector<{ event: string; payload: unknown }>();
+    const ch = (await rtClient()).channel(topic).on("broadcast", { event: "db" }, (m) => heard.push(m as never));
+    await subscribed(ch, false);
+    await sql("select realtime.send($1::jsonb, 'db', $2, false)", [JSON.stringify({ from: "sql" }), topic]);
+    const [m] = await heard.next(1);
+    expect(m).toMatchObject({ event: "db", payload: { from: "sql" } });
+  });
+});
+
+describe("private channels and tokens", () => {
+  it("authorises private channels by RLS on realtime.messages", async () => {
+    const user = await createUser();
+    const token = await mintUserToken(user);
+    const allowedTopic = `allowed:${user}`;
+    const heard = collector<{ event: string; payload: unknown }>();
+    const a = (await rtClient(token)).channel(allowedTopic, { config: { private: true } }).on("broadcast", { event: "x" }, (m) => heard.push(m as never));
+    const b = (await rtClient(token)).channel(allowedTopic, { config: { private: true, broadcast: { ack: true } } });
+    await Promise.all([subscribed(a, false), subscribed(b, false)]);
+    expect(await b.send({ type: "broadcast", event: "x", payload: { secret: 1 } })).toBe("ok");
+    await heard.next(1);
+    expect(heard.items[0]).toMatchObject({ payload: { secret: 1 } });
+
+    // a public channel of the same name does not hear private messages
+    const pub = collector<unknown>();
+    const p = (await rtClient(token)).channel(allowedTopic).on("broadcast", { event: "x" }, (m) => pub.push(m));
+    await subscribed(p, false);
+
+    const refused = (await rtClient(token)).channel(`denied:${user}`, { config: { private: true } });
+    await expect(subscribed(refused, false)).rejects.toThrow(/do not have permissions to read/);
+    const anon = (await rtClient()).channel(allowedTopic, { config: { private: true } });
+    await expect(subscribed(anon, false)).rejects.toThrow(/do not have permissions/);
+
+    // REST broadcast to a private topic: allowed for the user, dropped for anon
+    const s = stackInfo();
+    for (const [key, marker] of [[s.anonKey, "anon"], [token, "user"]] as const) {
+      const res = await fetch(`${s.apiUrl}/realtime/v1/api/broadcast`, {
+        method: "POST",
+        headers: { apikey: s.anonKey, authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ messages: [{ topic: allowedTopic, event: "x", payload: { marker }, private: true }] }),
+      });
+      expect(res.status).toBe(202);
+    }
+    await heard.next(2);
+    expect(heard.items[1]).toMatchObject({ payload: { marker: "user" } });
+    expect(pub.items).toEqual([]);
+  });
+
+  it("rejects an expired token at join", async () => {
+    const user = await createUser();
+    const expired = await mintUserToken(user, {}, -60);
+    const ch = (await rtClient(expired)).channel(`exp-${user}`);
+    await expect(subscribed(ch, false)).rejects.toThrow(/Token has expired/);
+  });
+
+  it("switches claims with setAuth (access_token push) and closes the channel on an expired one", async () => {
+    const alice = await createUser();
+    const bob = await createUser();
+    const aliceBook = await notebook(alice);
+    const got = collector<Change>();
+    const sys = collector<{ status: string; message: string; extension: string }>();
+    const c = (await rtClient(await mintUserToken(bob)));
+    const ch = c.channel(`refresh-${bob}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${aliceBook}` }, (p) => got.push(p as unknown as Change))
+      .on("system", {}, (m) => sys.push(m as never));
+    await subscribed(ch);
+    await note(aliceBook, "not for bob");
+    // swap bob's token for alice's: the same channel now sees alice's notes
+    await c.realtime.setAuth(await mintUserToken(alice));
+    // wait until the server has applied it: a broadcast round trip on the same socket orders after the push
+    const probe = c.channel(`probe-${bob}`, { config: { broadcast: { self: true, ack: true } } });
+    await subscribed(probe, false);
+    await note(aliceBook, "for alice");
+    const [first] = await got.next(1);
+    expect(first!.new.body).toBe("for alice");
+
+    await c.realtime.setAuth(await mintUserToken(alice, {}, -10));
+    const closed = new Promise<void>((resolve) => ch.on("system", {}, (m: { status: string }) => m.status === "error" && resolve()));
+    await closed;
+    const err = sys.items.find((m) => m.status === "error")!;
+    expect(err.extension).toBe("system");
+    expect(err.message).toMatch(/Token has expired/);
+  }, 30_000);
+});
+
+describe("robustness", () => {
+  function rawSocket(vsn = "1.0.0"): Promise<ws> {
+    const s = stackInfo();
+    const url = `${s.apiUrl.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=${s.anonKey}&vsn=${vsn}`;
+    return new Promise((resolve, reject) => {
+      const sock = new ws(url);
+      sock.once("open", () => resolve(sock));
+      sock.once("error", reject);
+    });
+  }
+
+  function nextMessage(sock: ws): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => sock.once("message", (d) => resolve(JSON.parse(d.toString()))));
+  }
+
+  it("ignores malformed frames and keeps serving the socket", async () => {
+    const sock = await rawSocket();
+    for (const junk of ["not json", "[1,2]", "{}", '{"topic":1}', "null", '{"topic":"x","event":"y","payload":5}']) sock.send(junk);
+    sock.send(Buffer.from([9, 9, 9]));
+    sock.send(Buffer.from([3, 200, 0, 0, 0, 0, 1]));
+    const reply = nextMessage(sock);
+    sock.send(JSON.stringify({ topic: "phoenix", event: "heartbeat", payload: {}, ref: "7" }));
+    expect(await reply).toMatchObject({ topic: "phoenix", event: "phx_reply", ref: "7", payload: { status: "ok" } });
+    const unmatched = nextMessage(sock);
+    sock.send(JSON.stringify({ topic: "realtime:nobody", event: "broadcast", payload: {}, ref: "8" }));
+    expect(await unmatched).toMatchObject({ event: "phx_reply", payload: { status: "error", response: { reason: "unmatched topic" } } });
+    sock.close();
+  });
+
+  it("closes a socket that sends an oversized frame or floods, and the server stays up", async () => {
+    const big = await rawSocket();
+    const closedBig = new Promise<number>((resolve) => big.once("close", (code) => resolve(code)));
+    big.send("x".repeat(2 * 1024 * 1024));
+    expect(await closedBig).toBe(1009);
+
+    const flood = await rawSocket("2.0.0");
+    const closedFlood = new Promise<[number, string]>((resolve) => flood.once("close", (code, reason) => resolve([code, reason.toString()])));
+    for (let i = 0; i < 300; i++) flood.send(JSON.stringify([null, String(i), "phoenix", "heartbeat", {}]));
+    const [code, reason] = await closedFlood;
+    expect(code).toBe(1008);
+    expect(reason).toMatch(/Too many messages/);
+
+    const ok = await rawSocket("2.0.0");
+    const reply = new Promise<unknown[]>((resolve) => ok.once("message", (d) => resolve(JSON.parse(d.toString()))));
+    ok.send(JSON.stringify([null, "1", "phoenix", "heartbeat", {}]));
+    expect(await reply).toEqual([null, "1", "phoenix", "phx_reply", { status: "ok", response: {} }]);
+    ok.close();
+  });
+
+  it("refuses sockets without a valid apikey", async () => {
+    const s = stackInfo();
+    const url = `${s.apiUrl.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=nope&vsn=1.0.0`;
+    const status = await new Promise<number>((resolve) => {
+      const sock = new ws(url);
+      sock.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+      sock.on("error", () => {});
+    });
+    expect(status).toBe(403);
+  });
+
+  it("service role sees every row", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner);
+    const got = collector<Change>();
+    const ch = serviceRt().channel(`svc-${owner}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${book}` }, (p) => got.push(p as unknown as Change));
+    await subscribed(ch);
+    const id = await note(book, "svc");
+    const [c] = await got.next(1);
+    expect(c!.new.id).toBe(id);
+  });
+});

@@ -1,7 +1,7 @@
 -- team_members: members read their team's members; owners change roles and remove
 -- members; anyone may leave; nobody inserts directly; the last owner stays.
 begin;
-select plan(23);
+select plan(27);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'team_members');
@@ -25,6 +25,19 @@ select is_empty($$ select * from public.team_members $$, 'anon reads no membersh
 select tests.authenticate_as('platform');
 select is((select count(*)::int from public.team_members where team_id in (tests.team_id('team-a'), tests.team_id('team-b'))), 3,
   'the platform admin reads every membership');
+
+-- get_team_members (names and emails for the members screen) --------------------
+select tests.authenticate_as('admin');
+select is(array(select display_name || ':' || role || ':' || email || ':' || is_current_user from public.get_team_members(tests.team_id('team-a'))),
+  array['owner:owner:owner@test.parley.local:false', 'admin:admin:admin@test.parley.local:true'],
+  'get_team_members lists members with names, roles and emails, owners first');
+select tests.authenticate_as('other');
+select is_empty($$ select * from public.get_team_members(tests.team_id('team-a')) $$, 'get_team_members shows nothing to another team');
+select tests.authenticate_as('platform');
+select is((select count(*)::int from public.get_team_members(tests.team_id('team-a'))), 2, 'the platform admin may list any team''s members');
+select tests.clear_authentication();
+select throws_ok($$ select * from public.get_team_members(tests.team_id('team-a')) $$,
+  '42501', 'permission denied for function get_team_members', 'anon cannot call get_team_members');
 
 -- insert ----------------------------------------------------------------------
 select tests.authenticate_as('owner');

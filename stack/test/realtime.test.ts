@@ -326,25 +326,33 @@ describe("private channels and tokens", () => {
     const alice = await createUser();
     const bob = await createUser();
     const aliceBook = await notebook(alice);
+    const bobBook = await notebook(bob);
     const got = collector<Change>();
     const sys = collector<{ status: string; message: string; extension: string }>();
-    const c = (await rtClient(await mintUserToken(bob)));
+    const c = await rtClient(await mintUserToken(bob));
+    const books = `notebook_id=in.(${aliceBook},${bobBook})`;
     const ch = c.channel(`refresh-${bob}`)
-      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${aliceBook}` }, (p) => got.push(p as unknown as Change))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: books }, (p) => got.push(p as unknown as Change))
       .on("system", {}, (m) => sys.push(m as never));
     await subscribed(ch);
     await note(aliceBook, "not for bob");
-    // swap bob's token for alice's: the same channel now sees alice's notes
-    await c.realtime.setAuth(await mintUserToken(alice));
-    // wait until the server has applied it: a broadcast round trip on the same socket orders after the push
-    const probe = c.channel(`probe-${bob}`, { config: { broadcast: { self: true, ack: true } } });
-    await subscribed(probe, false);
-    await note(aliceBook, "for alice");
-    const [first] = await got.next(1);
-    expect(first!.new.body).toBe("for alice");
+    await note(bobBook, "bob's own");
+    // changes are delivered in commit order, so once bob's own note is here alice's was judged
+    await got.next(1);
+    expect(got.items.map((x) => x.new.body)).toEqual(["bob's own"]);
 
-    await c.realtime.setAuth(await mintUserToken(alice, {}, -10));
+    // swap bob's token for alice's: the same channel now sees alice's notes, not bob's
+    await c.realtime.setAuth(await mintUserToken(alice));
+    // a join on the same socket is answered after the access_token push was read
+    const probe = c.channel(`probe-${bob}`);
+    await subscribed(probe, false);
+    await note(bobBook, "bob again");
+    await note(aliceBook, "for alice");
+    await got.next(2);
+    expect(got.items.map((x) => x.new.body)).toEqual(["bob's own", "for alice"]);
+
     const closed = new Promise<void>((resolve) => ch.on("system", {}, (m: { status: string }) => m.status === "error" && resolve()));
+    await c.realtime.setAuth(await mintUserToken(alice, {}, -10));
     await closed;
     const err = sys.items.find((m) => m.status === "error")!;
     expect(err.extension).toBe("system");

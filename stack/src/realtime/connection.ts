@@ -103,13 +103,19 @@ export class Connection implements ChannelOwner {
     try {
       if (isBinary) {
         const { frame, message } = decodeBinary(data);
-        const ch = this.channels.get(frame.topic);
-        if (!ch || (frame.join_ref && ch.joinRef !== frame.join_ref)) return this.reply(frame, "error", { reason: "unmatched topic" });
-        void this.guard(this.broadcast(ch, frame, message));
+        this.guard(async () => {
+          const ch = this.channels.get(frame.topic);
+          if (!ch || (frame.join_ref && ch.joinRef !== frame.join_ref)) return this.reply(frame, "error", { reason: "unmatched topic" });
+          await this.broadcast(ch, frame, message);
+        });
         return;
       }
       const frame = decodeText(data.toString("utf8"), this.vsn);
-      this.route(frame);
+      if (frame.topic === "phoenix") {
+        if (frame.event === "heartbeat") this.reply(frame, "ok", {});
+        return;
+      }
+      this.guard(() => this.route(frame));
     } catch (e) {
       if (e instanceof FrameError) {
         // Phoenix drops the socket on undecodable input; we keep it and say why in the log.
@@ -120,19 +126,15 @@ export class Connection implements ChannelOwner {
     }
   }
 
-  private guard(p: Promise<unknown>) {
-    return p.catch((e) => this.ctx.log.warn("realtime handler failed", { error: (e as Error).message }));
+  private chain: Promise<unknown> = Promise.resolve();
+
+  /** Runs handlers one after another, in the order their frames arrived (as a Phoenix channel process does). */
+  private guard(p: () => Promise<unknown>) {
+    this.chain = this.chain.then(p).catch((e) => this.ctx.log.warn("realtime handler failed", { error: (e as Error).message }));
   }
 
-  private route(frame: Frame) {
-    if (frame.topic === "phoenix") {
-      if (frame.event === "heartbeat") this.reply(frame, "ok", {});
-      return;
-    }
-    if (frame.event === "phx_join") {
-      void this.guard(this.join(frame));
-      return;
-    }
+  private async route(frame: Frame) {
+    if (frame.event === "phx_join") return this.join(frame);
     const ch = this.channels.get(frame.topic);
     if (!ch || (frame.join_ref && ch.joinRef !== frame.join_ref)) {
       this.reply(frame, "error", { reason: "unmatched topic" });
@@ -145,17 +147,14 @@ export class Connection implements ChannelOwner {
         this.removeChannel(ch);
         return;
       case "access_token":
-        void this.guard(this.refreshToken(ch, payload.access_token));
-        return;
+        return this.refreshToken(ch, payload.access_token);
       case "broadcast": {
         if (typeof payload.event !== "string") return;
         const message: BroadcastMessage = { event: payload.event, body: { kind: "json", value: payload.payload ?? {} } };
-        void this.guard(this.broadcast(ch, frame, message));
-        return;
+        return this.broadcast(ch, frame, message);
       }
       case "presence":
-        void this.guard(this.presence(ch, frame, payload));
-        return;
+        return this.presence(ch, frame, payload);
       default:
         this.ctx.log.debug("unexpected message from client", { event: frame.event });
     }

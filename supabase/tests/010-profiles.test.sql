@@ -1,7 +1,7 @@
 -- profiles: created by the auth trigger (with a personal team), readable by the
 -- user, their teammates and platform admins; updatable only by the user.
 begin;
-select plan(27);
+select plan(28);
 select tests.create_team_fixture();
 
 -- trigger ---------------------------------------------------------------------
@@ -89,6 +89,9 @@ select throws_ok($$ delete from public.profiles where id = auth.uid() $$,
 select tests.authenticate_as('platform');
 select throws_ok($$ delete from public.profiles $$,
   '42501', 'permission denied for table profiles', 'the platform admin cannot delete profiles');
+select tests.clear_authentication();
+select throws_ok($$ delete from public.profiles $$,
+  '42501', 'permission denied for table profiles', 'anon cannot delete profiles');
 reset role;
 delete from auth.users where id = tests.get_supabase_uid('stranger');
 select is((select count(*)::int from public.teams t where t.slug like 'stranger-%'), 0,

@@ -100,11 +100,11 @@ select throws_ok($$ select public.invite_team_member(tests.team_id('team-a'), 'x
 -- accept ----------------------------------------------------------------------
 select tests.authenticate_as('invitee');
 select throws_ok($$ select public.accept_invitation((select token from tokens where name = 'invitee')) $$,
-  'P0002', 'This invitation link is not valid', 'a replaced token no longer works');
+  'PT404', 'This invitation link is not valid', 'a replaced token no longer works');
 select throws_ok($$ select public.accept_invitation(repeat('0', 64)) $$,
-  'P0002', 'This invitation link is not valid', 'a wrong token is refused');
+  'PT404', 'This invitation link is not valid', 'a wrong token is refused');
 select throws_ok($$ select public.accept_invitation('short') $$,
-  'P0002', 'This invitation link is not valid', 'a malformed token is refused');
+  'PT404', 'This invitation link is not valid', 'a malformed token is refused');
 select is((select team_name || ':' || role || ':' || accepted from public.get_invitation((select token from tokens where name = 'invitee-again'))),
   'Team A:admin:false', 'get_invitation shows the team and role behind a token');
 select tests.authenticate_as('stranger');

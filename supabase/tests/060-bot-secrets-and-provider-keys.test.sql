@@ -2,13 +2,20 @@
 -- every client role; set_bot_password / set_team_provider_key write them with
 -- their own checks; only the service role reads them.
 begin;
-select plan(50);
+select plan(51);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'bot_secrets');
 select tests.rls_enabled('public', 'team_provider_keys');
 select is((select count(*)::int from pg_policies where schemaname = 'public' and tablename in ('bot_secrets', 'team_provider_keys')), 0,
   'the secret tables have no policies for client roles');
+
+select is_empty($$
+  select r, t, p from unnest(array['anon', 'authenticated']) r,
+    unnest(array['public.bot_secrets', 'public.team_provider_keys']) t,
+    unnest(array['select', 'insert', 'update', 'delete', 'truncate', 'references', 'trigger']) p
+  where has_table_privilege(r, t, p) $$,
+  'anon and authenticated hold no privilege at all on the secret tables');
 
 -- set_bot_password ------------------------------------------------------------
 select tests.authenticate_as('admin');

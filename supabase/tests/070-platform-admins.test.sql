@@ -1,7 +1,7 @@
 -- platform_admins: written only by the service role; is_platform_admin() for the
 -- admin guard; platform admins read everything (see the other files) but write nothing here.
 begin;
-select plan(23);
+select plan(24);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'platform_admins');
@@ -60,6 +60,12 @@ select ok(public.is_platform_admin(), 'who then is a platform admin');
 select tests.authenticate_as_service_role();
 select lives_ok($$ delete from public.platform_admins where user_id = tests.get_supabase_uid('stranger') $$,
   'the service role removes a platform admin');
+
+reset role;
+select is(array(select r || ':' || p from unnest(array['anon', 'authenticated']) r,
+    unnest(array['select', 'insert', 'update', 'delete', 'truncate']) p
+  where has_table_privilege(r, 'public.platform_admins', p) order by 1),
+  array['anon:select', 'authenticated:select'], 'client roles may only select platform_admins (and RLS decides which rows)');
 
 select * from finish();
 rollback;

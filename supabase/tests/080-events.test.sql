@@ -1,7 +1,7 @@
 -- events: inserted by the event edge function with the service role; read only
 -- by platform admins.
 begin;
-select plan(17);
+select plan(18);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'events');
@@ -45,6 +45,12 @@ select throws_ok($$ update public.events set name = 'x' $$,
   '42501', 'permission denied for table events', 'the platform admin cannot update events');
 select throws_ok($$ delete from public.events $$,
   '42501', 'permission denied for table events', 'the platform admin cannot delete events');
+
+reset role;
+select is(array(select r || ':' || p from unnest(array['anon', 'authenticated']) r,
+    unnest(array['select', 'insert', 'update', 'delete', 'truncate']) p
+  where has_table_privilege(r, 'public.events', p) order by 1),
+  array['anon:select', 'authenticated:select'], 'client roles may only select events (and RLS leaves that to platform admins)');
 
 select * from finish();
 rollback;

@@ -57,7 +57,7 @@ select throws_ok($$ select public.change_member_role(tests.team_id('team-a'), te
   '42501', 'Only team owners can change member roles', 'the platform admin cannot change roles');
 select tests.authenticate_as('owner');
 select throws_ok($$ select public.change_member_role(tests.team_id('team-a'), tests.get_supabase_uid('stranger'), 'admin') $$,
-  'P0002', 'This user is not a member of the team', 'a non-member has no role to change');
+  'PT404', 'This user is not a member of the team', 'a non-member has no role to change');
 select throws_ok($$ select public.change_member_role(tests.team_id('team-a'), auth.uid(), 'admin') $$,
   'P0001', 'A team must keep at least one owner: make another member owner first, or delete the team', 'the last owner cannot demote themselves');
 select lives_ok($$ select public.change_member_role(tests.team_id('team-a'), tests.get_supabase_uid('admin'), 'owner') $$, 'the owner promotes the admin');
@@ -71,7 +71,7 @@ select throws_ok($$ select public.transfer_team_ownership(tests.team_id('team-a'
   '42501', 'Only team owners can transfer ownership', 'an admin cannot take ownership');
 select tests.authenticate_as('owner');
 select throws_ok($$ select public.transfer_team_ownership(tests.team_id('team-a'), tests.get_supabase_uid('stranger')) $$,
-  'P0002', 'The new owner must already be a member of the team', 'ownership goes only to a member');
+  'PT404', 'The new owner must already be a member of the team', 'ownership goes only to a member');
 select throws_ok($$ select public.transfer_team_ownership(tests.team_id('team-a'), auth.uid()) $$,
   '22023', 'You already own this team', 'transferring to oneself is refused');
 select lives_ok($$ select public.transfer_team_ownership(tests.team_id('team-a'), tests.get_supabase_uid('admin')) $$, 'the owner transfers ownership');
@@ -92,7 +92,7 @@ select tests.authenticate_as('admin');
 select throws_ok($$ select public.remove_team_member(tests.team_id('team-a'), auth.uid()) $$,
   'P0001', 'A team must keep at least one owner: make another member owner first, or delete the team', 'the last owner cannot leave');
 select throws_ok($$ select public.remove_team_member(tests.team_id('team-a'), tests.get_supabase_uid('stranger')) $$,
-  'P0002', 'This user is not a member of the team', 'removing a non-member says so');
+  'PT404', 'This user is not a member of the team', 'removing a non-member says so');
 select lives_ok($$ select public.remove_team_member(tests.team_id('team-a'), tests.get_supabase_uid('owner')) $$, 'the owner removes a member');
 select is(array(select m.role::text from public.team_members m where m.team_id = tests.team_id('team-a')), array['owner'],
   'only the owner is left');

@@ -1,7 +1,7 @@
 -- bots: team admins and owners manage the team's bots; anyone reads gallery bots;
 -- the chat page reads public/password bots by id through get_public_bot().
 begin;
-select plan(31);
+select plan(36);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'bots');
@@ -32,6 +32,17 @@ select is((select name from public.get_public_bot(tests.bot_id('A gallery'))), '
 reset role;
 select ok(not (array['instructions', 'model', 'team_id'] && (select proargnames from pg_proc where oid = 'public.get_public_bot(uuid)'::regprocedure)),
   'get_public_bot does not expose instructions, model or team');
+
+-- has_bot_role (for tables under a bot) ----------------------------------------
+select tests.authenticate_as('admin');
+select ok((select private.has_bot_role(tests.bot_id('A private'), 'admin')), 'has_bot_role: the admin manages the team''s bot');
+select ok(not (select private.has_bot_role(tests.bot_id('A private'), 'owner')), 'has_bot_role: the admin is not its owner');
+select tests.authenticate_as('owner');
+select ok((select private.has_bot_role(tests.bot_id('A private'), 'admin')), 'has_bot_role: an owner counts as admin');
+select tests.authenticate_as('other');
+select ok(not (select private.has_bot_role(tests.bot_id('A private'))), 'has_bot_role: another team has no role on the bot');
+select tests.authenticate_as('stranger');
+select ok(not (select private.has_bot_role(tests.bot_id('A gallery'))), 'has_bot_role: seeing a gallery bot gives no role');
 
 -- insert ----------------------------------------------------------------------
 select tests.authenticate_as('owner');

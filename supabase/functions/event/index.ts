@@ -8,16 +8,27 @@ import { eventSchema, MAX_BODY_BYTES, normalizeKeys, toRow } from "./schema.ts";
 
 const corsHeaders = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Headers": "authorization, x-client-info, apikey, content-type",
+  "Access-Control-Allow-Headers":
+    "authorization, x-client-info, apikey, content-type",
   "Access-Control-Allow-Methods": "POST, OPTIONS",
   "Access-Control-Max-Age": "86400",
 };
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...corsHeaders, "Content-Type": "application/json" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsHeaders, "Content-Type": "application/json" },
+  });
 }
-function error(status: number, code: string, message: string, details?: unknown): Response {
-  return json(status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
+function error(
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+): Response {
+  return json(status, {
+    error: { code, message, ...(details === undefined ? {} : { details }) },
+  });
 }
 
 function requiredEnv(name: string): string {
@@ -26,9 +37,13 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-const supabase = createClient(requiredEnv("SUPABASE_URL"), requiredEnv("SUPABASE_SERVICE_ROLE_KEY"), {
-  auth: { persistSession: false, autoRefreshToken: false },
-});
+const supabase = createClient(
+  requiredEnv("SUPABASE_URL"),
+  requiredEnv("SUPABASE_SERVICE_ROLE_KEY"),
+  {
+    auth: { persistSession: false, autoRefreshToken: false },
+  },
+);
 
 class BodyTooLarge extends Error {}
 
@@ -61,10 +76,14 @@ async function readBoundedText(req: Request): Promise<string> {
 
 /** The user behind a user access token, or null (anon key, no token, invalid token). */
 async function userIdFrom(req: Request): Promise<string | null> {
-  const token = /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+  const token = /^Bearer\s+(.+)$/i.exec(
+    req.headers.get("authorization") ?? "",
+  )?.[1];
   if (!token) return null;
   try {
-    const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
+    const payload = JSON.parse(
+      atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")),
+    );
     if (payload?.role !== "authenticated") return null;
   } catch {
     return null;
@@ -74,14 +93,21 @@ async function userIdFrom(req: Request): Promise<string | null> {
 }
 
 Deno.serve(async (req) => {
-  if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
-  if (req.method !== "POST") return error(405, "method_not_allowed", "Send events with POST");
+  if (req.method === "OPTIONS")
+    return new Response(null, { status: 204, headers: corsHeaders });
+  if (req.method !== "POST")
+    return error(405, "method_not_allowed", "Send events with POST");
 
   let text: string;
   try {
     text = await readBoundedText(req);
   } catch (e) {
-    if (e instanceof BodyTooLarge) return error(413, "body_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes`);
+    if (e instanceof BodyTooLarge)
+      return error(
+        413,
+        "body_too_large",
+        `The body must be at most ${MAX_BODY_BYTES} bytes`,
+      );
     return error(400, "bad_body", "The body could not be read");
   }
 
@@ -93,13 +119,28 @@ Deno.serve(async (req) => {
   }
   const parsed = eventSchema.safeParse(normalizeKeys(raw));
   if (!parsed.success) {
-    return error(400, "invalid_event", "The event is not valid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    return error(
+      400,
+      "invalid_event",
+      "The event is not valid",
+      parsed.error.issues.map((i) => ({
+        path: i.path.join("."),
+        message: i.message,
+      })),
+    );
   }
 
   const row = toRow(parsed.data, await userIdFrom(req));
   const { error: insertError } = await supabase.from("events").insert(row);
   if (insertError) {
-    console.error(JSON.stringify({ level: "error", msg: "event insert failed", code: insertError.code, message: insertError.message }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "event insert failed",
+        code: insertError.code,
+        message: insertError.message,
+      }),
+    );
     return error(500, "store_failed", "The event could not be stored");
   }
   return json(202, { ok: true });

@@ -21,29 +21,46 @@ const propValue = z.union([
 
 // Plausible sends props as a JSON string; accept an object or such a string.
 const props = z
-  .preprocess((v) => {
-    if (typeof v !== "string") return v;
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }, z.record(z.string().min(1).max(MAX_PROP_KEY), propValue))
-  .refine((p) => Object.keys(p).length <= MAX_PROPS, { message: `At most ${MAX_PROPS} props` });
+  .preprocess(
+    (v) => {
+      if (typeof v !== "string") return v;
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    },
+    z.record(z.string().min(1).max(MAX_PROP_KEY), propValue),
+  )
+  .refine((p) => Object.keys(p).length <= MAX_PROPS, {
+    message: `At most ${MAX_PROPS} props`,
+  });
 
 const revenue = z.object({
-  currency: z.string().regex(/^[A-Z]{3}$/, "An ISO 4217 currency code, e.g. EUR"),
-  amount: z.union([z.number().finite(), z.string().regex(/^-?\d{1,12}(\.\d{1,6})?$/)]).transform(String),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "An ISO 4217 currency code, e.g. EUR"),
+  amount: z
+    .union([z.number().finite(), z.string().regex(/^-?\d{1,12}(\.\d{1,6})?$/)])
+    .transform(String),
 });
 
 export const eventSchema = z
   .object({
     name: z.string().trim().min(1).max(120),
-    url: cut(MAX_URL).pipe(z.string().url().regex(/^https?:\/\//i, "An http(s) URL")),
+    url: cut(MAX_URL).pipe(
+      z
+        .string()
+        .url()
+        .regex(/^https?:\/\//i, "An http(s) URL"),
+    ),
     domain: cut(255).optional(),
     referrer: cut(MAX_URL).nullish(),
     width: z.number().int().min(0).max(100_000).nullish(),
-    hash_mode: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).optional(),
+    hash_mode: z
+      .union([z.boolean(), z.literal(0), z.literal(1)])
+      .transform(Boolean)
+      .optional(),
     props: props.optional(),
     revenue: revenue.nullish(),
   })
@@ -51,7 +68,16 @@ export const eventSchema = z
 
 export type EventInput = z.infer<typeof eventSchema>;
 
-const shortKeys: Record<string, string> = { n: "name", u: "url", d: "domain", r: "referrer", w: "width", h: "hash_mode", p: "props", $: "revenue" };
+const shortKeys: Record<string, string> = {
+  n: "name",
+  u: "url",
+  d: "domain",
+  r: "referrer",
+  w: "width",
+  h: "hash_mode",
+  p: "props",
+  $: "revenue",
+};
 
 /** Maps Plausible's short keys to ours; a long key wins over a short one. */
 export function normalizeKeys(body: unknown): unknown {

@@ -22,6 +22,21 @@ export function denoBinary(): string {
   return path.join(packageDir(plat), "deno");
 }
 
+/**
+ * What a worker inherits from the stack's environment: the basics, plus proxy and
+ * certificate settings so Deno can fetch npm: packages behind a proxy or private CA.
+ * Everything else (the stack's own secrets) stays out, as in the Edge Runtime.
+ */
+function passThroughEnv(): Record<string, string> {
+  const keep = /^(PATH|HOME|TMPDIR|LANG|TZ|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|SSL_CERT_FILE|SSL_CERT_DIR|DENO_CERT|DENO_TLS_CA_STORE|NPM_CONFIG_REGISTRY|npm_config_registry)$/;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && keep.test(k)) env[k] = v;
+  // Trust the system's CAs too (a corporate proxy's CA is usually installed there).
+  env.DENO_TLS_CA_STORE ??= "mozilla,system";
+  if (!env.DENO_CERT && process.env.NODE_EXTRA_CA_CERTS) env.DENO_CERT = process.env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
 interface Worker {
   proc: ChildProcess;
   port: Promise<number>;
@@ -41,6 +56,8 @@ export interface FunctionsOptions {
 
 export class FunctionsRuntime {
   private workers = new Map<string, Worker>();
+  /** Called when a worker starts, so the stack can record its pid. */
+  onWorkerStarted?: () => void;
   private watcher?: fs.FSWatcher;
   private stopped = false;
 
@@ -97,8 +114,7 @@ export class FunctionsRuntime {
       cwd: path.join(this.o.functionsDir, name),
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
+        ...passThroughEnv(),
         DENO_DIR: this.o.cacheDir,
         DENO_NO_UPDATE_CHECK: "1",
         NO_COLOR: "1",
@@ -132,6 +148,8 @@ export class FunctionsRuntime {
       });
       proc.on("exit", (code, signal) => {
         worker.exited = true;
+        proc.stdout?.destroy();
+        proc.stderr?.destroy();
         if (this.workers.get(name) === worker) this.workers.delete(name);
         reject(new Error(`function ${name} exited (${code ?? signal}) before it was ready${errTail ? ": " + errTail.trim().split("\n").slice(-3).join(" | ") : ""}`));
       });
@@ -146,19 +164,23 @@ export class FunctionsRuntime {
     if (!w || w.exited) {
       w = this.spawnWorker(name);
       this.workers.set(name, w);
+      this.onWorkerStarted?.();
     }
     return w;
   }
 
   /** Proxies one request to the function; `subpath` is what follows /functions/v1. */
-  async handle(name: string, subpath: string, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders) {
+  async handle(name: string, subpath: string, body: NodeJS.ReadableStream, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders) {
     const w = this.worker(name);
     let port: number;
     try {
+      let timer: NodeJS.Timeout | undefined;
       port = await Promise.race([
         w.port,
-        new Promise<number>((_, reject) => setTimeout(() => reject(new Error("function did not start within 60 s")), 60_000)),
-      ]);
+        new Promise<number>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("function did not start within 60 s")), 60_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
     } catch (e) {
       this.o.log.error(`function ${name} failed to start`, { error: (e as Error).message });
       req.resume();
@@ -194,7 +216,8 @@ export class FunctionsRuntime {
         } else res.destroy();
         resolve();
       });
-      req.pipe(upstream);
+      body.on("error", () => upstream.destroy());
+      body.pipe(upstream);
     });
   }
 

@@ -2,7 +2,7 @@
 // to roles, bounded bodies, and routing by path to PostgREST, Deno functions and
 // the services the stack implements.
 import http from "node:http";
-import type { Duplex } from "node:stream";
+import { Transform, type Duplex, type TransformCallback } from "node:stream";
 import type { FunctionsRuntime } from "./functions.ts";
 import { HttpError, bearer, sendJson } from "./http.ts";
 import { JwtError, verifyJwt, type ApiRole, type Claims, type Keys } from "./keys.ts";
@@ -51,6 +51,19 @@ function preflight(req: http.IncomingMessage, res: http.ServerResponse) {
     "content-length": "0",
   });
   res.end();
+}
+
+/** Passes a body through, failing once it grows past `limit` bytes. */
+export class BodyLimit extends Transform {
+  private size = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+    this.size += chunk.length;
+    if (this.size > this.limit) cb(new Error("payload too large"));
+    else cb(null, chunk);
+  }
 }
 
 export class Gateway {
@@ -187,22 +200,13 @@ export class Gateway {
     const headers: http.OutgoingHttpHeaders = { ...req.headers };
     delete headers.host;
     if (id.token && bearer(req)?.startsWith("sb_")) headers.authorization = `Bearer ${id.token}`;
-    const limited = this.limitBody(req, res, this.o.maxBodyBytes);
-    if (!limited) return;
-    await this.o.functions.handle(name, "/" + rest + url.search, limited, res, headers);
-  }
-
-  /** Wraps a request so that a body larger than `limit` aborts with 413. */
-  private limitBody(req: http.IncomingMessage, res: http.ServerResponse, limit: number): http.IncomingMessage | null {
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > limit && !res.headersSent) {
-        sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
-        req.destroy();
-      }
+    // A Transform (not a 'data' listener) so nothing is lost while a cold worker boots.
+    const body = req.pipe(new BodyLimit(this.o.maxBodyBytes));
+    body.on("error", () => {
+      if (!res.headersSent) sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${this.o.maxBodyBytes} bytes` });
+      req.resume();
     });
-    return req;
+    await this.o.functions.handle(name, "/" + rest + url.search, body, req, res, headers);
   }
 
   private async service(name: string, prefix: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {

@@ -238,6 +238,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const children = () => [postgrest.pid, ...functions.pids()].filter((p): p is number => !!p);
     writeLock(children);
+    functions.onWorkerStarted = () => writeLock(children);
     const lockTimer = setInterval(() => writeLock(children), 2000);
     lockTimer.unref();
 

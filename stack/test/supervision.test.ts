@@ -1,0 +1,119 @@
+// The stack as a process: a clean stop leaves no children, a restart keeps
+// committed data (also after kill -9), and conflicts give clear errors.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { freePort } from "../src/net.ts";
+import { fixtureDir } from "./fixture.ts";
+
+const cli = path.resolve(fixtureDir, "../../bin/parley-stack.mjs");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-sup-"));
+const children: ChildProcess[] = [];
+
+function startCli(port: number, dbPort: number, dir = dataDir): { child: ChildProcess; ready: Promise<void>; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [cli, "start", "--workdir", fixtureDir, "--port", String(port), "--db-port", String(dbPort), "--data-dir", dir, "--no-seed"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exit = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes("Parley stack is running")) {
+        clearInterval(t);
+        resolve();
+      }
+    }, 50);
+    exit.then((code) => {
+      clearInterval(t);
+      reject(new Error(`stack exited (${code}): ${out}`));
+    });
+  });
+  ready.catch(() => {});
+  return { child, ready, output: () => out, exit };
+}
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function recordedPids(): number[] {
+  const lock = JSON.parse(fs.readFileSync(path.join(dataDir, "stack.lock"), "utf8"));
+  const pm = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  return [pm, ...lock.children];
+}
+
+async function waitUntil(check: () => boolean, ms = 15000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end && !check()) await new Promise((r) => setTimeout(r, 100));
+  return check();
+}
+
+async function query(dbPort: number, text: string) {
+  const c = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres` });
+  await c.connect();
+  try {
+    return (await c.query(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("stack supervision", () => {
+  it("stops cleanly on SIGTERM, keeps data across restarts and recovers from kill -9", async () => {
+    const [port, dbPort] = [await freePort(), await freePort()];
+    const first = startCli(port, dbPort);
+    await first.ready;
+    await fetch(`http://127.0.0.1:${port}/functions/v1/crash`); // start a Deno worker too
+    await query(dbPort, "create table if not exists public.kept (v text); insert into public.kept values ('committed')");
+    const pids = recordedPids();
+    expect(pids.length).toBeGreaterThanOrEqual(3); // postgres, postgrest, deno
+    first.child.kill("SIGTERM");
+    expect(await first.exit).toBe(0);
+    expect(await waitUntil(() => pids.every((p) => !alive(p)))).toBe(true);
+
+    const second = startCli(port, dbPort);
+    await second.ready;
+    expect(await query(dbPort, "select v from public.kept")).toEqual([{ v: "committed" }]);
+    await query(dbPort, "insert into public.kept values ('before kill')");
+    await fetch(`http://127.0.0.1:${port}/functions/v1/crash`);
+    second.child.kill("SIGKILL");
+    await second.exit;
+
+    // children of the killed stack are cleaned up by the next start
+    const third = startCli(port, dbPort);
+    await third.ready;
+    const rows = await query(dbPort, "select v from public.kept order by v");
+    expect(rows.map((r) => r.v)).toEqual(["before kill", "committed"]);
+    const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
+    expect(health.ok).toBe(true);
+
+    // the same data dir cannot be used twice at once
+    const clash = startCli(await freePort(), await freePort());
+    expect(await clash.exit).not.toBe(0);
+    expect(clash.output()).toMatch(/in use by another Parley stack/);
+
+    // a taken port is a clear error
+    const portClash = startCli(port, await freePort(), fs.mkdtempSync(path.join(os.tmpdir(), "parley-sup2-")));
+    expect(await portClash.exit).not.toBe(0);
+    expect(portClash.output()).toMatch(/already in use/);
+
+    third.child.kill("SIGINT");
+    expect(await third.exit).toBe(0);
+  }, 120_000);
+});

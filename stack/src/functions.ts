@@ -25,10 +25,11 @@ export function denoBinary(): string {
 /**
  * What a worker inherits from the stack's environment: the basics, plus proxy and
  * certificate settings so Deno can fetch npm: packages behind a proxy or private CA.
+ * PARLEY_* settings are the functions' own (e.g. dev allow-lists, provider base URLs).
  * Everything else (the stack's own secrets) stays out, as in the Edge Runtime.
  */
 function passThroughEnv(): Record<string, string> {
-  const keep = /^(PATH|HOME|TMPDIR|LANG|TZ|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|SSL_CERT_FILE|SSL_CERT_DIR|DENO_CERT|DENO_TLS_CA_STORE|NPM_CONFIG_REGISTRY|npm_config_registry)$/;
+  const keep = /^(PATH|HOME|TMPDIR|LANG|TZ|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|SSL_CERT_FILE|SSL_CERT_DIR|DENO_CERT|DENO_TLS_CA_STORE|NPM_CONFIG_REGISTRY|npm_config_registry|PARLEY_[A-Z0-9_]+)$/;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && keep.test(k)) env[k] = v;
   // Trust the system's CAs too (a corporate proxy's CA is usually installed there).

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// `npm test`: installs what the tests need (Debian's chromium for browser tests,
+// pgTAP from npm), then runs every suite against the real stack and prints one
+// closing line "N passed, N failed". Exit code is non-zero when anything fails.
+//
+//   npm test                 all suites
+//   npm test -- stack e2e    only the named suites (see SUITES below)
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "parley-test-run-"));
+const deno = path.join(root, "node_modules", "deno", "deno");
+const denoEnv = {
+  DENO_DIR: process.env.DENO_DIR ?? path.join(root, ".cache", "deno"),
+  DENO_TLS_CA_STORE: process.env.DENO_TLS_CA_STORE ?? "mozilla,system",
+  ...(process.env.NODE_EXTRA_CA_CERTS && !process.env.DENO_CERT ? { DENO_CERT: process.env.NODE_EXTRA_CA_CERTS } : {}),
+  NO_COLOR: "1",
+};
+
+function run(cmd, args, { cwd = root, env = {}, capture = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const onData = (stream) => (d) => {
+      out += d;
+      if (!capture) stream.write(d);
+    };
+    child.stdout.on("data", onData(process.stdout));
+    child.stderr.on("data", onData(process.stderr));
+    child.on("close", (code) => resolve({ code, out }));
+    child.on("error", (e) => resolve({ code: 1, out: String(e) }));
+  });
+}
+
+function vitestCounts(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numTotalTestSuites && r.testResults.some((t) => t.status === "failed" && !t.assertionResults.length) ? 1 : 0) };
+  } catch {
+    return null;
+  }
+}
+
+const vitest = (workspace) => async () => {
+  const json = path.join(tmp, `${workspace}-vitest.json`);
+  const { code } = await run(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run"], {
+    cwd: path.join(root, workspace),
+    env: { VITEST_JSON: json, ...denoEnv },
+  });
+  const counts = vitestCounts(json) ?? { passed: 0, failed: 1 };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+};
+
+function ensureChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+  if (candidates.some((c) => fs.existsSync(c))) return;
+  console.log("Installing Debian's chromium for browser tests (apt-get)...");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const opts = { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
+  const upd = spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), "update"], opts);
+  const inst = spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), "install", "-y", "--no-install-recommends", "chromium", "fonts-noto-cjk", "fonts-dejavu-core"], opts);
+  if (upd.status !== 0 || inst.status !== 0 || !fs.existsSync("/usr/bin/chromium")) {
+    throw new Error("Could not install chromium. Install Debian's `chromium` package (or set CHROMIUM_PATH) and run again.");
+  }
+}
+
+const SUITES = {
+  // The committed database.types.ts files match the migrations.
+  types: async () => {
+    const { code } = await run(process.execPath, ["stack/bin/parley-stack.mjs", "gen-types", "--check"]);
+    return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+  },
+  typecheck: async () => {
+    let failed = 0;
+    for (const project of ["stack", "frontend"]) {
+      if (!fs.existsSync(path.join(root, project, "tsconfig.json"))) continue;
+      const { code } = await run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]);
+      if (code !== 0) failed++;
+    }
+    return { passed: failed ? 0 : 1, failed };
+  },
+  lint: async () => {
+    const { code } = await run(process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "."]);
+    return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+  },
+  pgtap: async () => {
+    const { code, out } = await run(process.execPath, ["stack/bin/parley-stack.mjs", "db-test"]);
+    const m = /pgTAP: (\d+) passed, (\d+) failed/.exec(out);
+    return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
+  },
+  stack: vitest("stack"),
+  functions: async () => {
+    // Function tests call the real functions on a fresh stack of this repository.
+    const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "supabase/functions"], {
+      env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000" },
+    });
+    const m = /(\d+) passed[^\d]+(\d+) failed/.exec(out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "");
+    return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
+  },
+  frontend: vitest("frontend"),
+  e2e: async () => {
+    if (!fs.existsSync(path.join(root, "e2e")) || !fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"))) {
+      return { passed: 0, failed: 0 };
+    }
+    ensureChromium();
+    const build = await run("npm", ["run", "build", "--workspace", "frontend"]);
+    if (build.code !== 0) return { passed: 0, failed: 1 };
+    const files = fs.readdirSync(path.join(root, "e2e")).filter((f) => f.endsWith(".spec.ts")).map((f) => path.join("e2e", f));
+    const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { env: denoEnv });
+    const pass = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
+    const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
+    return { passed: pass, failed: fail || (code !== 0 ? 1 : 0) };
+  },
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const names = wanted.length ? wanted : Object.keys(SUITES);
+for (const n of names) if (!SUITES[n]) {
+  console.error(`Unknown suite "${n}". Suites: ${Object.keys(SUITES).join(", ")}`);
+  process.exit(2);
+}
+
+const results = [];
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+for (const name of names) {
+  const t0 = Date.now();
+  console.log(`\n=== ${name} ===`);
+  let r;
+  try {
+    r = await SUITES[name]();
+  } catch (e) {
+    console.error(`${name}: ${e.message}`);
+    r = { passed: 0, failed: 1 };
+  }
+  results.push({ name, ...r, seconds: Math.round((Date.now() - t0) / 1000) });
+  passed += r.passed;
+  failed += r.failed;
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log("\nsuite       passed  failed  seconds");
+for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${String(r.seconds).padStart(8)}`);
+console.log(`total time ${Math.round((Date.now() - started) / 1000)} s\n`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || passed === 0 ? 1 : 0);

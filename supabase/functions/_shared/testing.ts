@@ -1,0 +1,53 @@
+// For `deno test` of functions: the running stack (started by scripts/with-stack.mjs)
+// and ways to act as a user, anon or the service role against it.
+import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
+
+function required(name: string): string {
+  const v = Deno.env.get(name);
+  if (!v) throw new Error(`${name} is not set: run function tests through \`npm test -- functions\``);
+  return v;
+}
+
+export const stack = {
+  get url() {
+    return required("SUPABASE_URL");
+  },
+  get anonKey() {
+    return required("SUPABASE_ANON_KEY");
+  },
+  get serviceRoleKey() {
+    return required("SUPABASE_SERVICE_ROLE_KEY");
+  },
+  get mailboxUrl() {
+    return required("PARLEY_MAILBOX_URL");
+  },
+};
+
+const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
+
+export function anonClient(): SupabaseClient {
+  return createClient(stack.url, stack.anonKey, { auth: noSession });
+}
+
+export function serviceClient(): SupabaseClient {
+  return createClient(stack.url, stack.serviceRoleKey, { auth: noSession });
+}
+
+/** Creates a confirmed user through the admin API and returns a client signed in as them. */
+export async function signedInUser(email = `t-${crypto.randomUUID()}@parley.test`, password = "correct-horse-9") {
+  const admin = serviceClient();
+  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+  if (error) throw error;
+  const client = createClient(stack.url, stack.anonKey, { auth: noSession });
+  const signIn = await client.auth.signInWithPassword({ email, password });
+  if (signIn.error) throw signIn.error;
+  return { client, user: data.user!, token: signIn.data.session!.access_token };
+}
+
+/** Calls a function with fetch (so tests see raw statuses and streams). */
+export function callFunction(name: string, init: RequestInit & { token?: string; path?: string } = {}) {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", `Bearer ${init.token ?? stack.anonKey}`);
+  headers.set("apikey", stack.anonKey);
+  return fetch(`${stack.url}/functions/v1/${name}${init.path ?? ""}`, { ...init, headers });
+}

@@ -56,7 +56,7 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
       return;
     }
     let file = resolveFile(dist, url.pathname);
-    let status = 200;
+    const status = 200;
     if (!file) {
       // Unknown paths get the SPA shell (the router shows its own 404); missing assets are 404s.
       const isAsset = /\.[a-z0-9]{1,8}$/i.test(url.pathname);

@@ -18,6 +18,8 @@ export interface StackOptions {
   devApp?: boolean;
   watchFunctions?: boolean;
   quiet?: boolean;
+  /** Do not run supabase/schedules.json (tests call scheduled functions themselves). */
+  noSchedules?: boolean;
   /** Skip seed.sql on a new database (tests seed what they need). */
   noSeed?: boolean;
   /** Environment given to edge functions on top of supabase/functions/.env. */
@@ -102,6 +104,7 @@ export function parseArgs(argv: string[]): { command: string; options: StackOpti
       watchFunctions: has("dev-app") || has("watch"),
       quiet: has("quiet"),
       noSeed: has("no-seed"),
+      noSchedules: has("no-schedules"),
     },
   };
 }

@@ -15,6 +15,7 @@ import { loadKeys, type Keys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
 import { assertPortFree } from "./net.ts";
+import { readSchedules, startSchedules } from "./schedules.ts";
 import { initCluster, isAlive, startPostgres, type PostgresHandle } from "./postgres.ts";
 import { Postgrest } from "./postgrest.ts";
 import type { Service, ServiceContext, ServiceFactory } from "./service.ts";
@@ -234,6 +235,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       vite.start();
       appUrl = `http://127.0.0.1:${options.appPort}`;
       cleanup.push(() => vite.stop());
+    }
+
+    // Schedules (pg_cron's job on hosted Supabase) -------------------------------------
+    if (!options.noSchedules) {
+      const stopSchedules = startSchedules(readSchedules(options.workdir), apiUrl, keys.serviceRoleKey, (fn) => functions.exists(fn), log.child("schedules"));
+      cleanup.push(stopSchedules);
     }
 
     const children = () => [postgrest.pid, ...functions.pids()].filter((p): p is number => !!p);

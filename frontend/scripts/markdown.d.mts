@@ -1,0 +1,1 @@
+export function parseMarkdownFile(source: string, slug: string): { attributes: Record<string, unknown> & { slug: string }; html: string };

@@ -1,0 +1,106 @@
+// Turns the route table into react-router route objects: ten variants per entry (English
+// without prefix, the others under /de, /es...), grouped under their layout, each with one
+// loader that runs, in order: the redirect table, the validation rule, the guard, then the
+// screen's own loader. The lazily loaded screen is reloaded once after a deploy.
+import { redirect, redirectDocument, type LoaderFunctionArgs, type RouteObject } from "react-router";
+import { LOCALE_CODES, localeFromPath, localizePath, type LocaleCode } from "../i18n/locales";
+import { loadMessages } from "../i18n/messages";
+import { importWithReload } from "./chunkReload";
+import { createGuards, resolveGuard, type Guard } from "./guards";
+import { layoutComponents } from "./layouts";
+import { findRedirect } from "./redirects";
+import { routeTable, type LayoutName, type RouteDef, type RouteModule } from "./routes";
+import { validateParams } from "./validation";
+import { Root } from "./Root";
+import { Shell } from "./Shell";
+import { ErrorPage } from "./ErrorPage";
+import { invalidParams, notFound } from "./errors";
+import type { RouteHandle } from "./handle";
+
+export interface RouterOptions {
+  table?: readonly RouteDef[];
+  guards?: Record<string, Guard>;
+}
+
+
+/** Follows the redirect table; throws the redirect response when a rule matches. */
+function applyRedirects(url: URL): void {
+  const target = findRedirect(url.pathname);
+  if (!target) return;
+  throw target.external ? redirectDocument(target.to) : redirect(target.to + url.search);
+}
+
+export function routePath(def: RouteDef, locale: LocaleCode): string {
+  return localizePath(def.path, locale);
+}
+
+function moduleLoader(def: RouteDef): () => Promise<RouteModule> {
+  return () => importWithReload(def.component);
+}
+
+function pageRoute(def: RouteDef, locale: LocaleCode, guards: Record<string, Guard>): RouteObject {
+  const load = moduleLoader(def);
+  return {
+    id: `${locale}:${def.id}`,
+    path: routePath(def, locale),
+    handle: { def, locale } satisfies RouteHandle,
+    loader: async (args: LoaderFunctionArgs) => {
+      const url = new URL(args.request.url);
+      applyRedirects(url);
+      if (!validateParams(def.validate, args.params)) invalidParams(url.pathname);
+      if (def.guard !== undefined) await resolveGuard(guards, def.guard)({ request: args.request, params: args.params, locale });
+      const mod = await load();
+      return mod.loader ? await mod.loader({ ...args, def, locale }) : null;
+    },
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+export function buildRoutes(options: RouterOptions = {}): RouteObject[] {
+  const table = options.table ?? routeTable;
+  const guards = options.guards ?? createGuards();
+  const byLayout = new Map<LayoutName, RouteObject[]>();
+  for (const def of table) {
+    const list = byLayout.get(def.layout) ?? [];
+    for (const locale of LOCALE_CODES) list.push(pageRoute(def, locale, guards));
+    byLayout.set(def.layout, list);
+  }
+  const layoutRoutes: RouteObject[] = [...byLayout].map(([layout, children]) => ({
+    id: `layout:${layout}`,
+    Component: layoutComponents[layout],
+    children,
+  }));
+  return [
+    {
+      id: "root",
+      path: "/",
+      Component: Root,
+      ErrorBoundary: ErrorPage,
+      loader: async ({ request }) => {
+        const locale = localeFromPath(new URL(request.url).pathname);
+        return { locale, messages: await loadMessages(locale) };
+      },
+      // Messages only change with the language.
+      shouldRevalidate: ({ currentUrl, nextUrl }) => localeFromPath(currentUrl.pathname) !== localeFromPath(nextUrl.pathname),
+      children: [
+        {
+          id: "shell",
+          Component: Shell,
+          ErrorBoundary: ErrorPage,
+          children: [
+            ...layoutRoutes,
+            {
+              id: "not-found",
+              path: "*",
+              loader: ({ request }) => {
+                const url = new URL(request.url);
+                applyRedirects(url);
+                return notFound(url.pathname);
+              },
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}

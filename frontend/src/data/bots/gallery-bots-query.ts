@@ -1,0 +1,35 @@
+import { useQuery } from "@tanstack/react-query";
+import { botKeys } from "./keys";
+
+export interface GalleryBot {
+  id: string;
+  name: string;
+  description: string | null;
+  avatar_url: string | null;
+  language: string | null;
+}
+
+const COLUMNS = "id, name, description, avatar_url, language";
+
+export async function fetchGalleryBots(): Promise<GalleryBot[]> {
+  const { getSupabase } = await import("../../lib/supabase");
+  const { data, error } = await getSupabase().from("bots").select(COLUMNS).eq("gallery_listed", true).order("name");
+  if (error) throw Object.assign(new Error(error.message), { code: error.code });
+  return (data ?? []) as GalleryBot[];
+}
+
+export async function fetchGalleryBot(id: string): Promise<GalleryBot | null> {
+  const { getSupabase } = await import("../../lib/supabase");
+  const { data, error } = await getSupabase().from("bots").select(COLUMNS).eq("id", id).eq("gallery_listed", true).maybeSingle();
+  if (error) throw Object.assign(new Error(error.message), { code: error.code });
+  return (data as GalleryBot | null) ?? null;
+}
+
+export function useGalleryBotsQuery() {
+  // A missing table (not migrated yet) is not worth three retries.
+  return useQuery({ queryKey: botKeys.gallery(), queryFn: fetchGalleryBots, retry: 1 });
+}
+
+export function useGalleryBotQuery(id: string) {
+  return useQuery({ queryKey: botKeys.galleryDetail(id), queryFn: () => fetchGalleryBot(id), retry: 1 });
+}

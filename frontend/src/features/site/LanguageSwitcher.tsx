@@ -1,0 +1,39 @@
+import { useIntl } from "react-intl";
+import { useLocation, useNavigate } from "react-router";
+import { Menu } from "../../components/ui";
+import { LOCALES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, switchLocalePath, type LocaleCode } from "../../i18n/locales";
+import { writeCookie } from "../../lib/cookies";
+import { useLocale } from "./LocalizedLink";
+
+export function rememberLocale(code: LocaleCode): void {
+  writeCookie(LOCALE_COOKIE, code, { maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax" });
+}
+
+/** Switches language and stays on the same page (query and hash kept). */
+export function LanguageSwitcher() {
+  const intl = useIntl();
+  const locale = useLocale();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const current = LOCALES.find((l) => l.code === locale)!;
+  return (
+    <Menu
+      className="language-switcher"
+      buttonLabel={intl.formatMessage({ id: "nav.language" }, { language: current.name })}
+      label={
+        <>
+          <span aria-hidden="true">🌐</span> {current.name}
+        </>
+      }
+      items={LOCALES.map((l) => ({
+        key: l.code,
+        active: l.code === locale,
+        label: <span lang={l.lang}>{l.name}</span>,
+        onSelect: () => {
+          rememberLocale(l.code);
+          navigate(switchLocalePath(location.pathname, location.search, location.hash, l.code));
+        },
+      }))}
+    />
+  );
+}

@@ -1,0 +1,23 @@
+// The one Supabase client of the app. @supabase/ssr keeps the session in cookies
+// (path /, SameSite=Lax, readable by scripts, 400 days) so it survives reloads and is
+// shared by every tab. Created on first use: the prerender (Node) never touches it.
+import { createBrowserClient } from "@supabase/ssr";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { getConfig } from "./config";
+
+export const SESSION_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
+
+let client: SupabaseClient | undefined;
+
+export function getSupabase(): SupabaseClient {
+  if (client) return client;
+  const { supabaseUrl, supabaseAnonKey } = getConfig();
+  if (!supabaseUrl || !supabaseAnonKey) {
+    throw Object.assign(new Error("Supabase is not configured (missing URL or anon key)"), { code: "config_missing" });
+  }
+  client = createBrowserClient(supabaseUrl, supabaseAnonKey, {
+    cookieOptions: { path: "/", sameSite: "lax", httpOnly: false, maxAge: SESSION_COOKIE_MAX_AGE },
+    isSingleton: true,
+  });
+  return client;
+}

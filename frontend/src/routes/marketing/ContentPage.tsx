@@ -1,0 +1,43 @@
+// A Markdown page: blog post, docs page, legal document, launch-week page or /pages/*.
+import { FormattedDate, FormattedMessage } from "react-intl";
+import { useLoaderData } from "react-router";
+import { usePageTitle } from "../../app/head";
+import { notFound } from "../../app/errors";
+import type { ScreenLoaderArgs } from "../../app/routes";
+import { loadContent, type ContentEntry } from "../../features/content/collections";
+import { LocalizedLink } from "../../features/site/LocalizedLink";
+
+export async function loader({ params, def, locale, request }: ScreenLoaderArgs): Promise<ContentEntry> {
+  const collection = def.meta?.collection ?? "pages";
+  const slug = def.meta?.slug ?? params.slug ?? params["*"] ?? "";
+  const entry = await loadContent(collection, slug, locale);
+  if (!entry) notFound(new URL(request.url).pathname);
+  return entry;
+}
+
+export default function ContentPage() {
+  const { attributes, html } = useLoaderData() as ContentEntry;
+  usePageTitle(attributes.title);
+  const isBlog = !!attributes.date;
+  return (
+    <article className="prose-page container container--narrow">
+      {isBlog && (
+        <LocalizedLink to="/blog" className="back-link">
+          ← <FormattedMessage id="blog.back" />
+        </LocalizedLink>
+      )}
+      <header className="prose-page__header">
+        <h1>{attributes.title}</h1>
+        {attributes.description && <p className="lead">{attributes.description}</p>}
+        {attributes.date && (
+          <p className="muted">
+            <FormattedDate value={new Date(attributes.date + "T12:00:00Z")} dateStyle="long" />
+            {attributes.author && <> · {attributes.author}</>}
+          </p>
+        )}
+      </header>
+      {/* Markdown from this repository's content/ folder, rendered at build time. */}
+      <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />
+    </article>
+  );
+}

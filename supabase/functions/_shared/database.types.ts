@@ -134,6 +134,269 @@ export type Database = {
           },
         ];
       };
+      chats: {
+        Row: {
+          bot_id: string;
+          channel: string;
+          created_at: string;
+          id: string;
+          last_message_at: string | null;
+          message_count: number;
+          shared: boolean;
+          title: string | null;
+          updated_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          channel?: string;
+          created_at?: string;
+          id?: string;
+          last_message_at?: string | null;
+          message_count?: number;
+          shared?: boolean;
+          title?: string | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          bot_id?: string;
+          channel?: string;
+          created_at?: string;
+          id?: string;
+          last_message_at?: string | null;
+          message_count?: number;
+          shared?: boolean;
+          title?: string | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "chats_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      chunks: {
+        Row: {
+          bot_id: string;
+          content: string;
+          created_at: string;
+          document_id: string;
+          fts: unknown;
+          fts_config: unknown;
+          heading_path: string;
+          id: string;
+          position: number;
+          token_count: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          content: string;
+          created_at?: string;
+          document_id: string;
+          fts?: never;
+          fts_config?: unknown;
+          heading_path?: string;
+          id?: string;
+          position?: number;
+          token_count?: number;
+        };
+        Update: {
+          bot_id?: string;
+          content?: string;
+          created_at?: string;
+          document_id?: string;
+          fts?: never;
+          fts_config?: unknown;
+          heading_path?: string;
+          id?: string;
+          position?: number;
+          token_count?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "chunks_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "chunks_document_id_fkey";
+            columns: ["document_id"];
+            isOneToOne: false;
+            referencedRelation: "documents";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      data_source_secrets: {
+        Row: {
+          created_at: string;
+          data_source_id: string;
+          notion_access_token: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          data_source_id: string;
+          notion_access_token?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          data_source_id?: string;
+          notion_access_token?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "data_source_secrets_data_source_id_fkey";
+            columns: ["data_source_id"];
+            isOneToOne: true;
+            referencedRelation: "data_sources";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      data_sources: {
+        Row: {
+          bot_id: string;
+          chunk_count: number;
+          created_at: string;
+          created_by: string | null;
+          document_count: number;
+          error: string | null;
+          id: string;
+          last_synced_at: string | null;
+          name: string;
+          next_sync_at: string | null;
+          settings: NonNullable<Json>;
+          status: Database["public"]["Enums"]["data_source_status"];
+          sync_schedule: Database["public"]["Enums"]["sync_schedule"];
+          type: Database["public"]["Enums"]["data_source_type"];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          chunk_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          document_count?: number;
+          error?: string | null;
+          id?: string;
+          last_synced_at?: string | null;
+          name: string;
+          next_sync_at?: string | null;
+          settings?: NonNullable<Json>;
+          status?: Database["public"]["Enums"]["data_source_status"];
+          sync_schedule?: Database["public"]["Enums"]["sync_schedule"];
+          type: Database["public"]["Enums"]["data_source_type"];
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          chunk_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          document_count?: number;
+          error?: string | null;
+          id?: string;
+          last_synced_at?: string | null;
+          name?: string;
+          next_sync_at?: string | null;
+          settings?: NonNullable<Json>;
+          status?: Database["public"]["Enums"]["data_source_status"];
+          sync_schedule?: Database["public"]["Enums"]["sync_schedule"];
+          type?: Database["public"]["Enums"]["data_source_type"];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "data_sources_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      documents: {
+        Row: {
+          bot_id: string;
+          content: string | null;
+          content_hash: string | null;
+          created_at: string;
+          data_source_id: string;
+          error: string | null;
+          id: string;
+          language: string | null;
+          metadata: NonNullable<Json>;
+          size_bytes: number;
+          status: Database["public"]["Enums"]["document_status"];
+          title: string;
+          updated_at: string;
+          url: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          content?: string | null;
+          content_hash?: string | null;
+          created_at?: string;
+          data_source_id: string;
+          error?: string | null;
+          id?: string;
+          language?: string | null;
+          metadata?: NonNullable<Json>;
+          size_bytes?: number;
+          status?: Database["public"]["Enums"]["document_status"];
+          title?: string;
+          updated_at?: string;
+          url: string;
+        };
+        Update: {
+          bot_id?: string;
+          content?: string | null;
+          content_hash?: string | null;
+          created_at?: string;
+          data_source_id?: string;
+          error?: string | null;
+          id?: string;
+          language?: string | null;
+          metadata?: NonNullable<Json>;
+          size_bytes?: number;
+          status?: Database["public"]["Enums"]["document_status"];
+          title?: string;
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "documents_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "documents_data_source_id_fkey";
+            columns: ["data_source_id"];
+            isOneToOne: false;
+            referencedRelation: "data_sources";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       events: {
         Row: {
           created_at: string;
@@ -176,6 +439,192 @@ export type Database = {
           width?: number | null;
         };
         Relationships: [];
+      };
+      ingestion_jobs: {
+        Row: {
+          bot_id: string;
+          cancel_requested: boolean;
+          created_at: string;
+          created_by: string | null;
+          data_source_id: string;
+          errors: NonNullable<Json>;
+          finished_at: string | null;
+          id: string;
+          progress_done: number;
+          progress_total: number;
+          started_at: string | null;
+          status: Database["public"]["Enums"]["ingestion_job_status"];
+          trigger: Database["public"]["Enums"]["ingestion_trigger"];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          cancel_requested?: boolean;
+          created_at?: string;
+          created_by?: string | null;
+          data_source_id: string;
+          errors?: NonNullable<Json>;
+          finished_at?: string | null;
+          id?: string;
+          progress_done?: number;
+          progress_total?: number;
+          started_at?: string | null;
+          status?: Database["public"]["Enums"]["ingestion_job_status"];
+          trigger?: Database["public"]["Enums"]["ingestion_trigger"];
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          cancel_requested?: boolean;
+          created_at?: string;
+          created_by?: string | null;
+          data_source_id?: string;
+          errors?: NonNullable<Json>;
+          finished_at?: string | null;
+          id?: string;
+          progress_done?: number;
+          progress_total?: number;
+          started_at?: string | null;
+          status?: Database["public"]["Enums"]["ingestion_job_status"];
+          trigger?: Database["public"]["Enums"]["ingestion_trigger"];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "ingestion_jobs_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "ingestion_jobs_data_source_id_fkey";
+            columns: ["data_source_id"];
+            isOneToOne: false;
+            referencedRelation: "data_sources";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      message_feedback: {
+        Row: {
+          bot_id: string;
+          comment: string | null;
+          created_at: string;
+          id: string;
+          message_id: string;
+          rating: string;
+          updated_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          comment?: string | null;
+          created_at?: string;
+          id?: string;
+          message_id: string;
+          rating: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          bot_id?: string;
+          comment?: string | null;
+          created_at?: string;
+          id?: string;
+          message_id?: string;
+          rating?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "message_feedback_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "message_feedback_message_id_fkey";
+            columns: ["message_id"];
+            isOneToOne: false;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      messages: {
+        Row: {
+          bot_id: string;
+          chat_id: string;
+          completion_tokens: number | null;
+          content: string;
+          created_at: string;
+          error: string | null;
+          first_token_ms: number | null;
+          id: string;
+          images: NonNullable<Json>;
+          latency_ms: number | null;
+          model: string | null;
+          prompt_tokens: number | null;
+          provider: string | null;
+          role: string;
+          sources: NonNullable<Json>;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          chat_id: string;
+          completion_tokens?: number | null;
+          content?: string;
+          created_at?: string;
+          error?: string | null;
+          first_token_ms?: number | null;
+          id?: string;
+          images?: NonNullable<Json>;
+          latency_ms?: number | null;
+          model?: string | null;
+          prompt_tokens?: number | null;
+          provider?: string | null;
+          role: string;
+          sources?: NonNullable<Json>;
+        };
+        Update: {
+          bot_id?: string;
+          chat_id?: string;
+          completion_tokens?: number | null;
+          content?: string;
+          created_at?: string;
+          error?: string | null;
+          first_token_ms?: number | null;
+          id?: string;
+          images?: NonNullable<Json>;
+          latency_ms?: number | null;
+          model?: string | null;
+          prompt_tokens?: number | null;
+          provider?: string | null;
+          role?: string;
+          sources?: NonNullable<Json>;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "messages_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "messages_chat_id_fkey";
+            columns: ["chat_id"];
+            isOneToOne: false;
+            referencedRelation: "chats";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       platform_admins: {
         Row: {
@@ -351,6 +800,33 @@ export type Database = {
           },
         ];
       };
+      team_usage: {
+        Row: {
+          messages: number;
+          month: string;
+          team_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          messages?: number;
+          month: string;
+          team_id: string;
+        };
+        Update: {
+          messages?: number;
+          month?: string;
+          team_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "team_usage_team_id_fkey";
+            columns: ["team_id"];
+            isOneToOne: false;
+            referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       teams: {
         Row: {
           billing_email: string | null;
@@ -396,6 +872,13 @@ export type Database = {
         Returns: undefined;
       };
       check_bot_password: { Args: { bot_id: string; password: string }; Returns: boolean };
+      consume_rate_limit: {
+        Args: { key: string; max_hits: number; window_seconds: number };
+        Returns: {
+          allowed: boolean;
+          retry_after: number;
+        }[];
+      };
       create_team: {
         Args: { name: string; slug?: string };
         Returns: {
@@ -440,6 +923,7 @@ export type Database = {
           visibility: Database["public"]["Enums"]["bot_visibility"];
         }[];
       };
+      get_shared_chat: { Args: { chat_id: string }; Returns: Json };
       get_team_members: {
         Args: { team_id: string };
         Returns: {
@@ -467,6 +951,19 @@ export type Database = {
           updated_at: string;
         }[];
       };
+      match_chunks: {
+        Args: { p_bot_id: string; p_match_count?: number; p_query: string };
+        Returns: {
+          chunk_id: string;
+          content: string;
+          data_source_id: string;
+          document_id: string;
+          document_title: string;
+          document_url: string;
+          heading_path: string;
+          score: number;
+        }[];
+      };
       remove_team_member: { Args: { team_id: string; user_id: string }; Returns: undefined };
       remove_team_provider_key: { Args: { provider: string; team_id: string }; Returns: undefined };
       set_bot_password: { Args: { bot_id: string; password: string }; Returns: undefined };
@@ -478,6 +975,12 @@ export type Database = {
     };
     Enums: {
       bot_visibility: "private" | "public" | "password";
+      data_source_status: "idle" | "queued" | "running" | "ready" | "error" | "cancelled";
+      data_source_type: "web" | "file" | "notion" | "youtube" | "text";
+      document_status: "ready" | "error" | "skipped";
+      ingestion_job_status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+      ingestion_trigger: "manual" | "schedule" | "create";
+      sync_schedule: "never" | "daily" | "weekly" | "monthly";
       team_role: "owner" | "admin";
     };
     CompositeTypes: {
@@ -587,6 +1090,12 @@ export const Constants = {
   public: {
     Enums: {
       bot_visibility: ["private", "public", "password"],
+      data_source_status: ["idle", "queued", "running", "ready", "error", "cancelled"],
+      data_source_type: ["web", "file", "notion", "youtube", "text"],
+      document_status: ["ready", "error", "skipped"],
+      ingestion_job_status: ["queued", "running", "succeeded", "failed", "cancelled"],
+      ingestion_trigger: ["manual", "schedule", "create"],
+      sync_schedule: ["never", "daily", "weekly", "monthly"],
       team_role: ["owner", "admin"],
     },
   },

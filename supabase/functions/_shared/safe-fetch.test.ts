@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import {
+  assertUrlAllowed,
+  classifyAddress,
+  isAddressAllowed,
+  parseIPv6,
+  safeFetch,
+  SafeFetchError,
+  USER_AGENT,
+} from "./safe-fetch.ts";
+
+/** Runs fn with the dev allowances cleared (the test runner sets PARLEY_FETCH_ALLOW_PRIVATE=1). */
+async function withoutDevAllowances<T>(fn: () => Promise<T> | T, hosts?: string): Promise<T> {
+  const saved = [Deno.env.get("PARLEY_FETCH_ALLOW_PRIVATE"), Deno.env.get("PARLEY_FETCH_ALLOW_HOSTS")];
+  Deno.env.delete("PARLEY_FETCH_ALLOW_PRIVATE");
+  if (hosts) Deno.env.set("PARLEY_FETCH_ALLOW_HOSTS", hosts);
+  else Deno.env.delete("PARLEY_FETCH_ALLOW_HOSTS");
+  try {
+    return await fn();
+  } finally {
+    if (saved[0] !== undefined) Deno.env.set("PARLEY_FETCH_ALLOW_PRIVATE", saved[0]);
+    if (saved[1] !== undefined) Deno.env.set("PARLEY_FETCH_ALLOW_HOSTS", saved[1]);
+    else Deno.env.delete("PARLEY_FETCH_ALLOW_HOSTS");
+  }
+}
+
+async function rejectsWith(p: Promise<unknown>, code: string) {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof SafeFetchError, `expected SafeFetchError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    return true;
+  });
+}
+
+Deno.test("IPv6 parsing handles ::, embedded IPv4 and zones", () => {
+  assert.deepEqual(parseIPv6("::1"), [0, 0, 0, 0, 0, 0, 0, 1]);
+  assert.deepEqual(parseIPv6("::ffff:127.0.0.1"), [0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
+  assert.deepEqual(parseIPv6("[fe80::1%eth0]"), [0xfe80, 0, 0, 0, 0, 0, 0, 1]);
+  assert.deepEqual(parseIPv6("2001:db8:0:0:0:0:0:1"), [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]);
+  assert.equal(parseIPv6("1::2::3"), null);
+  assert.equal(parseIPv6("12345::"), null);
+  assert.equal(parseIPv6("1:2:3:4:5:6:7:8:9"), null);
+});
+
+Deno.test("addresses are classified", () => {
+  const cases: Record<string, string> = {
+    "8.8.8.8": "public",
+    "127.0.0.1": "loopback",
+    "127.9.9.9": "loopback",
+    "10.1.2.3": "private",
+    "172.16.0.1": "private",
+    "172.31.255.255": "private",
+    "172.32.0.1": "public",
+    "192.168.1.1": "private",
+    "100.64.0.1": "cgnat",
+    "169.254.169.254": "metadata",
+    "169.254.1.1": "link_local",
+    "0.0.0.0": "unspecified",
+    "224.0.0.1": "multicast",
+    "255.255.255.255": "reserved",
+    "::": "unspecified",
+    "::1": "loopback",
+    "::ffff:10.0.0.1": "private",
+    "::ffff:169.254.169.254": "metadata",
+    "::ffff:7f00:1": "loopback",
+    "64:ff9b::127.0.0.1": "loopback",
+    "fd00:ec2::254": "metadata",
+    "fc00::1": "private",
+    "fe80::1": "link_local",
+    "ff02::1": "multicast",
+    "2606:4700::1111": "public",
+    "not-an-ip": "reserved",
+  };
+  for (const [ip, expected] of Object.entries(cases)) assert.equal(classifyAddress(ip), expected, ip);
+});
+
+Deno.test("without dev allowances only public addresses pass; metadata never does", async () => {
+  await withoutDevAllowances(() => {
+    assert.equal(isAddressAllowed("93.184.216.34", "example.com"), true);
+    assert.equal(isAddressAllowed("127.0.0.1", "127.0.0.1"), false);
+    assert.equal(isAddressAllowed("10.0.0.5", "intranet"), false);
+    assert.equal(isAddressAllowed("::ffff:192.168.0.1", "x"), false);
+  });
+  assert.equal(isAddressAllowed("127.0.0.1", "127.0.0.1", true), true);
+  assert.equal(isAddressAllowed("169.254.169.254", "x", true), false);
+  assert.equal(isAddressAllowed("fd00:ec2::254", "x", true), false);
+  assert.equal(isAddressAllowed("fe80::1", "x", true), false);
+  await withoutDevAllowances(() => {
+    assert.equal(isAddressAllowed("127.0.0.1", "fixture.test"), true);
+    assert.equal(isAddressAllowed("127.0.0.1", "other.test"), false);
+  }, "fixture.test");
+});
+
+Deno.test("hosts are checked after DNS resolution", async () => {
+  await withoutDevAllowances(async () => {
+    const resolve = (answers: Record<string, string[]>) => (h: string) => Promise.resolve(answers[h] ?? []);
+    await assertUrlAllowed(new URL("https://docs.example/"), { resolve: resolve({ "docs.example": ["93.184.216.34"] }) });
+    await rejectsWith(
+      assertUrlAllowed(new URL("https://rebind.example/"), { resolve: resolve({ "rebind.example": ["93.184.216.34", "10.0.0.1"] }) }),
+      "blocked_address",
+    );
+    await rejectsWith(
+      assertUrlAllowed(new URL("http://meta.example/"), { resolve: resolve({ "meta.example": ["169.254.169.254"] }) }),
+      "blocked_address",
+    );
+    await rejectsWith(assertUrlAllowed(new URL("http://nowhere.example/"), { resolve: resolve({}) }), "dns_failed");
+    await rejectsWith(assertUrlAllowed(new URL("http://localhost:8080/")), "blocked_address");
+    await rejectsWith(assertUrlAllowed(new URL("http://[::ffff:127.0.0.1]/")), "blocked_address");
+    await rejectsWith(assertUrlAllowed(new URL("http://2130706433/")), "blocked_address"); // WHATWG URL makes it 127.0.0.1
+    await rejectsWith(assertUrlAllowed(new URL("file:///etc/passwd")), "unsupported_scheme");
+    await rejectsWith(assertUrlAllowed(new URL("http://user:pw@example.com/")), "invalid_url");
+  });
+});
+
+Deno.test("safeFetch follows redirects by hand, checking every hop", async () => {
+  let seenAgent = "";
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    const u = new URL(req.url);
+    seenAgent = req.headers.get("user-agent") ?? "";
+    const port = u.port;
+    switch (u.pathname) {
+      case "/ok":
+        return new Response("hello");
+      case "/hop":
+        return new Response(null, { status: 302, headers: { location: "/ok" } });
+      case "/to-metadata":
+        return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
+      case "/to-localhost":
+        return new Response(null, { status: 301, headers: { location: `http://localhost:${port}/ok` } });
+      case "/loop":
+        return new Response(null, { status: 302, headers: { location: "/loop" } });
+      case "/big":
+        return new Response("x".repeat(5000));
+      default:
+        return new Response("nope", { status: 404 });
+    }
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    const ok = await safeFetch(`${base}/hop`, { allowPrivate: true });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.text(), "hello");
+    assert.equal(ok.url, `${base}/ok`);
+    assert.deepEqual(ok.redirects, [`${base}/hop`]);
+    assert.equal(seenAgent, USER_AGENT);
+
+    await rejectsWith(safeFetch(`${base}/to-metadata`, { allowPrivate: true }), "blocked_address");
+    await rejectsWith(safeFetch(`${base}/loop`, { allowPrivate: true }), "too_many_redirects");
+    await rejectsWith(safeFetch(`${base}/big`, { allowPrivate: true, maxBytes: 1000 }), "too_large");
+    const cut = await safeFetch(`${base}/big`, { allowPrivate: true, maxBytes: 1000, onTooLarge: "truncate" });
+    assert.equal(cut.bytes.byteLength, 1000);
+    assert.equal(cut.truncated, true);
+    const missing = await safeFetch(`${base}/missing`, { allowPrivate: true });
+    assert.equal(missing.status, 404);
+
+    await withoutDevAllowances(() => rejectsWith(safeFetch(`${base}/ok`), "blocked_address"));
+    await withoutDevAllowances(async () => {
+      // the allowed host may be fetched, but its redirect to another loopback name may not
+      assert.equal((await safeFetch(`${base}/ok`)).status, 200);
+      await rejectsWith(safeFetch(`${base}/to-localhost`), "blocked_address");
+    }, "127.0.0.1");
+  } finally {
+    await server.shutdown();
+  }
+});

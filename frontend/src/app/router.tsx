@@ -56,6 +56,19 @@ function pageRoute(def: RouteDef, locale: LocaleCode, guards: Record<string, Gua
   };
 }
 
+/** Shown while the first client-rendered page loads its language and data. */
+function RootFallback() {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+    </div>
+  );
+}
+
+function Empty() {
+  return null;
+}
+
 export function buildRoutes(options: RouterOptions = {}): RouteObject[] {
   const table = options.table ?? routeTable;
   const guards = options.guards ?? createGuards();
@@ -76,6 +89,7 @@ export function buildRoutes(options: RouterOptions = {}): RouteObject[] {
       path: "/",
       Component: Root,
       ErrorBoundary: ErrorPage,
+      HydrateFallback: RootFallback,
       loader: async ({ request }) => {
         const locale = localeFromPath(new URL(request.url).pathname);
         return { locale, messages: await loadMessages(locale) };
@@ -92,6 +106,7 @@ export function buildRoutes(options: RouterOptions = {}): RouteObject[] {
             {
               id: "not-found",
               path: "*",
+              Component: Empty,
               loader: ({ request }) => {
                 const url = new URL(request.url);
                 applyRedirects(url);

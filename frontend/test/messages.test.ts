@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import { LOCALE_CODES } from "../src/i18n/locales";
+
+const dir = path.resolve(__dirname, "../src/i18n/messages");
+const load = (code: string) => JSON.parse(fs.readFileSync(path.join(dir, `${code}.json`), "utf8")) as Record<string, string>;
+const en = load("en");
+
+function argNames(els: MessageFormatElement[], out = new Set<string>()): Set<string> {
+  for (const el of els) {
+    if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.plural || el.type === TYPE.select) out.add(el.value);
+    if (el.type === TYPE.plural || el.type === TYPE.select) for (const o of Object.values(el.options)) argNames(o.value, out);
+  }
+  return out;
+}
+
+describe("locale files", () => {
+  it("exist for all ten languages", () => {
+    for (const code of LOCALE_CODES) expect(fs.existsSync(path.join(dir, `${code}.json`)), code).toBe(true);
+  });
+
+  for (const code of LOCALE_CODES.filter((c) => c !== "en")) {
+    it(`${code}: has exactly English's ids, non-empty, valid ICU with the same arguments`, () => {
+      const messages = load(code);
+      const missing = Object.keys(en).filter((id) => !(id in messages));
+      const extra = Object.keys(messages).filter((id) => !(id in en));
+      expect(missing, `missing in ${code}`).toEqual([]);
+      expect(extra, `not in English`).toEqual([]);
+      for (const [id, text] of Object.entries(messages)) {
+        expect(text.trim(), id).not.toBe("");
+        expect([...argNames(parse(text))].sort(), `${code} ${id}`).toEqual([...argNames(parse(en[id]!))].sort());
+      }
+    });
+  }
+
+  it("are translated, not copies of English", () => {
+    for (const code of LOCALE_CODES.filter((c) => c !== "en")) {
+      const messages = load(code);
+      const same = Object.keys(en).filter((id) => messages[id] === en[id]).length;
+      expect(same / Object.keys(en).length, code).toBeLessThan(0.25);
+    }
+  });
+
+  it("use descriptive dotted ids", () => {
+    for (const id of Object.keys(en)) expect(id).toMatch(/^[a-z][A-Za-z0-9-]*(\.[a-zA-Z0-9-]+)+$/);
+  });
+});

@@ -45,54 +45,98 @@ end
 $$;
 grant execute on function realtime.send(jsonb, text, text, boolean) to postgres, anon, authenticated, service_role;
 
+-- has a transaction (32-bit xid from the WAL) become visible to new snapshots? -------
+-- Logical decoding can hand over a commit a moment before the committing backend has
+-- left the proc array; a visibility check must not run before that.
+create or replace function realtime.xact_visible(x bigint) returns boolean
+language sql volatile as $$
+  with s as (select pg_current_snapshot() as snap),
+       m as (select snap, pg_snapshot_xmax(snap)::text::numeric as xmax from s)
+  select pg_visible_in_snapshot(
+    ((case when x <= mod(xmax, 4294967296) then div(xmax, 4294967296) else div(xmax, 4294967296) - 1 end) * 4294967296 + x)::text::xid8,
+    snap)
+  from m
+$$;
+revoke all on function realtime.xact_visible(bigint) from public, anon, authenticated, service_role;
+
 -- visibility of one changed row for many subscribers -----------------------------
 -- Returns the 0-based indexes of `subs` (a jsonb array of {role, claims}) whose role
--- and claims may select the row of `rel` whose key columns equal `key_vals`. It
--- switches role and claims per subscriber with set_config(..., true), as Supabase's
--- realtime.apply_rls does, so it must run as the superuser in its own transaction
--- (a single autocommit statement): the settings end with it.
-create or replace function realtime.visible_to(rel regclass, key_cols text[], key_types text[], key_vals text[], subs jsonb)
+-- and claims may select the row of `rel` whose key columns equal `key_vals`, once
+-- transaction `xid` is visible. It switches role and claims per subscriber with
+-- set_config(..., true), as Supabase's realtime.apply_rls does, so it must run as the
+-- superuser in its own transaction (a single autocommit statement): the settings end with it.
+drop function if exists realtime.visible_to(regclass, text[], text[], text[], jsonb);
+-- One prepared statement with a generic plan serves every subscriber of a role (the
+-- caller sorts subscribers by role): the claims are read when it runs, not planned in.
+-- All subscribers are checked in one subtransaction; if a check raises (no privilege,
+-- a failing policy), they are checked again one by one and the failing ones are left out.
+create or replace function realtime.visible_to(rel regclass, key_cols text[], key_types text[], key_vals text[], subs jsonb, xid bigint default null)
 returns int[]
 language plpgsql
 volatile
 as $$
 declare
   q text := '';
+  stmt text := 'parley_rls_' || pg_backend_pid();
   i int;
   ok boolean;
   result int[] := '{}';
   sub jsonb;
+  n int := jsonb_array_length(subs);
 begin
-  if coalesce(array_length(key_cols, 1), 0) = 0 then
+  if coalesce(array_length(key_cols, 1), 0) = 0 or n = 0 then
     return result;
+  end if;
+  if xid is not null then
+    for i in 1 .. 500 loop
+      exit when realtime.xact_visible(xid);
+      perform pg_sleep(0.001);
+    end loop;
   end if;
   for i in 1 .. array_length(key_cols, 1) loop
     q := q || case when i > 1 then ' and ' else '' end
       || format('%I = ($1)[%s]::%s', key_cols[i], i, key_types[i]);
   end loop;
   q := format('select exists (select 1 from %s where %s)', rel, q);
-  for i in 0 .. jsonb_array_length(subs) - 1 loop
-    sub := subs -> i;
-    if (sub ->> 'role') not in ('anon', 'authenticated', 'service_role') then
-      continue;
-    end if;
-    begin
+  perform set_config('plan_cache_mode', 'force_generic_plan', true);
+  if exists (select 1 from pg_prepared_statements where name = stmt) then
+    execute format('deallocate %I', stmt);
+  end if;
+  execute format('prepare %I(text[]) as %s', stmt, q);
+  begin
+    for i in 0 .. n - 1 loop
+      sub := subs -> i;
+      continue when (sub ->> 'role') not in ('anon', 'authenticated', 'service_role');
       perform set_config('role', sub ->> 'role', true);
       perform set_config('request.jwt.claims', sub ->> 'claims', true);
-      execute q into ok using key_vals;
+      execute format('execute %I(%L)', stmt, key_vals) into ok;
       if ok then
         result := result || i;
       end if;
-    exception when others then
-      -- no privilege on the table, or a policy that fails: not visible
-      null;
-    end;
-  end loop;
+    end loop;
+  exception when others then
+    result := '{}';
+    for i in 0 .. n - 1 loop
+      sub := subs -> i;
+      continue when (sub ->> 'role') not in ('anon', 'authenticated', 'service_role');
+      begin
+        perform set_config('role', sub ->> 'role', true);
+        perform set_config('request.jwt.claims', sub ->> 'claims', true);
+        execute format('execute %I(%L)', stmt, key_vals) into ok;
+        if ok then
+          result := result || i;
+        end if;
+      exception when others then
+        null; -- no privilege on the table, or a policy that fails: not visible
+      end;
+    end loop;
+  end;
   perform set_config('role', 'none', true);
+  execute format('deallocate %I', stmt);
   return result;
 end
 $$;
-revoke all on function realtime.visible_to(regclass, text[], text[], text[], jsonb) from public, anon, authenticated, service_role;
+revoke all on function realtime.visible_to(regclass, text[], text[], text[], jsonb, bigint) from public, anon, authenticated, service_role;
 
 -- broadcasts sent from SQL reach the stack through the write-ahead log ------------
 do $$

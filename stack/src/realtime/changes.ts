@@ -234,12 +234,15 @@ export class ChangeDispatcher {
         if (!g) groups.set(key, (g = { role: String(b.sink.claims.role ?? "anon"), claims, bindings: [] }));
         g.bindings.push(b);
       }
-      const list = [...groups.values()];
+      // Same-role subscribers next to each other: the prepared plan is reused across them.
+      const list = [...groups.values()].sort((x, y) => (x.role < y.role ? -1 : x.role > y.role ? 1 : 0));
+      const t0 = performance.now();
       const { rows } = await this.db.query<{ visible: number[] }>(
-        "select realtime.visible_to($1::oid::regclass, $2::text[], $3::text[], $4::text[], $5::jsonb) as visible",
-        [rel.oid, info.pk, info.pkTypes, info.pk.map((c) => change.new![c] ?? null), JSON.stringify(list.map((g) => ({ role: g.role, claims: g.claims })))],
+        "select realtime.visible_to($1::oid::regclass, $2::text[], $3::text[], $4::text[], $5::jsonb, $6::bigint) as visible",
+        [rel.oid, info.pk, info.pkTypes, info.pk.map((c) => change.new![c] ?? null), JSON.stringify(list.map((g) => ({ role: g.role, claims: g.claims }))), change.xid],
       );
       const visible = new Set(rows[0]?.visible ?? []);
+      this.log.debug("visibility checked", { ms: Math.round(performance.now() - t0), groups: list.length, visible: visible.size });
       matched = list.flatMap((g, i) => (visible.has(i) ? g.bindings : []));
       if (matched.length === 0) return;
     }

@@ -30,6 +30,8 @@ export interface WalChange {
   old: Record<string, string | null> | null;
   key: Record<string, string | null> | null;
   commitTime: Date;
+  /** The transaction's 32-bit id. */
+  xid: number;
 }
 
 const SLOT_PREFIX = "parley_realtime_";
@@ -45,7 +47,7 @@ interface PgoutputRelation {
 }
 
 type PgoutputMessage =
-  | { tag: "begin" }
+  | { tag: "begin"; xid: number }
   | { tag: "commit"; commitTime: bigint }
   | ({ tag: "relation" } & PgoutputRelation)
   | { tag: "insert"; relation: PgoutputRelation; new: Record<string, string | null> }
@@ -58,7 +60,8 @@ const identity = (raw: unknown) => raw;
 export class WalReader {
   private service?: LogicalReplicationService;
   private slot = SLOT_PREFIX + crypto.randomBytes(6).toString("hex");
-  private pending: Omit<WalChange, "commitTime">[] = [];
+  private pending: Omit<WalChange, "commitTime" | "xid">[] = [];
+  private xid = 0;
   private relations = new Map<number, WalRelation>();
   private stopped = false;
   private retry?: NodeJS.Timeout;
@@ -154,6 +157,7 @@ export class WalReader {
       }
       case "begin":
         this.pending = [];
+        this.xid = (msg as { xid: number }).xid;
         return;
       case "insert":
       case "update":
@@ -172,7 +176,8 @@ export class WalReader {
       }
       case "commit": {
         const commitTime = new Date(Number((msg as { commitTime: bigint }).commitTime / 1000n));
-        const changes = this.pending.map((c) => ({ ...c, commitTime }));
+        const xid = this.xid;
+        const changes = this.pending.map((c) => ({ ...c, commitTime, xid }));
         this.pending = [];
         if (changes.length) this.onCommit(changes);
         return;

@@ -1,0 +1,62 @@
+// Anthropic Messages API streaming (message_start, content_block_delta, message_delta, message_stop).
+// The SDK version pinned here no longer takes a temperature on messages.create, so none is sent.
+import Anthropic from "npm:@anthropic-ai/sdk@1.10.0";
+import { toProviderError, withRetries } from "./retry.ts";
+import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+
+export function anthropicMessages(turns: Turn[]) {
+  return turns.map((t) => ({
+    role: t.role,
+    content: t.role === "user" && t.images?.length
+      ? [
+        ...t.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mime, data: i.data } })),
+        { type: "text" as const, text: t.content },
+      ]
+      : t.content,
+  }));
+}
+
+export function anthropicProvider(config: ProviderConfig): Provider {
+  const client = new Anthropic({
+    apiKey: config.apiKey || "missing",
+    baseURL: config.baseUrl || undefined,
+    timeout: config.timeoutMs ?? 60_000,
+    maxRetries: 0,
+  });
+  return {
+    name: "anthropic",
+    async *generate(input: GenerateInput): AsyncGenerator<GenerateEvent> {
+      const stream = await withRetries(
+        "anthropic",
+        () =>
+          client.messages.create(
+            {
+              model: input.model,
+              max_tokens: 2048,
+              system: input.system || undefined,
+              messages: anthropicMessages(input.messages) as never,
+              stream: true,
+            },
+            { signal: input.signal },
+          ),
+        { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
+      );
+      const usage = { prompt_tokens: 0, completion_tokens: 0 };
+      try {
+        for await (const event of stream as AsyncIterable<Record<string, any>>) {
+          if (event.type === "message_start") {
+            usage.prompt_tokens = event.message?.usage?.input_tokens ?? 0;
+            usage.completion_tokens = event.message?.usage?.output_tokens ?? 0;
+          } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
+            yield { type: "token", text: event.delta.text };
+          } else if (event.type === "message_delta" && event.usage) {
+            usage.completion_tokens = event.usage.output_tokens ?? usage.completion_tokens;
+          }
+        }
+      } catch (err) {
+        throw toProviderError("anthropic", err, input.signal);
+      }
+      yield { type: "done", usage };
+    },
+  };
+}

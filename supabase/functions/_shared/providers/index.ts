@@ -1,0 +1,45 @@
+// Picks the adapter for a bot's provider. Base URL: the team key's base_url,
+// else PARLEY_<PROVIDER>_BASE_URL, else the vendor's default.
+import { anthropicProvider } from "./anthropic.ts";
+import { googleProvider } from "./google.ts";
+import { groqProvider } from "./groq.ts";
+import { mistralProvider } from "./mistral.ts";
+import { openAiProvider } from "./openai.ts";
+import type { Provider, ProviderConfig, ProviderName } from "./types.ts";
+
+export * from "./types.ts";
+
+export const PROVIDERS: ProviderName[] = ["openai", "anthropic", "google", "mistral", "groq", "openai_compatible"];
+
+/** Default models when a bot names none. */
+export const DEFAULT_MODELS: Record<ProviderName, string> = {
+  openai: "gpt-4o-mini",
+  anthropic: "claude-3-5-haiku-latest",
+  google: "gemini-2.0-flash",
+  mistral: "mistral-small-latest",
+  groq: "llama-3.1-8b-instant",
+  openai_compatible: "llama3.2",
+};
+
+export function envBaseUrl(provider: ProviderName): string | undefined {
+  return Deno.env.get(`PARLEY_${provider.toUpperCase()}_BASE_URL`) || undefined;
+}
+
+export function createProvider(config: ProviderConfig): Provider {
+  const c = { ...config, baseUrl: config.baseUrl || envBaseUrl(config.provider) };
+  switch (c.provider) {
+    case "openai":
+      return openAiProvider(c);
+    case "openai_compatible":
+      // Ollama's OpenAI-compatible endpoint is the most common local server.
+      return openAiProvider(c, "http://127.0.0.1:11434/v1");
+    case "anthropic":
+      return anthropicProvider(c);
+    case "google":
+      return googleProvider(c);
+    case "mistral":
+      return mistralProvider(c);
+    case "groq":
+      return groqProvider(c);
+  }
+}

@@ -1,0 +1,63 @@
+// Mistral chat streaming (OpenAI-style SSE at /v1/chat/completions) through Mistral's SDK.
+import { Mistral } from "npm:@mistralai/mistralai@2.6.2";
+import { toProviderError, withRetries } from "./retry.ts";
+import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+
+export function mistralMessages(system: string, turns: Turn[]) {
+  const out: Array<Record<string, unknown>> = [];
+  if (system) out.push({ role: "system", content: system });
+  for (const t of turns) {
+    if (t.role === "user" && t.images?.length) {
+      out.push({
+        role: "user",
+        content: [
+          { type: "text", text: t.content },
+          ...t.images.map((i) => ({ type: "image_url", imageUrl: `data:${i.mime};base64,${i.data}` })),
+        ],
+      });
+    } else out.push({ role: t.role, content: t.content });
+  }
+  return out;
+}
+
+export function mistralProvider(config: ProviderConfig): Provider {
+  const client = new Mistral({
+    apiKey: config.apiKey || "missing",
+    ...(config.baseUrl ? { serverURL: config.baseUrl } : {}),
+    timeoutMs: config.timeoutMs ?? 60_000,
+    retryConfig: { strategy: "none" },
+  });
+  return {
+    name: "mistral",
+    async *generate(input: GenerateInput): AsyncGenerator<GenerateEvent> {
+      const stream = await withRetries(
+        "mistral",
+        () =>
+          client.chat.stream(
+            { model: input.model, messages: mistralMessages(input.system, input.messages) as never, temperature: input.temperature },
+            { fetchOptions: { signal: input.signal } },
+          ),
+        { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
+      );
+      const usage = { prompt_tokens: 0, completion_tokens: 0 };
+      try {
+        for await (const event of stream) {
+          const content = event.data.choices?.[0]?.delta?.content;
+          const text = typeof content === "string"
+            ? content
+            : Array.isArray(content)
+            ? content.map((c) => ("text" in c && typeof c.text === "string" ? c.text : "")).join("")
+            : "";
+          if (text) yield { type: "token", text };
+          if (event.data.usage) {
+            usage.prompt_tokens = event.data.usage.promptTokens ?? usage.prompt_tokens;
+            usage.completion_tokens = event.data.usage.completionTokens ?? usage.completion_tokens;
+          }
+        }
+      } catch (err) {
+        throw toProviderError("mistral", err, input.signal);
+      }
+      yield { type: "done", usage };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Fixed-window rate limits kept in Postgres (private.consume_rate_limit, atomic
+// insert ... on conflict), reached through the service-role-only RPC
+// public.consume_rate_limit so every function instance shares the counters.
+import { createServiceClient } from "./clients.ts";
+import { json } from "./http.ts";
+
+export interface RateLimit {
+  /** e.g. `chat:user:<uid>`; namespaced by the caller. */
+  key: string;
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  retryAfter: number;
+}
+
+export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResult> {
+  const { data, error } = await createServiceClient().rpc("consume_rate_limit", {
+    key: limit.key,
+    max_hits: limit.max,
+    window_seconds: limit.windowSeconds,
+  });
+  if (error) throw new Error(`rate limit ${limit.key}: ${error.message}`);
+  const row = (Array.isArray(data) ? data[0] : data) as { allowed: boolean; retry_after: number } | undefined;
+  return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
+}
+
+/** Counts a hit on every limit; the 429 response for the first one exhausted, or null when all allow. */
+export async function checkRateLimits(limits: RateLimit[]): Promise<Response | null> {
+  const results = await Promise.all(limits.map(consumeRateLimit));
+  const blocked = results.filter((r) => !r.allowed);
+  if (!blocked.length) return null;
+  const retryAfter = Math.max(...blocked.map((r) => r.retryAfter));
+  return json(
+    429,
+    { error: { code: "rate_limited", message: "Too many requests. Please wait a moment and try again.", details: { retry_after: retryAfter } } },
+    { "Retry-After": String(retryAfter) },
+  );
+}
+
+/** A positive integer from PARLEY_<name>, or the default. */
+export function limitFromEnv(name: string, fallback: number): number {
+  const v = Number(Deno.env.get(name));
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+}

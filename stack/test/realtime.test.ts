@@ -193,6 +193,26 @@ describe("postgres_changes", () => {
     expect(upd.new).toMatchObject({ id, qty: 4 });
   }, 30_000);
 
+  it("keeps delivering to others when one subscriber's check raises (no privilege)", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner, true);
+    const anonGot = collector<Change>();
+    const ownerGot = collector<Change>();
+    const anonCh = (await rtClient()).channel(`noprivs-anon-${owner}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_items" }, (p) => anonGot.push(p as unknown as Change))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${book}` }, (p) => anonGot.push(p as unknown as Change));
+    const ownerCh = (await rtClient(await mintUserToken(owner))).channel(`noprivs-owner-${owner}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_items", filter: `owner_id=eq.${owner}` }, (p) => ownerGot.push(p as unknown as Change));
+    await Promise.all([subscribed(anonCh), subscribed(ownerCh)]);
+    await sql("insert into public.rt_items (owner_id, label) values ($1, 'private')", [owner]);
+    await note(book, "public note");
+    const [seen] = await ownerGot.next(1);
+    expect(seen!.new).toMatchObject({ owner_id: owner, label: "private" });
+    const [first] = await anonGot.next(1);
+    expect(first!.table).toBe("notes");
+    expect(anonGot.items.some((c) => c.table === "rt_items")).toBe(false);
+  }, 30_000);
+
   it("reports a table that is not in the publication", async () => {
     const c = (await rtClient());
     const ch = c.channel(`nopub-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", table: "notebooks" }, () => {});
@@ -239,6 +259,37 @@ describe("broadcast and presence", () => {
     await b.untrack();
     const [left] = await leaves.next(1);
     expect(left!.key).toBe("bob");
+  });
+
+  it("carries binary broadcast payloads between vsn 2.0.0 clients", async () => {
+    const topic = `bin-${Math.random().toString(36).slice(2)}`;
+    const heard = collector<{ event: string; payload: unknown }>();
+    const rx = (await rtClient()).channel(topic).on("broadcast", { event: "bytes" }, (m) => heard.push(m as never));
+    const tx = (await rtClient()).channel(topic);
+    await Promise.all([subscribed(rx, false), subscribed(tx, false)]);
+    await tx.send({ type: "broadcast", event: "bytes", payload: new Uint8Array([1, 2, 255]).buffer });
+    const [m] = await heard.next(1);
+    expect(new Uint8Array(m!.payload as ArrayBuffer)).toEqual(new Uint8Array([1, 2, 255]));
+  });
+
+  it("removes a client's presence when it leaves or disconnects", async () => {
+    const topic = `bye-${Math.random().toString(36).slice(2)}`;
+    const leaves = collector<{ key: string }>();
+    const watcher = (await rtClient()).channel(topic, { config: { presence: { key: "watcher" } } })
+      .on("presence", { event: "leave" }, (p) => leaves.push(p as never));
+    await subscribed(watcher, false);
+    const goneClient = await rtClient();
+    const gone = goneClient.channel(topic, { config: { presence: { key: "gone" } } }).on("presence", { event: "sync" }, () => {});
+    await subscribed(gone, false);
+    await gone.track({ here: true });
+    const leaver = (await rtClient()).channel(topic, { config: { presence: { key: "leaver" } } }).on("presence", { event: "sync" }, () => {});
+    await subscribed(leaver, false);
+    await leaver.track({ here: true });
+    expect(await leaver.unsubscribe()).toBe("ok");
+    await leaves.next(1);
+    goneClient.realtime.disconnect();
+    await leaves.next(2);
+    expect(leaves.items.map((l) => l.key).sort()).toEqual(["gone", "leaver"]);
   });
 
   it("delivers POST /realtime/v1/api/broadcast and httpSend to subscribers", async () => {

@@ -31,6 +31,7 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+const loadBefore = os.loadavg()[0];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-rt-"));
 console.log(`starting a stack (fixture project) in ${dataDir} ...`);
 const stack = await startStack({
@@ -148,6 +149,7 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
+const loadAfter = os.loadavg()[0];
 const cpu = os.cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
 console.log(JSON.stringify(result, null, 2));
@@ -177,6 +179,9 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`node bench/realtime/run
 ## Machine
 
 ${machine}
+
+1-minute load average: ${loadBefore.toFixed(2)} before the run, ${loadAfter.toFixed(2)} after it (other work on
+the machine competes for the same 2 cores; figures above ~2 mean the run was disturbed).
 
 ## Results
 

@@ -14,7 +14,8 @@ export type PgEvent = "INSERT" | "UPDATE" | "DELETE" | "*";
 export interface ChangeSink {
   readonly claims: Claims;
   readonly alive: boolean;
-  sendChange(payload: Record<string, unknown>): void;
+  /** `data` is the change's JSON, serialised once for all subscribers. */
+  sendChange(ids: number[], data: string): void;
 }
 
 export interface PgBinding {
@@ -266,6 +267,7 @@ export class ChangeDispatcher {
       if (!ids.includes(b.id)) ids.push(b.id);
       bySink.set(b.sink, ids);
     }
-    for (const [sink, ids] of bySink) sink.sendChange({ ids, data });
+    const json = JSON.stringify(data);
+    for (const [sink, ids] of bySink) sink.sendChange(ids, json);
   }
 }

@@ -8,6 +8,8 @@ import { broadcastPayload, encodeBroadcastBinary, type BroadcastMessage } from "
 export interface ChannelOwner {
   sendFrame(joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown): void;
   sendBinary(buf: Buffer): void;
+  /** Sends a push whose payload is already JSON text. */
+  sendRaw(joinRef: string | null, topic: string, event: string, payloadJson: string): void;
   readonly vsn: "1.0.0" | "2.0.0";
 }
 
@@ -56,8 +58,8 @@ export class Channel implements ChangeSink {
     this.push("system", { extension, status, message, channel: this.subTopic });
   }
 
-  sendChange(payload: Record<string, unknown>) {
-    this.push("postgres_changes", payload);
+  sendChange(ids: number[], data: string) {
+    if (this.alive) this.owner.sendRaw(this.joinRef, this.topic, "postgres_changes", `{"ids":${JSON.stringify(ids)},"data":${data}}`);
   }
 
   sendBroadcast(message: BroadcastMessage) {

@@ -61,6 +61,15 @@ export class Connection implements ChannelOwner {
     this.send(encodeText({ join_ref: joinRef, ref, topic, event, payload }, this.vsn));
   }
 
+  sendRaw(joinRef: string | null, topic: string, event: string, payloadJson: string) {
+    const head = [JSON.stringify(joinRef), "null", JSON.stringify(topic), JSON.stringify(event)];
+    this.send(
+      this.vsn === "2.0.0"
+        ? `[${head.join(",")},${payloadJson}]`
+        : `{"join_ref":${head[0]},"ref":null,"topic":${head[2]},"event":${head[3]},"payload":${payloadJson}}`,
+    );
+  }
+
   sendBinary(buf: Buffer) {
     this.send(buf);
   }

@@ -460,6 +460,34 @@ describe("robustness", () => {
     ok.close();
   });
 
+  it("limits channels per socket and answers join errors as Supabase does", async () => {
+    const sock = await rawSocket();
+    const replies = new Map<string, Record<string, unknown>>();
+    const waiters = new Map<string, (v: Record<string, unknown>) => void>();
+    sock.on("message", (d) => {
+      const m = JSON.parse(d.toString()) as { ref: string; event: string; payload: Record<string, unknown> };
+      if (m.event !== "phx_reply") return;
+      replies.set(m.ref, m.payload);
+      waiters.get(m.ref)?.(m.payload);
+    });
+    const join = (ref: string, topic: string) => {
+      const p = new Promise<Record<string, unknown>>((resolve) => (replies.has(ref) ? resolve(replies.get(ref)!) : waiters.set(ref, resolve)));
+      sock.send(JSON.stringify({ topic, event: "phx_join", ref, join_ref: ref, payload: { config: {} } }));
+      return p;
+    };
+    expect(await join("t0", "realtime:")).toMatchObject({ status: "error", response: { reason: "TopicNameRequired: You must provide a topic name" } });
+    expect(await join("t1", "elsewhere")).toMatchObject({ status: "error", response: { reason: "unmatched topic" } });
+    const joins: Promise<Record<string, unknown>>[] = [];
+    for (let i = 0; i < 98; i++) joins.push(join(`j${i}`, `realtime:many-${i}`));
+    const results = await Promise.all(joins);
+    expect(results.every((r) => r.status === "ok")).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100)); // stay under the per-second message limit
+    expect(await join("j98", "realtime:many-98")).toMatchObject({ status: "ok" });
+    expect(await join("j99", "realtime:many-99")).toMatchObject({ status: "ok" });
+    expect(await join("j100", "realtime:many-100")).toMatchObject({ status: "error", response: { reason: "ChannelRateLimitReached: Too many channels" } });
+    sock.close();
+  });
+
   it("refuses sockets without a valid apikey", async () => {
     const s = stackInfo();
     const url = `${s.apiUrl.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=nope&vsn=1.0.0`;

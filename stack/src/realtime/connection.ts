@@ -143,7 +143,14 @@ export class Connection implements ChannelOwner {
   }
 
   private async route(frame: Frame) {
-    if (frame.event === "phx_join") return this.join(frame);
+    if (frame.event === "phx_join") {
+      try {
+        return await this.join(frame);
+      } catch (e) {
+        this.ctx.log.warn("channel join failed", { topic: frame.topic, error: (e as Error).message });
+        return this.reply(frame, "error", { reason: "UnknownErrorOnChannel: Unknown Error on Channel" });
+      }
+    }
     const ch = this.channels.get(frame.topic);
     if (!ch || (frame.join_ref && ch.joinRef !== frame.join_ref)) {
       this.reply(frame, "error", { reason: "unmatched topic" });

@@ -1,0 +1,130 @@
+// HTML → main content as Markdown-ish text (headings kept for the chunker),
+// plus the page's title, language, canonical URL and links (for crawling).
+// linkedom parses; user CSS selectors keep or drop parts; without them the page's
+// <main>/<article> is used, else Mozilla Readability picks the main content.
+import { parseHTML as linkedomParse } from "npm:linkedom@0.18.12";
+import { Readability } from "npm:@mozilla/readability@0.6.0";
+
+export interface HtmlPage {
+  title: string;
+  text: string;
+  links: string[];
+  canonical?: string;
+  lang?: string;
+  noindex: boolean;
+}
+
+export interface HtmlOptions {
+  keepSelectors?: string[];
+  dropSelectors?: string[];
+}
+
+// deno-lint-ignore no-explicit-any
+type El = any;
+
+/** linkedom's types describe a Window; the DOM is all we use. */
+export const parseHTML = (html: string): { document: El } => linkedomParse(html) as unknown as { document: El };
+
+const BLOCK = new Set([
+  "p", "div", "section", "article", "main", "header", "footer", "ul", "ol", "table", "thead", "tbody", "tr",
+  "blockquote", "pre", "dl", "dt", "dd", "figure", "figcaption", "details", "summary", "form", "fieldset", "address",
+]);
+const SKIP = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas", "button", "select", "input", "textarea"]);
+const CHROME = "nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]";
+
+function queryAll(root: El, selector: string): El[] {
+  try {
+    return [...root.querySelectorAll(selector)];
+  } catch {
+    return []; // an invalid user selector matches nothing rather than failing the page
+  }
+}
+
+/** Markdown-ish text of an element tree. */
+export function elementToText(root: El): string {
+  const out: string[] = [];
+  const walk = (node: El, pre: boolean) => {
+    if (node.nodeType === 3) {
+      out.push(pre ? node.textContent : node.textContent.replace(/\s+/g, " "));
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const tag = String(node.localName ?? node.tagName ?? "").toLowerCase();
+    if (SKIP.has(tag)) return;
+    const h = /^h([1-6])$/.exec(tag);
+    if (h) {
+      const text = String(node.textContent ?? "").replace(/\s+/g, " ").trim();
+      if (text) out.push(`\n\n${"#".repeat(Number(h[1]))} ${text}\n\n`);
+      return;
+    }
+    if (tag === "br") return void out.push("\n");
+    if (tag === "li") out.push("\n- ");
+    else if (tag === "td" || tag === "th") out.push(" | ");
+    else if (tag === "pre") out.push("\n\n");
+    else if (BLOCK.has(tag)) out.push("\n\n");
+    for (const child of node.childNodes ?? []) walk(child, pre || tag === "pre");
+    if (tag === "tr") out.push("\n");
+    else if (BLOCK.has(tag)) out.push("\n\n");
+  };
+  walk(root, false);
+  return out
+    .join("")
+    .split("\n")
+    .map((l) => l.replace(/[ \t]+/g, " ").replace(/^ \| /, "").trimEnd())
+    .join("\n")
+    .replace(/^[ \t]+(?!-)/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export function extractHtml(html: string, baseUrl: string, options: HtmlOptions = {}): HtmlPage {
+  const { document } = parseHTML(html);
+  const resolve = (href: string | null | undefined) => {
+    if (!href) return undefined;
+    try {
+      return new URL(href, baseUrl).href;
+    } catch {
+      return undefined;
+    }
+  };
+  const title = String(document.querySelector("title")?.textContent ?? document.querySelector("h1")?.textContent ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const links = [...document.querySelectorAll("a[href]")]
+    .map((a: El) => resolve(a.getAttribute("href")))
+    .filter((u): u is string => !!u);
+  const canonical = resolve(document.querySelector("link[rel=canonical]")?.getAttribute("href"));
+  const lang = document.documentElement?.getAttribute?.("lang") ?? undefined;
+  const robots = String(document.querySelector("meta[name=robots]")?.getAttribute("content") ?? "").toLowerCase();
+
+  for (const sel of ["script", "style", "noscript", "template", ...(options.dropSelectors ?? [])]) {
+    for (const el of queryAll(document, sel)) el.remove();
+  }
+  let text = "";
+  const keep = options.keepSelectors?.filter(Boolean) ?? [];
+  if (keep.length) {
+    text = keep.flatMap((sel) => queryAll(document, sel)).map(elementToText).join("\n\n");
+  } else {
+    const main = document.querySelector("main, article, [role=main]");
+    if (main) {
+      for (const el of queryAll(main, CHROME)) el.remove();
+      text = elementToText(main);
+    } else {
+      let article: { content?: string | null } | null = null;
+      try {
+        article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();
+      } catch {
+        article = null;
+      }
+      if (article?.content) {
+        text = elementToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
+      }
+      if (text.length < 200) {
+        for (const el of queryAll(document, CHROME)) el.remove();
+        const bodyText = elementToText(document.body ?? document.documentElement);
+        if (bodyText.length > text.length) text = bodyText;
+      }
+    }
+  }
+  return { title, text, links, canonical, lang, noindex: /\bnoindex\b/.test(robots) };
+}

@@ -1,0 +1,205 @@
+// Web sources: one page, or a polite crawl of one host from a start URL
+// (breadth first, depth and page limits, sitemap.xml discovery, robots.txt,
+// include/exclude globs, canonical URLs). Every request goes through safeFetch.
+import robotsParserModule from "npm:robots-parser@3.0.1";
+
+type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
+// The package is CommonJS; its types describe the namespace, not the callable export.
+const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => Robots;
+import { safeFetch, SafeFetchError, type SafeFetchOptions } from "../safe-fetch.ts";
+import { extractHtml } from "./html.ts";
+import type { SourceContext } from "./types.ts";
+
+export interface WebSettings {
+  url: string;
+  mode?: "single" | "crawl";
+  max_depth?: number;
+  max_pages?: number;
+  include?: string[];
+  exclude?: string[];
+  keep_selectors?: string[];
+  drop_selectors?: string[];
+  use_sitemap?: boolean;
+  delay_ms?: number;
+}
+
+const BOT_NAME = "ParleyBot";
+const PAGE_BYTES = 5 * 1024 * 1024;
+
+/** A URL glob: `*` any run of characters except `/`, `**` anything, `?` one character. */
+export function globToRegExp(glob: string): RegExp {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*") {
+      if (glob[i + 1] === "*") {
+        re += ".*";
+        i++;
+      } else re += "[^/]*";
+    } else if (c === "?") re += ".";
+    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`, "i");
+}
+
+/** Patterns match the whole URL, or its path (+ query) when they start with "/". */
+export function urlMatches(url: URL, patterns: string[]): boolean {
+  const full = url.href;
+  const path = url.pathname + url.search;
+  return patterns.some((p) => globToRegExp(p).test(p.startsWith("/") ? path : full));
+}
+
+export function normalizeUrl(href: string): string | null {
+  try {
+    const u = new URL(href);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    u.hash = "";
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function fetchSitemapUrls(url: string, fetchOptions: SafeFetchOptions, budget: { left: number }): Promise<string[]> {
+  if (budget.left-- <= 0) return [];
+  let text: string;
+  try {
+    const res = await safeFetch(url, { ...fetchOptions, maxBytes: 10 * 1024 * 1024 });
+    if (res.status !== 200) return [];
+    text = res.text();
+  } catch {
+    return [];
+  }
+  const locs = [...text.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) =>
+    m[1].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+  );
+  if (/<sitemapindex/i.test(text)) {
+    const nested: string[] = [];
+    for (const loc of locs.slice(0, 20)) nested.push(...(await fetchSitemapUrls(loc, fetchOptions, budget)));
+    return nested;
+  }
+  return locs;
+}
+
+export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promise<void> {
+  const start = normalizeUrl(settings.url);
+  if (!start) throw new SafeFetchError("invalid_url", "The start address is not a valid http(s) URL");
+  const origin = new URL(start);
+  const single = settings.mode === "single";
+  const maxDepth = single ? 0 : Math.min(Math.max(settings.max_depth ?? 3, 0), 20);
+  const maxPages = single ? 1 : Math.min(Math.max(settings.max_pages ?? 100, 1), 5000);
+  const include = settings.include?.filter(Boolean) ?? [];
+  const exclude = settings.exclude?.filter(Boolean) ?? [];
+  const delay = Math.min(Math.max(settings.delay_ms ?? 200, 0), 10_000);
+  const fetchOptions: SafeFetchOptions = { timeoutMs: 20_000, allowPrivate: ctx.allowPrivate };
+
+  // robots.txt: missing or unreadable means everything is allowed
+  let robots: Robots | null = null;
+  const robotsUrl = new URL("/robots.txt", origin).href;
+  try {
+    const res = await safeFetch(robotsUrl, { ...fetchOptions, maxBytes: 512 * 1024 });
+    if (res.status === 200) robots = robotsParser(robotsUrl, res.text());
+  } catch {
+    robots = null;
+  }
+  const allowedByRobots = (u: string) => robots?.isAllowed(u, BOT_NAME) !== false;
+
+  const inScope = (u: URL) => {
+    if (u.host !== origin.host) return false;
+    if (include.length && !urlMatches(u, include) && u.href !== start) return false;
+    if (exclude.length && urlMatches(u, exclude)) return false;
+    return !/\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp4|mp3|woff2?|ttf|pdf|docx?|xlsx?)$/i.test(u.pathname);
+  };
+
+  const seen = new Set<string>();
+  const queue: { url: string; depth: number }[] = [];
+  const enqueue = (href: string, depth: number) => {
+    const n = normalizeUrl(href);
+    if (!n || seen.has(n)) return;
+    const u = new URL(n);
+    if (!inScope(u)) return;
+    seen.add(n);
+    queue.push({ url: n, depth });
+  };
+  enqueue(start, 0);
+  if (!single && settings.use_sitemap !== false) {
+    const sitemaps = robots?.getSitemaps().length ? robots.getSitemaps() : [new URL("/sitemap.xml", origin).href];
+    const budget = { left: 30 };
+    for (const sm of sitemaps) {
+      for (const loc of await fetchSitemapUrls(sm, fetchOptions, budget)) enqueue(loc, 1);
+    }
+  }
+
+  const indexed = new Set<string>();
+  let taken = 0;
+  let done = 0;
+  const total = () => Math.min(maxPages, done + queue.length + active);
+  let active = 0;
+
+  const visit = async (item: { url: string; depth: number }) => {
+    if (!allowedByRobots(item.url)) {
+      ctx.warn(item.url, "robots_disallowed", "robots.txt asks crawlers not to fetch this page");
+      return;
+    }
+    let res;
+    try {
+      res = await safeFetch(item.url, { ...fetchOptions, maxBytes: PAGE_BYTES, onTooLarge: "truncate" });
+    } catch (e) {
+      const err = e as SafeFetchError;
+      ctx.fail(item.url, err.code ?? "fetch_failed", err.message);
+      return;
+    }
+    if (res.redirects.length) {
+      ctx.warn(item.url, "redirected", `Redirected to ${res.url}`);
+      const final = new URL(res.url);
+      const n = normalizeUrl(res.url)!;
+      if (final.host !== origin.host) return void ctx.warn(item.url, "off_site", `Redirect leaves ${origin.host}`);
+      if (n !== item.url) {
+        if (seen.has(n)) return; // visited (or queued) under its own address
+        seen.add(n);
+      }
+    }
+    if (res.status >= 400) return void ctx.fail(res.url, `http_${res.status}`, `The page answered HTTP ${res.status}`);
+    if (res.status !== 200) return void ctx.fail(res.url, `http_${res.status}`, `Unexpected HTTP ${res.status}`);
+    const type = res.headers.get("content-type") ?? "";
+    if (!/html|xml/i.test(type) && type) {
+      return void ctx.warn(res.url, "unsupported_type", `Not an HTML page (${type.split(";")[0]})`);
+    }
+    const page = extractHtml(res.text(), res.url, { keepSelectors: settings.keep_selectors, dropSelectors: settings.drop_selectors });
+    if (item.depth < maxDepth) for (const link of page.links) enqueue(link, item.depth + 1);
+    let docUrl = normalizeUrl(res.url)!;
+    if (page.canonical) {
+      const c = new URL(page.canonical);
+      if (c.host === origin.host) docUrl = normalizeUrl(page.canonical)!;
+    }
+    if (indexed.has(docUrl)) return;
+    indexed.add(docUrl);
+    if (page.noindex) return void ctx.warn(docUrl, "noindex", "The page asks not to be indexed");
+    await ctx.emit({ url: docUrl, title: page.title || docUrl, text: page.text, language: page.lang ?? null, metadata: {} });
+  };
+
+  // Two workers, each waiting `delay` between its requests.
+  const worker = async () => {
+    while ((queue.length || active) && taken < maxPages) {
+      if (await ctx.cancelled()) return;
+      const item = queue.shift();
+      if (!item) {
+        await sleep(20); // the other worker may still find links
+        continue;
+      }
+      taken++;
+      active++;
+      try {
+        await visit(item);
+      } finally {
+        active--;
+        done++;
+        await ctx.progress(done, total());
+      }
+      if (delay) await sleep(delay);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}

@@ -1,0 +1,143 @@
+// Unit tests of the knowledge helpers (no stack needed): chunking, HTML
+// extraction, URL globs, settings, YouTube and Notion parsing.
+import assert from "node:assert/strict";
+import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
+import { extractHtml } from "../_shared/knowledge/html.ts";
+import { csvToDocuments, fileKind } from "../_shared/knowledge/files.ts";
+import { notionId } from "../_shared/knowledge/notion.ts";
+import { globToRegExp, urlMatches } from "../_shared/knowledge/web.ts";
+import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/youtube.ts";
+import { embeddingsUrl } from "../_shared/knowledge/embeddings.ts";
+import { parseSettings } from "./settings.ts";
+import { nextSyncAt } from "./sync.ts";
+
+Deno.test("sentences split on Latin and CJK punctuation, not inside numbers or names", () => {
+  assert.deepEqual(splitSentences("Version 3.5 is out. See example.com for more! Ready?"), [
+    "Version 3.5 is out.",
+    "See example.com for more!",
+    "Ready?",
+  ]);
+  assert.deepEqual(splitSentences("東京は大きい。大阪も大きい！本当？"), ["東京は大きい。", "大阪も大きい！", "本当？"]);
+});
+
+Deno.test("chunks keep heading paths, whole sentences and overlap", () => {
+  const sentence = (i: number) => `Sentence number ${i} explains one more detail of installing the tool.`;
+  const body = Array.from({ length: 60 }, (_, i) => sentence(i)).join(" ");
+  const text = `# Guide\n\nIntro text.\n\n## Install\n\n${body}\n\n## Billing\n\nInvoices arrive monthly.`;
+  const chunks = chunkText(text, { maxChars: 1000 });
+  assert.equal(chunks[0].heading_path, "Guide");
+  const install = chunks.filter((c) => c.heading_path === "Guide > Install");
+  assert.ok(install.length >= 3, `expected several install chunks, got ${install.length}`);
+  for (const c of install) {
+    assert.ok(c.content.length <= 1000, `chunk too long: ${c.content.length}`);
+    assert.match(c.content, /^Sentence number \d+ .*tool\.$/s, "chunks start and end on sentence boundaries");
+  }
+  // overlap: the last sentence of a chunk starts the next one
+  const lastOfFirst = install[0].content.split(/(?<=\.) /).pop()!;
+  const firstOfSecond = install[1].content.split(/(?<=\.) /)[0];
+  assert.ok(install[1].content.includes(lastOfFirst), "the next chunk repeats the end of the previous one");
+  assert.ok(install[0].content.includes(firstOfSecond), "the overlap is made of whole sentences");
+  assert.deepEqual(chunks.at(-1)!.heading_path, "Guide > Billing");
+  assert.deepEqual(chunks.map((c) => c.position), chunks.map((_, i) => i));
+  // a title becomes the root of the path; a first heading equal to it is not repeated
+  assert.equal(chunkText("# Manual\n\nHello there.", { title: "Manual" })[0].heading_path, "Manual");
+  assert.equal(chunkText("Plain words.", { title: "Doc" })[0].heading_path, "Doc");
+  // headings inside code fences are code
+  assert.equal(chunkText("# A\n\n```\n# not a heading\n```\n").length, 1);
+});
+
+Deno.test("CJK text is chunked by its own full stops", () => {
+  const text = Array.from({ length: 200 }, (_, i) => `これは${i}番目の文です。`).join("");
+  const chunks = chunkText(text, { maxChars: 300 });
+  assert.ok(chunks.length > 5);
+  for (const c of chunks) assert.ok(c.content.endsWith("。") && c.content.length <= 300);
+});
+
+Deno.test("HTML: main content with headings, chrome and dropped selectors removed, links and canonical found", () => {
+  const html = `<!doctype html><html lang="en"><head><title>Install | Acme</title>
+    <link rel="canonical" href="/docs/install"><script>var x = 1</script></head>
+    <body><nav><a href="/a">Menu</a></nav>
+    <main><h1>Install</h1><p>Run   <code>npm i acme</code>.</p><div class="ad">Buy now</div>
+    <h2>Requirements</h2><ul><li>Node 20</li><li>2 GB RAM</li></ul></main>
+    <footer>© Acme <a href="https://other.example/x">x</a></footer></body></html>`;
+  const page = extractHtml(html, "http://docs.test/docs/install?ref=1", { dropSelectors: [".ad"] });
+  assert.equal(page.title, "Install | Acme");
+  assert.equal(page.canonical, "http://docs.test/docs/install");
+  assert.equal(page.lang, "en");
+  assert.deepEqual(page.links, ["http://docs.test/a", "https://other.example/x"]);
+  assert.match(page.text, /^# Install\n\nRun npm i acme\.\n\n## Requirements\n\n- Node 20\n- 2 GB RAM$/);
+  assert.doesNotMatch(page.text, /Buy now|Menu|var x/);
+  const kept = extractHtml(html, "http://docs.test/", { keepSelectors: ["ul"] });
+  assert.equal(kept.text, "- Node 20\n- 2 GB RAM");
+  assert.equal(extractHtml(html, "http://docs.test/", { keepSelectors: ["[[invalid"] }).text, "");
+});
+
+Deno.test("URL globs", () => {
+  assert.ok(globToRegExp("/docs/*").test("/docs/install"));
+  assert.ok(!globToRegExp("/docs/*").test("/docs/a/b"));
+  assert.ok(globToRegExp("/docs/**").test("/docs/a/b"));
+  assert.ok(urlMatches(new URL("http://x.test/blog/2024?page=2"), ["/blog/**"]));
+  assert.ok(urlMatches(new URL("http://x.test/a.pdf"), ["http://x.test/*.pdf"]));
+  assert.ok(!urlMatches(new URL("http://x.test/docs"), ["/blog/**"]));
+});
+
+Deno.test("settings are validated per type", () => {
+  const web = parseSettings("web", { url: "https://docs.test" });
+  assert.equal(web.type === "web" && web.settings.max_pages, 100);
+  assert.throws(() => parseSettings("web", { url: "ftp://x" }), /url must be an http\(s\) address/);
+  assert.throws(() => parseSettings("file", { files: [] }), /invalid_settings|files/);
+  assert.throws(() => parseSettings("nope", {}), /Unknown data source type/);
+  assert.deepEqual(parseSettings("notion", {}).settings, { pages: [], databases: [] });
+});
+
+Deno.test("files: kinds and CSV rows as documents", () => {
+  assert.equal(fileKind("a.PDF"), "pdf");
+  assert.equal(fileKind("notes", "text/markdown"), "markdown");
+  assert.equal(fileKind("x.exe"), null);
+  const csv = new TextEncoder().encode("question,answer,internal\nHow to log in?,Use your email.,x\n,,\nReset?,Click reset.,y\n");
+  const docs = csvToDocuments(csv, "bot/faq.csv", "faq.csv", { text_columns: ["question", "answer"], title_column: "question" });
+  assert.deepEqual(docs.map((d) => [d.url, d.title, d.text]), [
+    ["bot/faq.csv#row=1", "How to log in?", "question: How to log in?\nanswer: Use your email."],
+    ["bot/faq.csv#row=3", "Reset?", "question: Reset?\nanswer: Click reset."],
+  ]);
+  assert.throws(() => csvToDocuments(csv, "p", "n", { text_columns: ["nope"] }), /no column "nope"/);
+});
+
+Deno.test("YouTube URLs, caption tracks and transcripts", () => {
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=3"), { kind: "video", id: "dQw4w9WgXcQ" });
+  assert.deepEqual(parseYoutubeUrl("https://youtu.be/dQw4w9WgXcQ"), { kind: "video", id: "dQw4w9WgXcQ" });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/playlist?list=PL123abc"), { kind: "playlist", id: "PL123abc" });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv"), { kind: "channel", id: "UCabcdefghijklmnopqrstuv" });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/@acme/videos"), { kind: "handle", path: "/@acme" });
+  assert.equal(parseYoutubeUrl("https://example.com/"), null);
+  assert.deepEqual(jsonAt('x = [{"a":"]}","b":[1,{"c":2}]}];', 4), [{ a: "]}", b: [1, { c: 2 }] }]);
+  const tracks = [
+    { baseUrl: "/a", languageCode: "en", kind: "asr" },
+    { baseUrl: "/b", languageCode: "de" },
+    { baseUrl: "/c", languageCode: "en" },
+  ];
+  assert.equal(pickTrack(tracks, ["de", "en"])!.baseUrl, "/b");
+  assert.equal(pickTrack(tracks, ["fr", "en"])!.baseUrl, "/c");
+  assert.equal(pickTrack(tracks, ["fr"])!.baseUrl, "/a");
+  const { text, segments } = transcriptToText([
+    { tStartMs: 0, segs: [{ utf8: "Hello" }] },
+    { tStartMs: 12_000, segs: [{ utf8: "and welcome" }] },
+    { tStartMs: 31_000, segs: [{ utf8: "to the course." }] },
+    { tStartMs: 65_000, segs: [{ utf8: "Chapter two." }] },
+  ]);
+  assert.equal(text, "[0:00] Hello and welcome to the course.\n\n[1:05] Chapter two.");
+  assert.equal(segments.length, 4);
+});
+
+Deno.test("Notion ids, embeddings URLs, schedules", () => {
+  assert.equal(notionId("https://www.notion.so/acme/Getting-Started-0123456789abcdef0123456789abcdef"), "01234567-89ab-cdef-0123-456789abcdef");
+  assert.equal(notionId("01234567-89ab-cdef-0123-456789abcdef"), "01234567-89ab-cdef-0123-456789abcdef");
+  assert.equal(notionId("nope"), null);
+  assert.equal(embeddingsUrl(null), "https://api.openai.com/v1/embeddings");
+  assert.equal(embeddingsUrl("http://127.0.0.1:11434/v1/"), "http://127.0.0.1:11434/v1/embeddings");
+  assert.equal(embeddingsUrl("http://llm.local"), "http://llm.local/v1/embeddings");
+  const from = new Date("2026-01-31T00:00:00Z");
+  assert.equal(nextSyncAt("daily", from), "2026-02-01T00:00:00.000Z");
+  assert.equal(nextSyncAt("weekly", from), "2026-02-07T00:00:00.000Z");
+  assert.equal(nextSyncAt("never", from), null);
+});

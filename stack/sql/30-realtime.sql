@@ -2,61 +2,75 @@
 -- realtime.messages (the table whose RLS policies authorise private channels),
 -- realtime.topic(), realtime.send(), and the stack's own visibility check that
 -- decides which subscribers may see a changed row. Idempotent: runs at every start.
+-- Against a hosted Supabase database (DATABASE_URL) Supabase's own realtime objects
+-- already exist and are not ours to replace: those parts only run where they are missing,
+-- and the stack's helpers are skipped with a warning where the schema is not writable.
 
--- messages ---------------------------------------------------------------------
-create table if not exists realtime.messages (
-  topic text not null,
-  extension text not null,
-  payload jsonb,
-  event text,
-  private boolean default false,
-  updated_at timestamp without time zone not null default now(),
-  inserted_at timestamp without time zone not null default now(),
-  id uuid not null default gen_random_uuid(),
-  primary key (id, inserted_at)
-);
-comment on table realtime.messages is 'Realtime: broadcast/presence messages; RLS on this table authorises private channels.';
-create index if not exists messages_topic_inserted_at_idx on realtime.messages (topic, inserted_at);
-
-alter table realtime.messages enable row level security;
-grant select, insert, update, delete on realtime.messages to postgres, service_role;
-grant select, insert, update on realtime.messages to anon, authenticated;
-
--- the topic of the channel being authorised, as Supabase sets it ----------------
-create or replace function realtime.topic() returns text
-language sql stable as $$
-  select nullif(current_setting('realtime.topic', true), '')::text
-$$;
-grant execute on function realtime.topic() to public;
-
--- realtime.send: broadcast from SQL (the stack delivers rows it sees inserted) ---
-create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
-returns void
-language plpgsql
-security invoker
-set search_path = ''
-as $$
+-- messages, realtime.topic(), realtime.send() ---------------------------------------
+do $do$
 begin
-  insert into realtime.messages (payload, event, topic, private, extension)
-  values (payload, event, topic, private, 'broadcast');
-exception when others then
-  raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
-end
-$$;
-grant execute on function realtime.send(jsonb, text, text, boolean) to postgres, anon, authenticated, service_role;
+  if to_regclass('realtime.messages') is null then
+    create table realtime.messages (
+      topic text not null,
+      extension text not null,
+      payload jsonb,
+      event text,
+      private boolean default false,
+      updated_at timestamp without time zone not null default now(),
+      inserted_at timestamp without time zone not null default now(),
+      id uuid not null default gen_random_uuid(),
+      primary key (id, inserted_at)
+    );
+    comment on table realtime.messages is 'Realtime: broadcast/presence messages; RLS on this table authorises private channels.';
+    create index messages_topic_inserted_at_idx on realtime.messages (topic, inserted_at);
+    alter table realtime.messages enable row level security;
+    grant select, insert, update, delete on realtime.messages to postgres, service_role;
+    grant select, insert, update on realtime.messages to anon, authenticated;
+  end if;
 
+  -- the topic of the channel being authorised, as Supabase sets it
+  if to_regprocedure('realtime.topic()') is null then
+    create function realtime.topic() returns text
+    language sql stable as $fn$
+      select nullif(current_setting('realtime.topic', true), '')::text
+    $fn$;
+    grant execute on function realtime.topic() to public;
+  end if;
+
+  -- broadcast from SQL: the stack delivers the rows it sees inserted (through the WAL)
+  if to_regprocedure('realtime.send(jsonb, text, text, boolean)') is null then
+    create function realtime.send(payload jsonb, event text, topic text, private boolean default true)
+    returns void
+    language plpgsql
+    security invoker
+    set search_path = ''
+    as $fn$
+    begin
+      insert into realtime.messages (payload, event, topic, private, extension)
+      values (payload, event, topic, private, 'broadcast');
+    exception when others then
+      raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
+    end
+    $fn$;
+    grant execute on function realtime.send(jsonb, text, text, boolean) to postgres, anon, authenticated, service_role;
+  end if;
+end
+$do$;
+
+do $do$
+begin
 -- has a transaction (32-bit xid from the WAL) become visible to new snapshots? -------
 -- Logical decoding can hand over a commit a moment before the committing backend has
 -- left the proc array; a visibility check must not run before that.
 create or replace function realtime.xact_visible(x bigint) returns boolean
-language sql volatile as $$
+language sql volatile as $fn$
   with s as (select pg_current_snapshot() as snap),
        m as (select snap, pg_snapshot_xmax(snap)::text::numeric as xmax from s)
   select pg_visible_in_snapshot(
     ((case when x <= mod(xmax, 4294967296) then div(xmax, 4294967296) else div(xmax, 4294967296) - 1 end) * 4294967296 + x)::text::xid8,
     snap)
   from m
-$$;
+$fn$;
 revoke all on function realtime.xact_visible(bigint) from public, anon, authenticated, service_role;
 
 -- visibility of one changed row for many subscribers -----------------------------
@@ -74,10 +88,11 @@ create or replace function realtime.visible_to(rel regclass, key_cols text[], ke
 returns int[]
 language plpgsql
 volatile
-as $$
+as $fn$
 declare
   q text := '';
   stmt text := 'parley_rls_' || pg_backend_pid();
+  run text;
   i int;
   ok boolean;
   result int[] := '{}';
@@ -103,13 +118,14 @@ begin
     execute format('deallocate %I', stmt);
   end if;
   execute format('prepare %I(text[]) as %s', stmt, q);
+  run := format('execute %I(%L)', stmt, key_vals);
   begin
     for i in 0 .. n - 1 loop
       sub := subs -> i;
       continue when (sub ->> 'role') not in ('anon', 'authenticated', 'service_role');
       perform set_config('role', sub ->> 'role', true);
       perform set_config('request.jwt.claims', sub ->> 'claims', true);
-      execute format('execute %I(%L)', stmt, key_vals) into ok;
+      execute run into ok;
       if ok then
         result := result || i;
       end if;
@@ -122,7 +138,7 @@ begin
       begin
         perform set_config('role', sub ->> 'role', true);
         perform set_config('request.jwt.claims', sub ->> 'claims', true);
-        execute format('execute %I(%L)', stmt, key_vals) into ok;
+        execute run into ok;
         if ok then
           result := result || i;
         end if;
@@ -135,8 +151,12 @@ begin
   execute format('deallocate %I', stmt);
   return result;
 end
-$$;
+$fn$;
 revoke all on function realtime.visible_to(regclass, text[], text[], text[], jsonb, bigint) from public, anon, authenticated, service_role;
+exception when insufficient_privilege then
+  raise warning 'realtime: cannot create the stack''s helper functions in schema realtime (%); postgres_changes will not be delivered', sqlerrm;
+end
+$do$;
 
 -- broadcasts sent from SQL reach the stack through the write-ahead log ------------
 do $$
@@ -144,5 +164,7 @@ begin
   if not exists (select 1 from pg_publication where pubname = 'parley_realtime_messages') then
     create publication parley_realtime_messages for table realtime.messages with (publish = 'insert');
   end if;
+exception when insufficient_privilege then
+  raise warning 'realtime: cannot publish realtime.messages (%); realtime.send() broadcasts will not be delivered', sqlerrm;
 end
 $$;

@@ -488,6 +488,49 @@ describe("robustness", () => {
     sock.close();
   });
 
+  it("speaks the wire format: join reply ids, system message, postgres_changes payload (vsn 2.0.0 arrays)", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner);
+    const sock = await rawSocket("2.0.0");
+    const frames: unknown[][] = [];
+    const waiters: { test: (f: unknown[]) => boolean; resolve: (f: unknown[]) => void }[] = [];
+    sock.on("message", (d) => {
+      const f = JSON.parse(d.toString()) as unknown[];
+      frames.push(f);
+      for (const w of [...waiters]) if (w.test(f)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(f); }
+    });
+    const waitFor = (test: (f: unknown[]) => boolean) =>
+      new Promise<unknown[]>((resolve) => { const hit = frames.find(test); if (hit) resolve(hit); else waiters.push({ test, resolve }); });
+    const topic = `realtime:wire-${owner}`;
+    const binding = { event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=eq.${book}` };
+    sock.send(JSON.stringify(["1", "1", topic, "phx_join", { config: { postgres_changes: [binding] }, access_token: await mintUserToken(owner) }]));
+    const reply = await waitFor((f) => f[3] === "phx_reply" && f[1] === "1");
+    expect(reply.slice(0, 4)).toEqual(["1", "1", topic, "phx_reply"]);
+    const response = (reply[4] as { status: string; response: { postgres_changes: Record<string, unknown>[] } });
+    expect(response.status).toBe("ok");
+    expect(response.response.postgres_changes).toHaveLength(1);
+    const { id, ...echoed } = response.response.postgres_changes[0]!;
+    expect(echoed).toEqual(binding);
+    expect(typeof id).toBe("number");
+    const system = await waitFor((f) => f[3] === "system");
+    expect(system[4]).toEqual({ extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL", channel: `wire-${owner}` });
+    const noteId = await note(book, "wire", 5);
+    const change = await waitFor((f) => f[3] === "postgres_changes");
+    expect(change.slice(0, 3)).toEqual(["1", null, topic]);
+    const payload = change[4] as { ids: number[]; data: Record<string, unknown> };
+    expect(payload.ids).toEqual([id]);
+    expect(Object.keys(payload.data).sort()).toEqual(["columns", "commit_timestamp", "errors", "record", "schema", "table", "type"]);
+    expect(payload.data).toMatchObject({ schema: "public", table: "notes", type: "INSERT", errors: null, record: { id: noteId, notebook_id: book, body: "wire", stars: 5 } });
+    expect(payload.data.commit_timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(payload.data.columns).toEqual([
+      { name: "id", type: "int8" }, { name: "notebook_id", type: "int8" }, { name: "body", type: "text" },
+      { name: "stars", type: "int4" }, { name: "created_at", type: "timestamptz" },
+    ]);
+    sock.send(JSON.stringify(["1", "2", topic, "phx_leave", {}]));
+    expect((await waitFor((f) => f[1] === "2"))[4]).toEqual({ status: "ok", response: {} });
+    sock.close();
+  });
+
   it("refuses sockets without a valid apikey", async () => {
     const s = stackInfo();
     const url = `${s.apiUrl.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=nope&vsn=1.0.0`;

@@ -253,7 +253,6 @@ export class ChangeDispatcher {
       schema: rel.schema,
       table: rel.table,
       commit_timestamp: change.commitTime.toISOString(),
-      eventType: change.type,
       type: change.type,
       columns,
       errors: errors.length ? errors : null,

@@ -213,6 +213,12 @@ describe("postgres_changes", () => {
     expect(anonGot.items.some((c) => c.table === "rt_items")).toBe(false);
   }, 30_000);
 
+  it("reports a filter it cannot parse", async () => {
+    const ch = (await rtClient()).channel(`badfilter-${Math.random()}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: "stars=between.1" }, () => {});
+    await expect(subscribed(ch)).rejects.toThrow(/Error parsing `filter` params/);
+  });
+
   it("reports a table that is not in the publication", async () => {
     const c = (await rtClient());
     const ch = c.channel(`nopub-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", table: "notebooks" }, () => {});
@@ -364,6 +370,17 @@ describe("private channels and tokens", () => {
     await heard.next(2);
     expect(heard.items[1]).toMatchObject({ payload: { marker: "user" } });
     expect(pub.items).toEqual([]);
+  });
+
+  it("closes a channel when its token expires while joined", async () => {
+    const user = await createUser();
+    const ch = (await rtClient(await mintUserToken(user, {}, 2))).channel(`expiring-${user}`);
+    const closed = new Promise<{ extension: string; message: string }>((resolve) =>
+      ch.on("system", {}, (m: { status: string; extension: string; message: string }) => m.status === "error" && resolve(m)));
+    await subscribed(ch, false);
+    const msg = await closed;
+    expect(msg.extension).toBe("system");
+    expect(msg.message).toMatch(/Token has expired/);
   });
 
   it("rejects an expired token at join", async () => {

@@ -213,6 +213,18 @@ describe("postgres_changes", () => {
     expect(anonGot.items.some((c) => c.table === "rt_items")).toBe(false);
   }, 30_000);
 
+  it("never sends rows of a table without a primary key", async () => {
+    const got = collector<Change>();
+    const ch = (await rtClient()).channel(`nokey-${Math.random()}`)
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_nokey" }, (p) => got.push(p as unknown as Change));
+    await subscribed(ch);
+    await sql("insert into public.rt_nokey (secret) values ('hidden')");
+    const [c] = await got.next(1);
+    expect(c!.eventType).toBe("INSERT");
+    expect(c!.new).toEqual({});
+    expect(c!.errors).toEqual(["Error 400: Bad Request, no primary key"]);
+  });
+
   it("reports a filter it cannot parse", async () => {
     const ch = (await rtClient()).channel(`badfilter-${Math.random()}`)
       .on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: "stars=between.1" }, () => {});

@@ -208,8 +208,13 @@ export class ChangeDispatcher {
     if (candidates.length === 0) return;
     await this.typeInfo(rel.columns.map((c) => c.typeOid));
     const info = await this.relationInfo(rel);
-    const errors: string[] = [];
-    if (info.pk.length === 0) errors.push("Error 400: Bad Request, no primary key");
+    if (info.pk.length === 0) {
+      // Without a primary key no row can be checked against RLS: Supabase sends only the
+      // change's kind with an error, never the row.
+      const data = JSON.stringify({ schema: rel.schema, table: rel.table, type: change.type, errors: ["Error 400: Bad Request, no primary key"] });
+      this.sendToSinks(candidates, data);
+      return;
+    }
 
     let record: Record<string, unknown> | undefined;
     let oldRecord: Record<string, unknown> | undefined;
@@ -226,7 +231,7 @@ export class ChangeDispatcher {
     let matched = candidates.filter((b) => matches(b.conditions, filterOn));
     if (matched.length === 0) return;
 
-    if (change.type !== "DELETE" && info.pk.length > 0 && change.new) {
+    if (change.type !== "DELETE" && change.new) {
       const groups = new Map<string, { role: string; claims: string; bindings: PgBinding[] }>();
       for (const b of matched) {
         const claims = JSON.stringify(b.sink.claims);
@@ -255,18 +260,22 @@ export class ChangeDispatcher {
       commit_timestamp: change.commitTime.toISOString(),
       type: change.type,
       columns,
-      errors: errors.length ? errors : null,
+      errors: null,
     };
     if (record) data.record = record;
     if (oldRecord) data.old_record = oldRecord;
 
+    this.sendToSinks(matched, JSON.stringify(data));
+  }
+
+  /** One message per channel, listing the ids of its bindings that matched. */
+  private sendToSinks(bindings: PgBinding[], json: string) {
     const bySink = new Map<ChangeSink, number[]>();
-    for (const b of matched) {
+    for (const b of bindings) {
       const ids = bySink.get(b.sink) ?? [];
       if (!ids.includes(b.id)) ids.push(b.id);
       bySink.set(b.sink, ids);
     }
-    const json = JSON.stringify(data);
     for (const [sink, ids] of bySink) sink.sendChange(ids, json);
   }
 }

@@ -231,6 +231,18 @@ export class ChangeDispatcher {
     let matched = candidates.filter((b) => matches(b.conditions, filterOn));
     if (matched.length === 0) return;
 
+    if (change.type === "DELETE") {
+      // RLS does not apply to deletes, but the role still needs SELECT on the table.
+      const roles = [...new Set(matched.map((b) => String(b.sink.claims.role ?? "anon")))];
+      const { rows } = await this.db.query<{ role: string; ok: boolean }>(
+        "select r as role, has_table_privilege(r, $1::oid, 'SELECT') as ok from unnest($2::text[]) as r",
+        [rel.oid, roles],
+      );
+      const allowed = new Set(rows.filter((r) => r.ok).map((r) => r.role));
+      matched = matched.filter((b) => allowed.has(String(b.sink.claims.role ?? "anon")));
+      if (matched.length === 0) return;
+    }
+
     if (change.type !== "DELETE" && change.new) {
       const groups = new Map<string, { role: string; claims: string; bindings: PgBinding[] }>();
       for (const b of matched) {

@@ -161,7 +161,7 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`node bench/realtime/run
 ## Method
 
 - Starts the stack on free ports with a temporary data dir (embedded PostgreSQL 17, the fixture project of
-  \`stack/test\`), so nothing else runs on the machine.
+  \`stack/test\`): a stack of its own, not shared with tests or a dev server.
 - Connects **${result.subscribers} subscribers**, one WebSocket each (raw \`ws\`, Phoenix vsn 1.0.0 frames, as
   realtime-js sends them), each with its **own user JWT** (distinct \`sub\`), each joined to its own channel with
   \`postgres_changes\` on \`INSERT\` of \`public.notes\` filtered by \`notebook_id=eq.<bench notebook>\`.
@@ -193,6 +193,18 @@ the machine competes for the same 2 cores; figures above ~2 mean the run was dis
 Deliveries: ${result.delivered} of ${result.expected} expected (${result.subscribers} subscribers × ${result.rows} rows).
 
 Target: p95 under 100 ms. ${result.commit.p95 < 100 ? "Met" : "Not met"} on this run (p95 ${result.commit.p95} ms).
+
+## Notes
+
+- Most of the time per change is the RLS check: one \`realtime.visible_to\` call that runs a prepared
+  \`select exists(...)\` once per distinct (role, claims) — 200 here — switching role and claims each time, as
+  Supabase's \`apply_rls\` does. Subscribers sharing the same claims are checked once.
+- The check is CPU-bound: while developing this (2026-11-21), a 30 s run on the same 2-core machine while other
+  test suites and a headless browser were running (load average ~8) gave p50 72 ms, p95 565 ms, p99 718 ms.
+  Figures from a loaded machine say little about the service; compare the load averages above.
+- An earlier version lost about 1% of deliveries: logical decoding can hand a commit over a moment before the
+  committing transaction is visible to new snapshots, so the first RLS checks of a change could miss the new row.
+  The check now waits (in SQL, up to 0.5 s) until the transaction is visible; every run since delivered all rows.
 `;
 fs.writeFileSync(path.join(here, "REPORT.md"), report);
 console.log(`wrote ${path.join(here, "REPORT.md")}`);

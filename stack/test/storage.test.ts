@@ -2,6 +2,7 @@
 // every route, allowed and refused by the fixture's RLS policies, for an owner,
 // another user and anon.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,20 @@ let otherId: string;
 const priv = `priv-${rand()}`;
 const pub = `pub-${rand()}`;
 const limited = `lim-${rand()}`;
+
+/** A request whose path goes out byte for byte (fetch would resolve "..", "." and "%2e"). */
+function rawRequest(method: string, rawPath: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: unknown }> {
+  const { port } = new URL(stackInfo().apiUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path: `/storage/v1${rawPath}`, headers }, (res) => {
+      let data = "";
+      res.on("data", (d) => (data += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: data ? JSON.parse(data) : null }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 function api(pathname: string) {
   return `${stackInfo().apiUrl}/storage/v1${pathname}`;
@@ -427,7 +442,9 @@ describe("hostile input", () => {
       "a/../../escape.txt",
       "%2e%2e/escape.txt",
       "a/%2e%2e/%2e%2e/escape.txt",
-      "a/%2e/b.txt",
+      "a/.%2Fb.txt",
+      "..%2Fescape.txt",
+      "a%2F..%2F..%2Fescape.txt",
       "a%5Cb.txt",
       "a%00b.txt",
       "%2Fetc%2Fpasswd",
@@ -436,16 +453,20 @@ describe("hostile input", () => {
       "x".repeat(300),
     ];
     for (const key of bad) {
-      const res = await fetch(api(`/object/${priv}/${key}`), { method: "POST", headers, body: "evil" });
-      expect(res.status, key).toBeGreaterThanOrEqual(400);
-      expect(res.status, key).toBeLessThan(500);
-      const body = await res.json();
-      expect(body.statusCode, key).toMatch(/^4\d\d$/);
+      const res = await rawRequest("POST", `/object/${priv}/${key}`, headers, "evil");
+      expect(res.status, key).toBe(400);
+      expect(res.json, key).toMatchObject({ statusCode: "400" });
+      const read = await rawRequest("GET", `/object/${priv}/${key}`, headers);
+      expect(read.status, key).toBe(400);
     }
     const viaClient = await service.storage.from(priv).upload("../../escape.txt", text("x"));
-    expect(viaClient.error).toMatchObject({ status: 400 });
-    const badBucket = await fetch(api(`/object/..%2F..%2Fetc/passwd`), { method: "POST", headers, body: "evil" });
-    expect(badBucket.status).toBe(400);
+    // fetch resolves the dots before sending, so this one never reaches a storage route
+    expect(viaClient.error?.status).toBeGreaterThanOrEqual(400);
+    expect(viaClient.error?.status).toBeLessThan(500);
+    for (const bucket of ["..%2F..%2Fetc", ".%2E%2Fx", "a%5Cb", "a%00b"]) {
+      const res = await rawRequest("POST", `/object/${bucket}/passwd`, headers, "evil");
+      expect(res.status, bucket).toBe(400);
+    }
     const root = stackInfo().dataDir;
     const found: string[] = [];
     const walk = (d: string) => {

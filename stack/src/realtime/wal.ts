@@ -1,7 +1,8 @@
 // Reads committed row changes from the write-ahead log over logical replication
-// (pgoutput) for the supabase_realtime publication (and realtime.messages inserts),
-// with a replication slot owned by this stack and dropped on stop. Values are kept
-// as Postgres text so they can be converted the way Supabase converts them.
+// (pgoutput) for the supabase_realtime publication (and realtime.messages inserts).
+// The slot is TEMPORARY, created on the replication connection itself, so Postgres
+// drops it when the stack stops or dies: no slot is ever left holding WAL back.
+// Values are kept as Postgres text so they can be converted the way Supabase does.
 import crypto from "node:crypto";
 import pg from "pg";
 import { LogicalReplicationService, PgoutputPlugin } from "pg-logical-replication";
@@ -57,6 +58,27 @@ type PgoutputMessage =
 
 const identity = (raw: unknown) => raw;
 
+/** pgoutput, creating its temporary slot on the replication connection before streaming. */
+class TemporarySlotPlugin extends PgoutputPlugin {
+  constructor(
+    options: ConstructorParameters<typeof PgoutputPlugin>[0],
+    private readonly onSlot: (error?: Error) => void,
+  ) {
+    super(options);
+  }
+
+  override async start(client: pg.Client, slotName: string, lastLsn: string) {
+    try {
+      await client.query(`CREATE_REPLICATION_SLOT "${slotName}" TEMPORARY LOGICAL pgoutput`);
+    } catch (e) {
+      this.onSlot(e as Error);
+      throw e;
+    }
+    this.onSlot();
+    return super.start(client, slotName, lastLsn);
+  }
+}
+
 export class WalReader {
   private service?: LogicalReplicationService;
   private slot = SLOT_PREFIX + crypto.randomBytes(6).toString("hex");
@@ -76,32 +98,32 @@ export class WalReader {
   /** Returns false (with a warning) when the server cannot do logical replication. */
   async start(): Promise<boolean> {
     const admin = new pg.Client({ connectionString: this.dbUrl });
-    await admin.connect();
     try {
+      await admin.connect();
       const { rows } = await admin.query<{ wal_level: string }>("select current_setting('wal_level') as wal_level");
       if (rows[0]?.wal_level !== "logical") {
         this.log.warn("postgres_changes not available: the server's wal_level is not 'logical' (set wal_level=logical and restart it); broadcast and presence still work", { wal_level: rows[0]?.wal_level });
         return false;
       }
-      // Slots left by stacks that were killed: drop the ones nobody is reading.
-      await admin.query(
-        `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-          where slot_name like $1 and not active and database = current_database()`,
-        [SLOT_PREFIX + "%"],
-      ).catch((e) => this.log.debug("could not drop stale slots", { error: (e as Error).message }));
-      await admin.query("select pg_create_logical_replication_slot($1, 'pgoutput')", [this.slot]);
     } catch (e) {
-      this.log.warn("postgres_changes not available: could not create a logical replication slot", { error: (e as Error).message });
+      this.log.warn("postgres_changes not available: could not read the server's wal_level", { error: (e as Error).message });
       return false;
     } finally {
       await admin.end().catch(() => {});
     }
-    this.subscribe();
+    try {
+      await this.subscribe();
+    } catch (e) {
+      this.log.warn("postgres_changes not available: could not start logical replication (the role needs REPLICATION and a free replication slot)", { error: (e as Error).message });
+      await this.service?.stop().catch(() => {});
+      return false;
+    }
     this.running = true;
     return true;
   }
 
-  private subscribe() {
+  /** Connects, creates the temporary slot and starts streaming; resolves once the slot exists. */
+  private subscribe(): Promise<void> {
     const url = new URL(this.dbUrl);
     const service = new LogicalReplicationService(
       {
@@ -116,26 +138,41 @@ export class WalReader {
       { acknowledge: { auto: true, timeoutSeconds: 10 }, flowControl: { enabled: false } },
     );
     this.service = service;
-    service.on("data", (_lsn: string, msg: PgoutputMessage) => this.handle(msg));
-    service.on("error", (e: Error) => {
-      if (this.stopped) return;
-      this.log.warn("replication stream error; reconnecting", { error: e.message });
-      this.reconnect();
-    });
-    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: PUBLICATIONS });
-    service.subscribe(plugin, this.slot).catch((e: Error) => {
-      if (this.stopped) return;
-      this.log.warn("replication stream ended; reconnecting", { error: e.message });
-      this.reconnect();
+    this.relations.clear();
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      const plugin = new TemporarySlotPlugin({ protoVersion: 1, publicationNames: PUBLICATIONS }, (error) => {
+        if (error) return reject(error);
+        ready = true;
+        resolve();
+      });
+      service.on("data", (_lsn: string, msg: PgoutputMessage) => this.handle(msg));
+      service.on("error", (e: Error) => {
+        if (!ready) return reject(e);
+        if (this.stopped) return;
+        this.log.warn("replication stream error; reconnecting", { error: e.message });
+        this.reconnect();
+      });
+      service.subscribe(plugin, this.slot).catch((e: Error) => {
+        if (!ready) return reject(e);
+        if (this.stopped) return;
+        this.log.warn("replication stream ended; reconnecting", { error: e.message });
+        this.reconnect();
+      });
     });
   }
 
   private reconnect() {
     if (this.stopped || this.retry) return;
-    this.service?.stop().catch(() => {});
+    void this.service?.stop().catch(() => {});
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      if (!this.stopped) this.subscribe();
+      if (this.stopped) return;
+      // Changes committed while disconnected are not replayed (a new temporary slot starts now).
+      this.subscribe().catch((e: Error) => {
+        this.log.warn("could not restart logical replication; retrying", { error: e.message });
+        this.reconnect();
+      });
     }, 1000);
   }
 
@@ -189,24 +226,7 @@ export class WalReader {
     this.stopped = true;
     this.running = false;
     if (this.retry) clearTimeout(this.retry);
+    // Ending the replication connection drops the temporary slot.
     await this.service?.stop().catch(() => {});
-    // The slot is only droppable once the walsender has let go of it.
-    const admin = new pg.Client({ connectionString: this.dbUrl });
-    try {
-      await admin.connect();
-      for (let i = 0; i < 20; i++) {
-        const { rows } = await admin.query<{ active: boolean }>("select active from pg_replication_slots where slot_name = $1", [this.slot]);
-        if (!rows[0]) break;
-        if (!rows[0].active) {
-          await admin.query("select pg_drop_replication_slot($1)", [this.slot]);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    } catch (e) {
-      this.log.debug("could not drop the replication slot", { error: (e as Error).message });
-    } finally {
-      await admin.end().catch(() => {});
-    }
   }
 }

@@ -246,6 +246,35 @@ describe("upload and download", () => {
   });
 });
 
+describe("limits and health", () => {
+  it("answers 413 at once when a declared body is above the global [storage] file_size_limit (50MiB)", async () => {
+    const { port } = new URL(stackInfo().apiUrl);
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1", port, method: "POST", path: `/storage/v1/object/${priv}/${ownerId}/huge.bin`,
+          headers: { apikey: stackInfo().serviceRoleKey, authorization: `Bearer ${stackInfo().serviceRoleKey}`, "content-type": "application/octet-stream", "content-length": String(60 * 1024 * 1024) },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.write(Buffer.alloc(1024)); // the rest is never sent: the answer must not wait for it
+    });
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body)).toMatchObject({ statusCode: "413", error: "Payload too large" });
+    expect(await sql("select 1 from storage.objects where name = $1", [`${ownerId}/huge.bin`])).toEqual([]);
+  });
+
+  it("reports storage healthy when its data folder is writable", async () => {
+    const res = await fetch(`${stackInfo().apiUrl}/health`);
+    expect((await res.json()).services.storage).toBe(true);
+  });
+});
+
 describe("public buckets", () => {
   it("serves public objects without any key, and never objects of private buckets", async () => {
     const p = `pics/${rand()}.txt`;

@@ -8,7 +8,7 @@ const VALID_BUCKET_NAME = /^[A-Za-z0-9_!.*'() &$=@;:+,?-]+$/;
 
 // Supabase: any UTF-8 except controls, S3's "characters to avoid" and invisible glyphs.
 const VALID_OBJECT_KEY =
-  // eslint-disable-next-line no-control-regex, no-misleading-character-class
+  // eslint-disable-next-line no-misleading-character-class
   /^[^\u0000-\u001f\u007f\u0080-\u009f#[\]{}^`"<>\\|%~\u{034F}\u{061C}\u{200B}\u{200E}\u{200F}\u{2028}\u{2029}\u{202A}-\u{202E}\u{2060}\u{2066}-\u{2069}\u{FEFF}]+$/u;
 
 const MAX_KEY_BYTES = 1024;

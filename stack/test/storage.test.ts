@@ -537,6 +537,15 @@ describe("hostile input", () => {
       body: JSON.stringify({ prefix: "" }),
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ statusCode: "403", message: "jwt expired" });
+    expect(await res.json()).toMatchObject({ statusCode: "403", error: "Unauthorized", message: "jwt expired" });
+
+    const forged = await signJwt("a-secret-that-is-not-the-stacks-secret", { sub: ownerId, role: "authenticated" }, 60);
+    const forgedRes = await fetch(api(`/object/${priv}/${ownerId}/x.txt`), { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${forged}` } });
+    expect(forgedRes.status).toBe(403);
+    expect(await forgedRes.json()).toMatchObject({ message: "invalid signature" });
+
+    const none = await fetch(api(`/object/${priv}/${ownerId}/x.txt`));
+    expect(none.status).toBe(403);
+    expect(await none.json()).toMatchObject({ statusCode: "403", message: "jwt must be provided" });
   });
 });

@@ -32,8 +32,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The verified caller; a bad or missing token is refused as Supabase Storage refuses it. */
 export function requireClaims(r: GatewayRequest): Claims {
-  if (r.authError) throw ERRORS.accessDenied(r.authError.code === "jwt_expired" ? "jwt expired" : "invalid signature");
-  if (!r.claims) throw ERRORS.accessDenied("Missing authorization header");
+  // The messages are those of the jsonwebtoken library Supabase Storage verifies with.
+  if (r.authError) {
+    const code = r.authError.code;
+    throw ERRORS.accessDenied(code === "jwt_expired" ? "jwt expired" : code === "jwt_malformed" ? "jwt malformed" : "invalid signature");
+  }
+  if (!r.claims) throw ERRORS.accessDenied("jwt must be provided");
   return r.claims;
 }
 

@@ -87,11 +87,14 @@ describe("admin users", () => {
     expect(data.users).toHaveLength(2);
     expect(data.total).toBeGreaterThanOrEqual(3);
     expect(data.nextPage).toBe(2);
-    expect(data.lastPage).toBeGreaterThanOrEqual(2);
+    // (supabase-js reads only the first digit of the last page number, so check the header itself.)
     const s = stackInfo();
     const res = await fetch(`${s.apiUrl}/auth/v1/admin/users?page=2&per_page=1`, { headers: { apikey: s.serviceRoleKey, authorization: `Bearer ${s.serviceRoleKey}` } });
+    const total = Number(res.headers.get("x-total-count"));
+    expect(total).toBeGreaterThanOrEqual(3);
     expect(res.headers.get("link")).toMatch(/page=3&per_page=1>; rel="next"/);
-    expect(Number(res.headers.get("x-total-count"))).toBeGreaterThanOrEqual(3);
+    expect(res.headers.get("link")).toMatch(new RegExp(`page=${total}&per_page=1>; rel="last"`));
+    expect(((await res.json()) as { users: unknown[] }).users).toHaveLength(1);
   });
 
   it("refuses the admin API without the service key", async () => {

@@ -331,6 +331,25 @@ describe("magic links and OTP", () => {
   });
 });
 
+describe("resend", () => {
+  it("sends a new confirmation whose token replaces the first one", async () => {
+    const email = uniqueEmail("resend");
+    const c = client();
+    await c.auth.signUp({ email, password: "resend-pass-1" });
+    const first = await lastMail(email);
+    const early = await c.auth.resend({ type: "signup", email });
+    expect(early.error?.code).toBe("over_email_send_rate_limit");
+    await sql("update auth.users set confirmation_sent_at = now() - interval '1 minute' where email = $1", [email]);
+    expect((await c.auth.resend({ type: "signup", email, options: { emailRedirectTo: `${SITE}/again` } })).error).toBeNull();
+    const second = await lastMail(email);
+    expect(second.id).not.toBe(first.id);
+    expect(fragment(await follow(linkIn(first))).get("error_code")).toBe("otp_expired");
+    const ok = await follow(linkIn(second));
+    expect(ok.pathname).toBe("/again");
+    expect(fragment(ok).get("type")).toBe("signup");
+  });
+});
+
 describe("recovery", () => {
   it("resets a forgotten password through the mailed link", async () => {
     const { email, password } = await confirmedUser("old-password-1");

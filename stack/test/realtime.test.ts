@@ -564,6 +564,47 @@ describe("robustness", () => {
     sock.close();
   });
 
+  it("checks many distinct users per change and delivers only to those RLS allows", async () => {
+    const users = await Promise.all(Array.from({ length: 45 }, () => createUser()));
+    const books = await Promise.all(users.map((u) => notebook(u)));
+    const shared = await notebook(users[0]!, true);
+    const sock = await rawSocket();
+    const got = new Map<string, number[]>(); // topic -> note ids
+    let notify = () => {};
+    sock.on("message", (d) => {
+      const m = JSON.parse(d.toString()) as { topic: string; event: string; payload: { data?: { record: { id: number } } } };
+      if (m.event !== "postgres_changes") return;
+      got.set(m.topic, [...(got.get(m.topic) ?? []), m.payload.data!.record.id]);
+      notify();
+    });
+    const ready = new Promise<void>((resolve) => {
+      let n = 0;
+      sock.on("message", (d) => {
+        const m = JSON.parse(d.toString()) as { event: string; payload: { status?: string; extension?: string } };
+        if (m.event === "system" && m.payload.extension === "postgres_changes" && m.payload.status === "ok" && ++n === users.length) resolve();
+      });
+    });
+    for (let i = 0; i < users.length; i++) {
+      sock.send(JSON.stringify({
+        topic: `realtime:many-users-${i}`, event: "phx_join", ref: String(i), join_ref: String(i),
+        payload: { access_token: await mintUserToken(users[i]!), config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "notes", filter: `notebook_id=in.(${[...books, shared].join(",")})` }] } },
+      }));
+    }
+    await ready;
+    const k = 37;
+    const privateNote = await note(books[k]!, "only for one");
+    const publicNote = await note(shared, "for everyone");
+    await new Promise<void>((resolve) => {
+      notify = () => { if (users.every((_, i) => got.get(`realtime:many-users-${i}`)?.includes(publicNote))) resolve(); };
+      notify();
+    });
+    for (let i = 0; i < users.length; i++) {
+      const ids = got.get(`realtime:many-users-${i}`)!;
+      expect(ids).toEqual(i === k ? [privateNote, publicNote] : [publicNote]);
+    }
+    sock.close();
+  }, 30_000);
+
   it("refuses sockets without a valid apikey", async () => {
     const s = stackInfo();
     const url = `${s.apiUrl.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=nope&vsn=1.0.0`;

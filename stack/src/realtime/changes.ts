@@ -42,6 +42,9 @@ interface RelationInfo {
 }
 
 const NUMERIC = new Set([20, 21, 23, 26, 700, 701, 1700]);
+/** Claim sets from which the RLS check is split over parallel database calls, and how many. */
+const PARALLEL_FROM = 40;
+const PARALLEL_CALLS = 2;
 
 /** Supabase's phash2-style id for a binding: a stable 32-bit hash of its params. */
 export function bindingId(params: Record<string, unknown>): number {
@@ -255,12 +258,23 @@ export class ChangeDispatcher {
       // Same-role subscribers next to each other: the prepared plan is reused across them.
       const list = [...groups.values()].sort((x, y) => (x.role < y.role ? -1 : x.role > y.role ? 1 : 0));
       const t0 = performance.now();
-      const { rows } = await this.db.query<{ visible: number[] }>(
-        "select realtime.visible_to($1::oid::regclass, $2::text[], $3::text[], $4::text[], $5::jsonb, $6::bigint) as visible",
-        [rel.oid, info.pk, info.pkTypes, info.pk.map((c) => change.new![c] ?? null), JSON.stringify(list.map((g) => ({ role: g.role, claims: g.claims }))), change.xid],
+      // Many distinct claim sets: split them over parallel calls so Postgres uses more than one core.
+      const parts = list.length >= PARALLEL_FROM ? PARALLEL_CALLS : 1;
+      const size = Math.ceil(list.length / parts);
+      const keyVals = info.pk.map((c) => change.new![c] ?? null);
+      const chunks = await Promise.all(
+        Array.from({ length: parts }, async (_, p) => {
+          const slice = list.slice(p * size, (p + 1) * size);
+          if (slice.length === 0) return [];
+          const { rows } = await this.db.query<{ visible: number[] }>(
+            "select realtime.visible_to($1::oid::regclass, $2::text[], $3::text[], $4::text[], $5::jsonb, $6::bigint) as visible",
+            [rel.oid, info.pk, info.pkTypes, keyVals, JSON.stringify(slice.map((g) => ({ role: g.role, claims: g.claims }))), change.xid],
+          );
+          return (rows[0]?.visible ?? []).map((i) => i + p * size);
+        }),
       );
-      const visible = new Set(rows[0]?.visible ?? []);
-      this.log.debug("visibility checked", { ms: Math.round(performance.now() - t0), groups: list.length, visible: visible.size });
+      const visible = new Set(chunks.flat());
+      this.log.debug("visibility checked", { ms: Math.round(performance.now() - t0), groups: list.length, visible: visible.size, calls: parts });
       matched = list.flatMap((g, i) => (visible.has(i) ? g.bindings : []));
       if (matched.length === 0) return;
     }

@@ -269,6 +269,39 @@ describe("limits and health", () => {
     expect(await sql("select 1 from storage.objects where name = $1", [`${ownerId}/huge.bin`])).toEqual([]);
   });
 
+  it("a client that goes away mid-upload leaves no temp file and does not block the key", async () => {
+    const { port } = new URL(stackInfo().apiUrl);
+    const auth = { apikey: stackInfo().serviceRoleKey, authorization: `Bearer ${stackInfo().serviceRoleKey}` };
+    for (const kind of ["raw", "multipart"] as const) {
+      const key = `${ownerId}/aborted-${kind}-${rand()}.bin`;
+      const keyDir = path.join(stackInfo().dataDir, "storage", priv, ...key.split("/"));
+      const boundary = "----parley" + rand();
+      const req = http.request({
+        host: "127.0.0.1", port, method: "POST", path: `/storage/v1/object/${priv}/${key}`,
+        headers: {
+          ...auth,
+          "transfer-encoding": "chunked",
+          "content-type": kind === "raw" ? "application/octet-stream" : `multipart/form-data; boundary=${boundary}`,
+        },
+      });
+      req.on("error", () => {});
+      if (kind === "multipart") {
+        req.write(`--${boundary}\r\ncontent-disposition: form-data; name=""; filename="a.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+      }
+      req.write(Buffer.alloc(32 * 1024, 1));
+      const started = Date.now();
+      while (!(fs.existsSync(keyDir) && fs.readdirSync(keyDir).some((f) => f.endsWith(".part")))) {
+        if (Date.now() - started > 20_000) throw new Error(`no temp file for the ${kind} upload`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      req.destroy();
+      const up = await service.storage.from(priv).upload(key, text("after the abort"));
+      expect(up.error, kind).toBeNull();
+      expect(fs.readdirSync(keyDir).filter((f) => f.endsWith(".part")), kind).toEqual([]);
+      expect(await (await service.storage.from(priv).download(key)).data!.text()).toBe("after the abort");
+    }
+  });
+
   it("reports storage healthy when its data folder is writable", async () => {
     const res = await fetch(`${stackInfo().apiUrl}/health`);
     expect((await res.json()).services.storage).toBe(true);

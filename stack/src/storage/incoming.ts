@@ -77,6 +77,7 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
     }
     const fields: Record<string, string> = {};
     let pending: Promise<IncomingUpload> | null = null;
+    let fileStream: Readable | null = null;
     let failed = false;
     const fail = (e: unknown) => {
       if (failed) return;
@@ -85,6 +86,16 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
       req.resume();
       reject(e);
     };
+    // A client that goes away mid-body: end the file stream with an error so the
+    // writer discards its temp file (and releases the key) instead of waiting forever.
+    const aborted = () => {
+      if (req.complete) return;
+      const err = new StorageError(400, "Aborted", "The upload was aborted");
+      fileStream?.destroy(err);
+      fail(err);
+    };
+    req.on("close", aborted);
+    req.on("error", aborted);
 
     bb.on("field", (name, value) => {
       fields[name] = value;
@@ -95,6 +106,7 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
         return;
       }
       const mimeType = info.mimeType || "application/octet-stream";
+      fileStream = stream;
       pending = (async () => {
         mustBeAllowedMimeType(mimeType, limits.allowedMimeTypes);
         const userMetadata = fields.metadata ? parseUserMetadata(fields.metadata) : null;
@@ -118,7 +130,6 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
       if (!pending) return fail(ERRORS.invalidRequest("No file provided"));
       pending.then(resolve, fail);
     });
-    req.on("aborted", () => fail(new StorageError(400, "Aborted", "The upload was aborted")));
     req.pipe(bb);
   });
 }

@@ -19,6 +19,7 @@ const OBJECT_COLUMNS = `id, bucket_id, name, version, metadata, user_metadata, $
 const RETURNED_COLUMNS = `bucket_id, name, id, owner, owner_id, version, metadata, user_metadata, ${iso("created_at")}, ${iso("updated_at")}, ${iso("last_accessed_at")}`;
 const SIGNED_UPLOAD_SECONDS = 2 * 3600; // Supabase: signed upload URLs are valid for 2 hours
 const MAX_PATHS = 1000;
+const UPLOAD_IDLE_MS = 60_000;
 
 interface RowValues {
   id: string;
@@ -87,10 +88,17 @@ async function acceptUpload(
     const values: RowValues = { id, bucket: o.bucket, key: o.key, ...o.owner, version, metadata: {}, userMetadata: null };
     await testPermission(c, r, o.claims, (client) => writeRow(client, o.mode, values));
 
-    const incoming = await receiveUpload(r.req, { maxBytes: limit, allowedMimeTypes: bucket.allowed_mime_types }, {
-      write: (stream, max) => c.files.writeTemp(o.bucket, o.key, stream, max),
-      discard: (file) => c.files.discard(file),
-    });
+    // A stalled client must not hold the key's lock for ever.
+    r.req.setTimeout(UPLOAD_IDLE_MS, () => r.req.destroy(new Error("upload idle for too long")));
+    let incoming;
+    try {
+      incoming = await receiveUpload(r.req, { maxBytes: limit, allowedMimeTypes: bucket.allowed_mime_types }, {
+        write: (stream, max) => c.files.writeTemp(o.bucket, o.key, stream, max),
+        discard: (file) => c.files.discard(file),
+      });
+    } finally {
+      r.req.setTimeout(0);
+    }
     try {
       await c.files.commitTemp(incoming.file.tempPath, o.bucket, o.key, version);
     } catch (e) {

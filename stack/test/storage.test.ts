@@ -1,6 +1,7 @@
 // Storage through the unmodified storage-js in supabase-js, against the test stack:
 // every route, allowed and refused by the fixture's RLS policies, for an owner,
 // another user and anon.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -171,6 +172,24 @@ describe("upload and download", () => {
     // only the current version's file stays on disk
     const dir = path.join(stackInfo().dataDir, "storage", priv, ...p.split("/"));
     expect(fs.readdirSync(dir)).toHaveLength(1);
+  });
+
+  it("lets exactly one of two simultaneous uploads to a new key win; the other conflicts", async () => {
+    const p = `${ownerId}/race-${rand()}.txt`;
+    const results = await Promise.all([owner.storage.from(priv).upload(p, text("first")), owner.storage.from(priv).upload(p, text("second"))]);
+    expect(results.filter((x) => x.error === null)).toHaveLength(1);
+    expect(results.filter((x) => x.error !== null)[0]!.error).toMatchObject({ status: 409 });
+    const dir = path.join(stackInfo().dataDir, "storage", priv, ...p.split("/"));
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+  });
+
+  it("round-trips a multi-megabyte file byte for byte", async () => {
+    const p = `${ownerId}/big-${rand()}.bin`;
+    const bytes = crypto.randomBytes(6 * 1024 * 1024 + 7);
+    expect((await owner.storage.from(priv).upload(p, bytes, { contentType: "application/octet-stream" })).error).toBeNull();
+    const down = await owner.storage.from(priv).download(p);
+    expect(Buffer.from(await down.data!.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await owner.storage.from(priv).info(p)).data).toMatchObject({ size: bytes.length, etag: `"${crypto.createHash("md5").update(bytes).digest("hex")}"` });
   });
 
   it("takes raw bodies with content type, cache control and user metadata", async () => {

@@ -140,6 +140,31 @@ describe("postgres_changes", () => {
     expect(gt.items.map((x) => x.new.body)).toEqual(["big"]);
   }, 30_000);
 
+  it("applies neq, lt, lte, gte and timestamp filters", async () => {
+    const owner = await createUser();
+    const book = await notebook(owner);
+    const c = await rtClient(await mintUserToken(owner));
+    const seen: Record<string, number[]> = { neq: [], lt: [], lte: [], gte: [] };
+    const all = collector<string>();
+    let ch = c.channel(`filters2-${owner}`);
+    for (const [name, f] of [["neq", "stars=neq.2"], ["lt", "stars=lt.2"], ["lte", "stars=lte.2"], ["gte", "stars=gte.3"]] as const) {
+      ch = ch.on("postgres_changes", { event: "INSERT", schema: "public", table: "notes", filter: `${f},notebook_id=eq.${book}` }, (p) => {
+        seen[name]!.push((p as unknown as Change).new.stars as number);
+        all.push(name);
+      });
+    }
+    const times = collector<Change>();
+    ch = ch.on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_items", filter: `happened_at=gte.2030-01-01T00:00:00Z,owner_id=eq.${owner}` }, (p) => times.push(p as unknown as Change));
+    await subscribed(ch);
+    for (const stars of [1, 2, 3]) await note(book, `s${stars}`, stars);
+    await sql("insert into public.rt_items (owner_id, label, happened_at) values ($1, 'past', '2020-05-05 10:00:00+02'), ($1, 'future', '2031-02-03 04:05:06.789+00')", [owner]);
+    // neq: 1,3  lt: 1  lte: 1,2  gte: 3  => 6 deliveries
+    await all.next(6);
+    expect(seen).toEqual({ neq: [1, 3], lt: [1], lte: [1, 2], gte: [3] });
+    const [t] = await times.next(1);
+    expect(t!.new.label).toBe("future");
+  }, 30_000);
+
   it("sends UPDATE and DELETE with old_record, and '*' gets all three", async () => {
     const owner = await createUser();
     const book = await notebook(owner);

@@ -30,6 +30,8 @@ export interface PgBinding {
 
 interface TypeInfo {
   name: string;
+  /** The type itself, or a domain's base type: what decides the JSON form. */
+  base: number;
   category: string;
   format: string;
 }
@@ -127,11 +129,13 @@ export class ChangeDispatcher {
   private async typeInfo(oids: number[]): Promise<void> {
     const missing = [...new Set(oids)].filter((o) => !this.types.has(o));
     if (!missing.length) return;
-    const { rows } = await this.db.query<{ oid: number; typname: string; typcategory: string; fmt: string }>(
-      "select oid::int as oid, typname, typcategory, format_type(oid, null) as fmt from pg_type where oid = any($1::oid[])",
+    const { rows } = await this.db.query<{ oid: number; base: number; typname: string; typcategory: string; fmt: string }>(
+      `select oid::int as oid, (case when typtype = 'd' then typbasetype else oid end)::int as base,
+              typname, typcategory, format_type(oid, null) as fmt
+         from pg_type where oid = any($1::oid[])`,
       [missing],
     );
-    for (const r of rows) this.types.set(r.oid, { name: r.typname, category: r.typcategory, format: r.fmt });
+    for (const r of rows) this.types.set(r.oid, { name: r.typname, base: r.base, category: r.typcategory, format: r.fmt });
   }
 
   private async relationInfo(rel: WalRelation): Promise<RelationInfo> {
@@ -169,7 +173,7 @@ export class ChangeDispatcher {
         continue;
       }
       const t = this.types.get(col.typeOid);
-      const oid = col.typeOid;
+      const oid = t?.base ?? col.typeOid;
       if (oid === 16) out[col.name] = v === "t";
       else if (NUMERIC.has(oid)) {
         const n = Number(v);

@@ -76,12 +76,24 @@ export function parseFilter(filter: string | undefined | null): Condition[] {
   });
 }
 
+const ISO_DATE = /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?)?(Z|[+-]\d\d(:?\d\d)?)?$/;
+
 function cmp(a: unknown, b: string): number | null {
   if (a === null || a === undefined) return null;
   if (typeof a === "number") {
     const n = Number(b);
     if (Number.isNaN(n)) return null;
     return a === n ? 0 : a < n ? -1 : 1;
+  }
+  if (typeof a === "boolean") {
+    const s = String(a);
+    return s === b.toLowerCase() ? 0 : s < b.toLowerCase() ? -1 : 1;
+  }
+  if (typeof a === "string" && ISO_DATE.test(a) && ISO_DATE.test(b)) {
+    // dates and timestamps: compare instants, whatever the text form of the filter value
+    const x = Date.parse(a);
+    const y = Date.parse(b);
+    if (!Number.isNaN(x) && !Number.isNaN(y)) return x === y ? 0 : x < y ? -1 : 1;
   }
   const s = typeof a === "object" ? JSON.stringify(a) : String(a);
   return s === b ? 0 : s < b ? -1 : 1;

@@ -5,6 +5,7 @@
 // never write that table themselves.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { callerId } from "../chat/caller.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
@@ -26,10 +27,10 @@ Deno.serve(handler(async (req) => {
   }
   const { bot_id, password } = parsed.data;
 
+  // The grant is written with the service role, so the id must be one PostgREST
+  // accepts: get_public_bot below runs with the same token and fails on a forged one.
+  const userId = callerId(req);
   const user = createUserClient(req);
-  const { data: auth } = await user.auth.getUser();
-  if (!auth?.user) throw new HttpError(401, "session_required", "Sign in (an anonymous session is enough) first");
-  const userId = auth.user.id;
 
   const limited = await checkRateLimits([
     { key: `bot-login:user:${userId}`, max: limitFromEnv("PARLEY_BOT_LOGIN_USER_LIMIT", 5), windowSeconds: 60 },
@@ -45,6 +46,9 @@ Deno.serve(handler(async (req) => {
   // The visitor-facing face of the bot: absent for private bots and unknown ids.
   const face = await user.rpc("get_public_bot", { bot_id });
   const bot = (Array.isArray(face.data) ? face.data[0] : face.data) as { visibility?: string } | undefined;
+  if (face.error?.code === "PGRST301" || face.error?.message?.includes("JWT")) {
+    throw new HttpError(401, "session_required", "Your session is not valid. Sign in again.");
+  }
   if (face.error || !bot) throw new HttpError(404, "bot_not_found", "Bot not found");
   if (bot.visibility !== "password") return json(200, { ok: true });
 

@@ -1,0 +1,142 @@
+// Local servers on 127.0.0.1 that speak each vendor's real streaming wire
+// format, for tests and the chat benchmark. Each answers the scripted replies in
+// order (the last one repeats) and records what it received.
+export type Vendor = "openai" | "anthropic" | "google" | "mistral" | "groq";
+
+export type Reply =
+  | { kind: "stream"; tokens: string[]; usage?: { prompt: number; completion: number } }
+  | { kind: "error"; status: number; message?: string; headers?: Record<string, string> };
+
+export interface Received {
+  path: string;
+  headers: Headers;
+  body: Record<string, any>;
+}
+
+export interface FakeServer {
+  url: string;
+  /** The base URL to configure for the vendor's SDK. */
+  baseUrl: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+
+function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; completion: number }): string[] {
+  const id = "chatcmpl-fake";
+  const created = Math.floor(Date.now() / 1000);
+  const base = { id, object: "chat.completion.chunk", created, model: "fake-model" };
+  const out = [sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })];
+  for (const t of tokens) out.push(sse({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] }));
+  const u = { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion };
+  if (vendor === "groq") {
+    out.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], x_groq: { id: "req_fake", usage: u } }));
+  } else if (vendor === "mistral") {
+    out.push(sse({ ...base, choices: [{ index: 0, delta: { content: "" }, finish_reason: "stop" }], usage: u }));
+  } else {
+    out.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+    out.push(sse({ ...base, choices: [], usage: u }));
+  }
+  out.push("data: [DONE]\n\n");
+  return out;
+}
+
+function anthropicEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
+  const out = [
+    sse({
+      type: "message_start",
+      message: {
+        id: "msg_fake", type: "message", role: "assistant", model: "fake-model", content: [], stop_reason: null,
+        stop_sequence: null, usage: { input_tokens: usage.prompt, output_tokens: 1 },
+      },
+    }, "message_start"),
+    sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
+    sse({ type: "ping" }, "ping"),
+  ];
+  for (const t of tokens) out.push(sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: t } }, "content_block_delta"));
+  out.push(sse({ type: "content_block_stop", index: 0 }, "content_block_stop"));
+  out.push(sse({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage.completion } }, "message_delta"));
+  out.push(sse({ type: "message_stop" }, "message_stop"));
+  return out;
+}
+
+function geminiEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
+  return tokens.map((t, i) =>
+    sse({
+      candidates: [{ content: { parts: [{ text: t }], role: "model" }, index: 0, ...(i === tokens.length - 1 ? { finishReason: "STOP" } : {}) }],
+      usageMetadata: { promptTokenCount: usage.prompt, candidatesTokenCount: i === tokens.length - 1 ? usage.completion : i + 1, totalTokenCount: usage.prompt + i + 1 },
+      modelVersion: "fake-model",
+    })
+  );
+}
+
+function errorBody(vendor: Vendor, status: number, message: string): unknown {
+  switch (vendor) {
+    case "anthropic":
+      return { type: "error", error: { type: status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : "api_error", message } };
+    case "google":
+      return { error: { code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL" } };
+    case "mistral":
+      return { object: "error", message, type: "error", param: null, code: String(status) };
+    default:
+      return { error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", param: null, code: null } };
+  }
+}
+
+function pathFor(vendor: Vendor, path: string): boolean {
+  switch (vendor) {
+    case "openai":
+      return path === "/v1/chat/completions";
+    case "groq":
+      return path === "/openai/v1/chat/completions";
+    case "mistral":
+      return path === "/v1/chat/completions";
+    case "anthropic":
+      return path === "/v1/messages";
+    case "google":
+      return /^\/v1(beta)?\/models\/[^/:]+:streamGenerateContent$/.test(path);
+  }
+}
+
+export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { tokenDelayMs?: number } = {}): FakeServer {
+  const received: Received[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const text = await req.text();
+    if (req.method !== "POST" || !pathFor(vendor, url.pathname) || (vendor === "google" && url.searchParams.get("alt") !== "sse")) {
+      return new Response(JSON.stringify(errorBody(vendor, 404, `no route ${req.method} ${url.pathname}`)), { status: 404 });
+    }
+    let body: Record<string, any> = {};
+    try {
+      body = JSON.parse(text);
+    } catch { /* recorded as {} */ }
+    received.push({ path: url.pathname + url.search, headers: req.headers, body });
+    const reply = replies[Math.min(received.length - 1, replies.length - 1)];
+    if (reply.kind === "error") {
+      return new Response(JSON.stringify(errorBody(vendor, reply.status, reply.message ?? `fake ${reply.status}`)), {
+        status: reply.status,
+        headers: { "content-type": "application/json", ...reply.headers },
+      });
+    }
+    const usage = reply.usage ?? { prompt: 11, completion: reply.tokens.length };
+    const frames = vendor === "anthropic"
+      ? anthropicEvents(reply.tokens, usage)
+      : vendor === "google"
+      ? geminiEvents(reply.tokens, usage)
+      : openAiStyle(vendor, reply.tokens, usage);
+    const enc = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const f = frames.shift();
+        if (f === undefined) return controller.close();
+        if (opts.tokenDelayMs) await new Promise((r) => setTimeout(r, opts.tokenDelayMs));
+        controller.enqueue(enc.encode(f));
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const baseUrl = vendor === "openai" ? `${url}/v1` : url;
+  return { url, baseUrl, received, close: () => server.shutdown() };
+}

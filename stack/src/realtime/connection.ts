@@ -131,7 +131,9 @@ export class Connection implements ChannelOwner {
         this.ctx.log.debug("ignored a malformed frame", { error: e.message });
         return;
       }
-      throw e;
+      // A bug here must cost this socket, never the process.
+      this.ctx.log.error("realtime frame handling failed", { error: (e as Error).stack ?? String(e) });
+      this.close(1011, "Internal error");
     }
   }
 

@@ -89,7 +89,7 @@ describe("OAuth details", () => {
     const { data } = await client().auth.getUser(f.get("access_token")!);
     expect(data.user!.id).toBe(made.user!.id);
     expect(data.user!.identities!.map((i) => i.provider).sort()).toEqual(["email", "google"]);
-    expect(data.user!.app_metadata.providers.sort()).toEqual(["email", "google"]);
+    expect([...(data.user!.app_metadata.providers as string[])].sort()).toEqual(["email", "google"]);
   });
 
   it("refuses unknown or disabled providers and a forged state", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { decodeJwt } from "jose";
-import { nodeClientOptions, serviceClient, sql, stackInfo } from "./helpers.ts";
+import { nodeClientOptions, sql, stackInfo } from "./helpers.ts";
 
 const SITE = "http://127.0.0.1:3000";
 const API_VERSION = { "X-Supabase-Api-Version": "2024-01-01" };

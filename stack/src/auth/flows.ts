@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import type { GatewayRequest } from "../service.ts";
 import { sendJson } from "../http.ts";
 import { clientInfo, limitIp, requireUser, type AuthContext, type Q } from "./context.ts";
-import { createFlowState, sendToken, type Pkce } from "./emails.ts";
+import { checkFrequency, createFlowState, sendToken, type Pkce } from "./emails.ts";
 import { AuthError, badRequest, forbidden, notFound, unprocessable } from "./errors.ts";
 import { optBool, optObject, optString, readBodyJson, validateEmail, type Body } from "./input.ts";
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
@@ -234,7 +234,6 @@ export async function updateUser(a: AuthContext, r: GatewayRequest) {
       } else {
         await q.query("update auth.users set email_change = $2, email_change_confirm_status = 0, email_change_token_current = '', updated_at = now() where id = $1", [user.id, email]);
         const u2 = (await findUserById(q, user.id))!;
-        const { checkFrequency } = await import("./emails.ts");
         checkFrequency(a, user, "email_change_new");
         await sendToken(a, q, u2, "email_change_new", redirectTo, pkce, { recipient: email, skipFrequency: true });
         if (a.settings.email.doubleConfirmChanges && user.email && !user.is_anonymous) {

@@ -1,7 +1,7 @@
 // Typed reads of request bodies: a field of the wrong type is GoTrue's 400
 // bad_json (its JSON decoder refuses it), never a crash further down.
 import type { IncomingMessage } from "node:http";
-import { readJson } from "../http.ts";
+import { readBody, readJson } from "../http.ts";
 import { AuthError, badRequest } from "./errors.ts";
 
 export type Body = Record<string, unknown>;
@@ -11,7 +11,6 @@ const MAX_BODY = 256 * 1024;
 export async function readBodyJson(req: IncomingMessage): Promise<Body> {
   const ct = String(req.headers["content-type"] ?? "");
   if (ct.includes("application/x-www-form-urlencoded")) {
-    const { readBody } = await import("../http.ts");
     const raw = await readBody(req, MAX_BODY);
     return Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
   }

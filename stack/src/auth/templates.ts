@@ -148,7 +148,8 @@ export interface RenderedMail {
 
 export function renderMail(kind: TemplateKind, lang: Lang, vars: { url: string; otp: string; oldEmail?: string; newEmail?: string }): RenderedMail {
   const t = T[lang];
-  const k = t.kinds[kind];
+  // An anonymous user adding an address has no old one to name.
+  const k = kind === "email_change" && !vars.oldEmail ? { ...t.kinds.email_change, intro: t.kinds.confirmation.intro } : t.kinds[kind];
   const fill = (s: string, esc: (x: string) => string) => s.replace("{old}", esc(vars.oldEmail ?? "")).replace("{new}", esc(vars.newEmail ?? ""));
   const html = `<!doctype html><html lang="${lang === "jp" ? "ja" : lang === "cn" ? "zh" : lang}"><body style="font-family:sans-serif">
 <h2>${escapeHtml(k.subject)}</h2>

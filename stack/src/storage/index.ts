@@ -7,6 +7,7 @@ import * as buckets from "./buckets.ts";
 import type { StorageContext } from "./context.ts";
 import { ERRORS, StorageError, fromDbError, sendError } from "./errors.ts";
 import { FileStore } from "./files.ts";
+import { listV2 } from "./list-v2.ts";
 import { KeyLocks } from "./locks.ts";
 import * as objects from "./objects.ts";
 
@@ -41,6 +42,7 @@ async function routeObject(c: StorageContext, r: GatewayRequest, method: string,
       if (first === "move" && parts.length === 1) return objects.move(c, r);
       if (first === "copy" && parts.length === 1) return objects.copy(c, r);
       if (first === "list" && parts.length === 2) return objects.list(c, r, decode(second));
+      if (first === "list-v2" && parts.length === 2) return listV2(c, r, decode(second));
       if (first === "sign" && parts.length === 2) return objects.signUrls(c, r, decode(second));
       if (first === "sign") return objects.signUrl(c, r, ...bucketAndKey(parts, 1));
       if (first === "upload" && second === "sign") return objects.signUpload(c, r, ...bucketAndKey(parts, 2));

@@ -15,8 +15,14 @@ export interface Source {
   excerpt: string;
 }
 
+/** "Document › Heading", without repeating a heading that is the document's title. */
+export function passageTitle(p: Passage): string {
+  const parts = [p.document_title, p.heading_path].map((s) => (s ?? "").trim()).filter(Boolean);
+  return [...new Set(parts)].join(" › ");
+}
+
 export function toSource(p: Passage): Source {
-  const title = [p.document_title, p.heading_path].filter((s) => s && s.trim()).join(" › ") || (p.document_url ?? "");
+  const title = passageTitle(p) || (p.document_url ?? "");
   const text = p.content.replace(/\s+/g, " ").trim();
   return {
     chunk_id: p.chunk_id,
@@ -38,8 +44,7 @@ export function systemPrompt(instructions: string, language: string, passages: P
   const context = passages.length
     ? passages
       .map((p, i) => {
-        const title = [p.document_title, p.heading_path].filter((s) => s && s.trim()).join(" › ");
-        return `[${i + 1}] ${title || "Untitled"}\n${p.content.trim()}`;
+        return `[${i + 1}] ${passageTitle(p) || "Untitled"}\n${p.content.trim()}`;
       })
       .join("\n\n")
     : "(no passages matched this question)";

@@ -1,0 +1,88 @@
+// POST /bot-login: a password bot refuses to chat until the right password
+// writes a grant; wrong passwords are 401 incorrect_password; attempts are
+// rate-limited per visitor and per IP.
+import assert from "node:assert/strict";
+import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
+
+async function login(token: string, body: unknown, ip = `10.${rand()}.${rand()}.${rand()}`) {
+  const res = await callFunction("bot-login", {
+    method: "POST",
+    token,
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, json: await res.json() };
+}
+const rand = () => Math.floor(Math.random() * 250) + 1;
+
+Deno.test("a password bot refuses until bot-login grants access", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "open-sesame-7", chunks: [{ title: "Secret", content: "The vault opens at noon." }] });
+  const visitor = await signedInUser();
+  const before = await chat(visitor.token, { bot_id: botId, message: "vault" });
+  assert.equal(before.status, 403);
+  assert.equal(before.json.error.code, "password_required");
+
+  const wrong = await login(visitor.token, { bot_id: botId, password: "nope" });
+  assert.equal(wrong.status, 401);
+  assert.deepEqual(wrong.json, { error: { code: "incorrect_password", message: "Incorrect password" } });
+
+  const right = await login(visitor.token, { bot_id: botId, password: "open-sesame-7" });
+  assert.equal(right.status, 200);
+  assert.deepEqual(right.json, { ok: true });
+  const { data: grants } = await visitor.client.from("bot_access_grants").select("bot_id");
+  assert.deepEqual(grants, [{ bot_id: botId }]);
+
+  const after = await chat(visitor.token, { bot_id: botId, message: "When does the vault open?" });
+  assert.equal(after.status, 200);
+  assert.match(after.events.filter((e) => e.event === "token").map((e) => e.data.text).join(""), /noon/);
+
+  // Another visitor still needs the password.
+  const other = await signedInUser();
+  assert.equal((await chat(other.token, { bot_id: botId, message: "vault" })).status, 403);
+});
+
+Deno.test("bot-login: private and unknown bots are 404; public bots need no password", async () => {
+  const priv = await createBot({ visibility: "private" });
+  const pub = await createBot({ visibility: "public" });
+  const visitor = await signedInUser();
+  assert.equal((await login(visitor.token, { bot_id: priv.botId, password: "x" })).status, 404);
+  assert.equal((await login(visitor.token, { bot_id: crypto.randomUUID(), password: "x" })).status, 404);
+  const open = await login(visitor.token, { bot_id: pub.botId, password: "anything" });
+  assert.deepEqual(open.json, { ok: true });
+  const { count } = await serviceClient().from("bot_access_grants").select("*", { count: "exact", head: true }).eq("bot_id", pub.botId);
+  assert.equal(count, 0, "no grant is written for a public bot");
+});
+
+Deno.test("bot-login: bad input and no session are clear 4xx", async () => {
+  const visitor = await signedInUser();
+  assert.equal((await login(stack.anonKey, { bot_id: crypto.randomUUID(), password: "x" })).status, 401);
+  for (const body of ["{", { bot_id: "x", password: "y" }, { bot_id: crypto.randomUUID(), password: "" }, { bot_id: crypto.randomUUID() }]) {
+    const r = await login(visitor.token, body);
+    assert.equal(r.status, 400);
+    assert.ok(r.json.error.code);
+  }
+});
+
+Deno.test("bot-login: the 6th attempt of a visitor within a minute is 429 with Retry-After", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-1" });
+  const visitor = await signedInUser();
+  for (let i = 0; i < 5; i++) assert.equal((await login(visitor.token, { bot_id: botId, password: `guess-${i}` })).status, 401);
+  const r = await login(visitor.token, { bot_id: botId, password: "right-pass-1" });
+  assert.equal(r.status, 429);
+  assert.equal(r.json.error.code, "rate_limited");
+  assert.ok(Number(r.headers.get("retry-after")) >= 1);
+});
+
+Deno.test("bot-login: attempts are also limited per IP across visitors", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-2" });
+  const ip = `172.16.${rand()}.${rand()}`;
+  let limited = 0;
+  for (let i = 0; i < 31; i++) {
+    const v = await signedInUser();
+    const r = await login(v.token, { bot_id: botId, password: "wrong" }, ip);
+    if (r.status === 429) limited++;
+    else assert.equal(r.status, 401);
+  }
+  assert.equal(limited, 1, "the 31st attempt from one IP is refused");
+});

@@ -1,0 +1,77 @@
+// GET /transcript: txt and Markdown downloads of a visible chat, 404 otherwise;
+// a shared chat may be downloaded by anyone with the link.
+import assert from "node:assert/strict";
+import { callFunction } from "../_shared/testing.ts";
+import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
+import { contentDisposition } from "./format.ts";
+
+async function transcript(token: string, query: string) {
+  const res = await callFunction("transcript", { method: "GET", token, path: `?${query}` });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const knowledge = [{ title: "Invoices", content: "Invoices are sent on the first day of each month." }];
+
+Deno.test("transcript: txt and md with the powered-by title, sources and a filename", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "When are invoices sent?" });
+  const chatId = r.events[0].data.chat_id;
+
+  const txt = await transcript(visitor.token, `chat_id=${chatId}&format=txt`);
+  assert.equal(txt.status, 200);
+  assert.match(txt.headers.get("content-type")!, /^text\/plain/);
+  assert.match(txt.headers.get("content-disposition")!, /^attachment; filename="Test-Bot-chat-\d{4}-\d{2}-\d{2}\.txt"/);
+  assert.match(txt.text, /^Chat transcript powered by Parley\n/);
+  assert.match(txt.text, /You:\nWhen are invoices sent\?/);
+  assert.match(txt.text, /Test Bot:\nHere is what I found/);
+  assert.match(txt.text, /Sources:\n  \[1\] Invoices/);
+
+  const md = await transcript(visitor.token, `chat_id=${chatId}&format=md`);
+  assert.equal(md.status, 200);
+  assert.match(md.headers.get("content-type")!, /^text\/markdown/);
+  assert.match(md.headers.get("content-disposition")!, /\.md"/);
+  assert.match(md.text, /^# Chat transcript powered by Parley\n/);
+  assert.match(md.text, /### You · /);
+  assert.match(md.text, /1\. \[Invoices\]\(<https:\/\/docs\.example\.test\//);
+});
+
+Deno.test("transcript: without branding the title is the bot's name", async () => {
+  const { botId } = await createBot({ chunks: knowledge, showPoweredBy: false });
+  const visitor = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "invoices" });
+  const t = await transcript(visitor.token, `chat_id=${r.events[0].data.chat_id}`);
+  assert.equal(t.status, 200);
+  assert.match(t.text, /^Chat transcript: Test Bot\n/);
+  assert.ok(!t.text.includes("Parley"));
+});
+
+Deno.test("transcript: 404 for other visitors until shared, then readable by link; 400 for bad queries", async () => {
+  const { botId, owner } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  const other = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "invoices" });
+  const chatId = r.events[0].data.chat_id;
+  const hidden = await transcript(other.token, `chat_id=${chatId}`);
+  assert.equal(hidden.status, 404);
+  assert.equal(JSON.parse(hidden.text).error.code, "chat_not_found");
+  assert.equal((await transcript(other.token, `chat_id=${crypto.randomUUID()}`)).status, 404);
+
+  // The bot's team may download its conversations.
+  assert.equal((await transcript(owner.token, `chat_id=${chatId}&format=md`)).status, 200);
+
+  await visitor.client.from("chats").update({ shared: true }).eq("id", chatId);
+  const shared = await transcript(other.token, `chat_id=${chatId}&format=md`);
+  assert.equal(shared.status, 200);
+  assert.match(shared.text, /When|invoices/);
+
+  assert.equal((await transcript(visitor.token, "chat_id=nope")).status, 400);
+  assert.equal((await transcript(visitor.token, `chat_id=${chatId}&format=pdf`)).status, 400);
+});
+
+Deno.test("contentDisposition keeps an ASCII filename and a UTF-8 one", () => {
+  assert.equal(
+    contentDisposition('Ünïcode "bot" 2026-11-21', "txt"),
+    `attachment; filename="Unicode-bot-2026-11-21.txt"; filename*=UTF-8''%C3%9Cn%C3%AFcode%20%22bot%22%202026-11-21.txt`,
+  );
+});

@@ -66,6 +66,15 @@ afterAll(async () => {
   }
 });
 
+describe("schema", () => {
+  it("has Supabase's helper functions for policies", async () => {
+    const rows = await sql(
+      "select storage.foldername('u1/photos/cat.png') as folders, storage.filename('u1/photos/cat.png') as file, storage.extension('u1/photos/cat.tar.gz') as ext",
+    );
+    expect(rows[0]).toEqual({ folders: ["u1", "photos"], file: "cat.png", ext: "gz" });
+  });
+});
+
 describe("buckets", () => {
   it("service role creates, reads, lists, updates, empties and deletes buckets", async () => {
     const id = `b-${rand()}`;

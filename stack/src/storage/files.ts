@@ -119,8 +119,12 @@ export class FileStore {
   /** Removes a version file (missing is fine) and the folders it leaves empty. */
   async removeVersion(bucket: string, key: string, version: string | null | undefined) {
     if (!version || !VERSION.test(version) || !isValidBucketName(bucket) || !isValidKey(key)) return;
-    await fsp.rm(this.versionPath(bucket, key, version), { force: true });
-    await this.pruneEmpty(this.keyDir(bucket, key), this.bucketDir(bucket));
+    try {
+      await fsp.rm(this.versionPath(bucket, key, version), { force: true });
+      await this.pruneEmpty(this.keyDir(bucket, key), this.bucketDir(bucket));
+    } catch {
+      // The row no longer points at this file, so the next start's sweep removes it.
+    }
   }
 
   async discard(file: string) {

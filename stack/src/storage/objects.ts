@@ -357,8 +357,8 @@ export async function move(c: StorageContext, r: GatewayRequest) {
   await c.locks.withKeys([lockKey(m.bucket, m.source), lockKey(m.destBucket, m.dest)], async () => {
     const src = await currentRow(c, m.bucket, m.source);
     if (!src) throw ERRORS.noSuchKey();
-    const version = crypto.randomUUID();
-    if (src.version) await c.files.linkVersion({ bucket: m.bucket, key: m.source, version: src.version }, { bucket: m.destBucket, key: m.dest, version });
+    const version = src.version ? crypto.randomUUID() : null;
+    if (src.version && version) await c.files.linkVersion({ bucket: m.bucket, key: m.source, version: src.version }, { bucket: m.destBucket, key: m.dest, version });
     try {
       await run(c, r, claims, async (client) => {
         const res = await client.query(

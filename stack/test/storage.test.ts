@@ -147,6 +147,17 @@ describe("upload and download", () => {
     const info = await owner.storage.from(priv).info(p);
     expect(info.data).toMatchObject({ name: p, bucketId: priv, size: 11, contentType: "text/plain", cacheControl: "max-age=3600" });
 
+    const ownerToken = await (await import("./helpers.ts")).mintUserToken(ownerId);
+    const otherToken = await (await import("./helpers.ts")).mintUserToken(otherId);
+    const infoAuth = await fetch(api(`/object/info/authenticated/${priv}/${p}`), { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${ownerToken}` } });
+    expect(await infoAuth.json()).toMatchObject({ name: p, size: 11, content_type: "text/plain" });
+    const infoOther = await fetch(api(`/object/info/authenticated/${priv}/${p}`), { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${otherToken}` } });
+    expect(infoOther.status).toBe(404);
+    const headOther = await fetch(api(`/object/authenticated/${priv}/${p}`), { method: "HEAD", headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${otherToken}` } });
+    expect(headOther.status).toBe(404);
+    expect((await other.storage.emptyBucket(priv)).error).toMatchObject({ status: 404, message: "Bucket not found" });
+    expect((await owner.storage.from(priv).exists(p)).data).toBe(true);
+
     const row = await sql("select owner, owner_id, metadata from storage.objects where bucket_id = $1 and name = $2", [priv, p]);
     expect(row[0]).toMatchObject({ owner: ownerId, owner_id: ownerId, metadata: { size: 11, mimetype: "text/plain" } });
 

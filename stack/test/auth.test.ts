@@ -495,6 +495,10 @@ describe("hostile input", () => {
     const admin = await raw(`/admin/users/${encodeURIComponent("1' or '1'='1")}`, { headers: { ...API_VERSION, authorization: `Bearer ${s.serviceRoleKey}` } });
     expect(admin.status).toBe(404);
     expect((await admin.json()).code).toBe("user_not_found");
+    const malformed = await raw("/admin/users/%E0%A4%A", { headers: { ...API_VERSION, authorization: `Bearer ${s.serviceRoleKey}` } });
+    expect(malformed.status).toBe(404);
+    const mail = await fetch(`${s.apiUrl}/mail/api/messages/%E0%A4%A`);
+    expect(mail.status).toBe(404);
     const after = await sql<{ n: string }>("select count(*) as n from auth.users where email like '%drop%'");
     expect(after).toEqual(before);
     expect((await sql("select to_regclass('auth.users') is not null as ok"))[0]).toEqual({ ok: true });

@@ -83,7 +83,13 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         if (!match) continue;
         pathMatched = true;
         if (m !== method) continue;
-        return await h(a, r, decodeURIComponent(match[1] ?? ""));
+        let id: string;
+        try {
+          id = decodeURIComponent(match[1] ?? "");
+        } catch {
+          throw new AuthError(404, "user_not_found", "User not found");
+        }
+        return await h(a, r, id);
       }
       r.req.resume();
       throw pathMatched ? new AuthError(405, "method_not_allowed", "Method not allowed") : new AuthError(404, "not_found", "Not Found");

@@ -52,6 +52,13 @@ export async function createService(ctx: ServiceContext): Promise<MailService> {
   async function handle(r: GatewayRequest) {
     const { req, res } = r;
     r.req.resume();
+    const decode = (v: string) => {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        throw new HttpError(404, "not_found", "No such message");
+      }
+    };
     try {
       const p = r.path.replace(/\/+$/, "") || "/";
       const method = req.method ?? "GET";
@@ -61,7 +68,7 @@ export async function createService(ctx: ServiceContext): Promise<MailService> {
       }
       const one = /^\/api\/messages\/([^/]+)$/.exec(p);
       if (one) {
-        const m = mailbox.get(decodeURIComponent(one[1]!));
+        const m = mailbox.get(decode(one[1]!));
         if (!m) throw new HttpError(404, "not_found", "No such message");
         if (method === "GET") return sendJson(res, 200, publicView(m));
         if (method === "DELETE") {
@@ -72,7 +79,7 @@ export async function createService(ctx: ServiceContext): Promise<MailService> {
       if (method === "GET" && p === "/") return html(res, 200, listPage(mailbox.list(r.query.get("to")), r.query.get("to")));
       const view = /^\/m\/([^/]+)$/.exec(p);
       if (method === "GET" && view) {
-        const m = mailbox.get(decodeURIComponent(view[1]!));
+        const m = /^[A-Za-z0-9%-]+$/.test(view[1]!) ? mailbox.get(decode(view[1]!)) : undefined;
         if (!m) return html(res, 404, listPage([], null).replace("<h1>Mailbox</h1>", "<h1>Message not found</h1>"));
         return html(res, 200, messagePage(m));
       }

@@ -36,12 +36,16 @@ export const fileSettings = z.object({
 export const notionSettings = z.object({
   pages: z.array(z.string().max(300)).max(500).default([]),
   databases: z.array(z.string().max(300)).max(100).default([]),
+  /** A Notion API proxy or compatible server; default PARLEY_NOTION_API_URL or https://api.notion.com. */
+  api_url: httpUrl.optional(),
 });
 
 export const youtubeSettings = z.object({
   url: httpUrl,
   languages: z.array(z.string().max(20)).max(10).optional(),
   max_videos: z.number().int().min(1).max(500).default(50),
+  /** A YouTube-compatible front end; default PARLEY_YOUTUBE_URL or https://www.youtube.com. */
+  base_url: httpUrl.optional(),
 });
 
 export const textSettings = z.object({

@@ -45,11 +45,11 @@ function log(msg: string, extra: Record<string, unknown> = {}) {
 type Row = Record<string, any>;
 
 // deno-lint-ignore no-explicit-any
+/** The data of a supabase-js call, or an Error naming what failed. Rows from .single() are never null. */
 async function must<T = any>(p: PromiseLike<{ data: T | null; error: { message: string } | null }>, what: string): Promise<T> {
   const { data, error } = await p;
   if (error) throw new Error(`${what}: ${error.message}`);
-  if (data === null) throw new Error(`${what}: nothing found`);
-  return data;
+  return data as T;
 }
 
 /** Creates a job row for the source; the caller runs it (in the background). */

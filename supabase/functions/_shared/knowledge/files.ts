@@ -1,11 +1,10 @@
-// Files uploaded to the `data-sources` bucket: PDF (unpdf), DOCX (mammoth →
-// HTML → text with headings), CSV (csv-parse; each row a document), Markdown and
-// plain text. Limits give clear errors instead of partial imports.
-import { Buffer } from "node:buffer";
+// Files uploaded to the `data-sources` bucket: PDF (unpdf), DOCX (unzipped with
+// fflate, WordprocessingML paragraphs → text with headings; mammoth needs
+// __proto__, which Deno disables), CSV (csv-parse; each row a document),
+// Markdown and plain text. Limits give clear errors instead of partial imports.
 import { extractText, getDocumentProxy } from "npm:unpdf@1.8.1";
-import mammoth from "npm:mammoth@1.13.0";
+import { strFromU8, unzipSync } from "npm:fflate@0.8.3";
 import { parse as parseCsv } from "npm:csv-parse@7.0.3/sync";
-import { elementToText, parseHTML } from "./html.ts";
 import { type DocumentInput, SourceError } from "./types.ts";
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -48,13 +47,69 @@ export async function pdfToText(bytes: Uint8Array): Promise<{ text: string; page
   return { text: pages.filter(Boolean).join("\n\n"), pages: pdf.numPages };
 }
 
-export async function docxToText(bytes: Uint8Array): Promise<string> {
+function xmlText(s: string): string {
+  return s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n) => String.fromCodePoint(parseInt(n, 16)))
+    .replace(/&amp;/g, "&");
+}
+
+/** Text of one <w:p>: runs, tabs and breaks. */
+function paragraphText(p: string): string {
+  let out = "";
+  for (const m of p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>|<w:br\/>/g)) {
+    out += m[1] !== undefined ? xmlText(m[1]) : m[0] === "<w:tab/>" ? "\t" : "\n";
+  }
+  return out.trim();
+}
+
+export function docxToText(bytes: Uint8Array): string {
+  let xml: string;
+  let styles = "";
   try {
-    const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
-    return elementToText(parseHTML(`<html><body>${value}</body></html>`).document.body);
+    const files = unzipSync(bytes, { filter: (f) => f.name === "word/document.xml" || f.name === "word/styles.xml" });
+    if (!files["word/document.xml"]) throw new Error("word/document.xml is missing");
+    xml = strFromU8(files["word/document.xml"]);
+    if (files["word/styles.xml"]) styles = strFromU8(files["word/styles.xml"]);
   } catch (e) {
     throw new SourceError("unreadable_docx", `The Word document could not be read: ${(e as Error).message}`);
   }
+  // style id → heading level, from the style names ("heading 1", "Title")
+  const levels = new Map<string, number>();
+  for (const m of styles.matchAll(/<w:style\b[^>]*w:styleId="([^"]+)"[^>]*>([\s\S]*?)<\/w:style>/g)) {
+    const name = /<w:name w:val="([^"]+)"/.exec(m[2])?.[1]?.toLowerCase() ?? "";
+    const h = /^heading (\d)$/.exec(name);
+    if (h) levels.set(m[1], Number(h[1]));
+    else if (name === "title") levels.set(m[1], 1);
+  }
+  const lines: string[] = [];
+  const body = xml.replace(/<w:tbl>[\s\S]*?<\/w:tbl>/g, (table) => {
+    const rows = [...table.matchAll(/<w:tr\b[\s\S]*?<\/w:tr>/g)].map((r) =>
+      "| " + [...r[0].matchAll(/<w:tc\b[\s\S]*?<\/w:tc>/g)].map((c) => paragraphText(c[0]).replace(/\s+/g, " ")).join(" | ") + " |"
+    );
+    return `<w:p><w:t>\u0000TABLE${lines.push(rows.join("\n")) - 1}</w:t></w:p>`;
+  });
+  const tables = lines.splice(0);
+  for (const m of body.matchAll(/<w:p\b[\s\S]*?<\/w:p>|<w:p\/>/g)) {
+    const p = m[0];
+    const text = paragraphText(p);
+    const table = /^\u0000TABLE(\d+)$/.exec(text);
+    if (table) {
+      lines.push("", tables[Number(table[1])], "");
+      continue;
+    }
+    if (!text) continue;
+    const style = /<w:pStyle w:val="([^"]+)"/.exec(p)?.[1] ?? "";
+    const level = levels.get(style) ?? (/^(?:Heading|heading)(\d)$/.exec(style) ? Number(style.slice(-1)) : /^Title$/i.test(style) ? 1 : 0);
+    if (level) lines.push("", `${"#".repeat(Math.min(level, 6))} ${text.replace(/\s+/g, " ")}`, "");
+    else if (/<w:numPr>/.test(p)) lines.push(`- ${text}`);
+    else lines.push("", text, "");
+  }
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
 }
 
 export function csvToDocuments(bytes: Uint8Array, path: string, name: string, settings: CsvSettings): DocumentInput[] {
@@ -109,7 +164,7 @@ export async function fileToDocuments(
       return [{ ...base, text, metadata: { kind, pages } }];
     }
     case "docx":
-      return [{ ...base, text: await docxToText(bytes), metadata: { kind } }];
+      return [{ ...base, text: docxToText(bytes), metadata: { kind } }];
     case "csv":
       return csvToDocuments(bytes, file.path, file.name, settings);
     case "markdown": {

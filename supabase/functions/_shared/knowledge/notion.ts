@@ -7,6 +7,7 @@ import { type SourceContext, SourceError } from "./types.ts";
 export interface NotionSettings {
   pages?: string[];
   databases?: string[];
+  api_url?: string;
 }
 
 export const NOTION_VERSION = "2022-06-28";
@@ -16,8 +17,8 @@ const MAX_DEPTH = 6;
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-function notionBase(): string {
-  return (Deno.env.get("PARLEY_NOTION_API_URL") || "https://api.notion.com").replace(/\/+$/, "");
+function notionBase(override?: string): string {
+  return (override || Deno.env.get("PARLEY_NOTION_API_URL") || "https://api.notion.com").replace(/\/+$/, "");
 }
 
 /** Accepts a page id with or without dashes, or a notion.so URL ending in one. */
@@ -40,12 +41,13 @@ export class NotionClient {
   constructor(
     private token: string,
     private allowPrivate?: boolean,
+    private apiUrl?: string,
   ) {}
 
   async call(method: string, path: string, body?: unknown): Promise<Json> {
     let res;
     try {
-      res = await safeFetch(`${notionBase()}${path}`, {
+      res = await safeFetch(`${notionBase(this.apiUrl)}${path}`, {
         method,
         body: body === undefined ? undefined : JSON.stringify(body),
         headers: {
@@ -146,7 +148,7 @@ export class NotionClient {
 
 export async function readNotion(settings: NotionSettings, token: string | null, ctx: SourceContext): Promise<void> {
   if (!token) throw new SourceError("notion_not_connected", "Connect Notion first: no access token is stored for this source");
-  const client = new NotionClient(token, ctx.allowPrivate);
+  const client = new NotionClient(token, ctx.allowPrivate, settings.api_url);
   const targets: { id: string; page?: Json }[] = [];
   for (const raw of settings.pages ?? []) {
     const id = notionId(raw);

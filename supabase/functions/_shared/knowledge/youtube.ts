@@ -11,13 +11,14 @@ export interface YoutubeSettings {
   url: string;
   languages?: string[];
   max_videos?: number;
+  base_url?: string;
 }
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-function youtubeBase(): string {
-  return (Deno.env.get("PARLEY_YOUTUBE_URL") || "https://www.youtube.com").replace(/\/+$/, "");
+function youtubeBase(override?: string): string {
+  return (override || Deno.env.get("PARLEY_YOUTUBE_URL") || "https://www.youtube.com").replace(/\/+$/, "");
 }
 
 /** Product language codes → YouTube caption language codes. */
@@ -81,8 +82,8 @@ function decodeXml(s: string): string {
     .replace(/&amp;/g, "&");
 }
 
-async function feedVideoIds(query: string, ctx: SourceContext): Promise<string[]> {
-  const xml = await get(`${youtubeBase()}/feeds/videos.xml?${query}`, ctx);
+async function feedVideoIds(base: string, query: string, ctx: SourceContext): Promise<string[]> {
+  const xml = await get(`${base}/feeds/videos.xml?${query}`, ctx);
   return [...xml.matchAll(/<yt:videoId>([\w-]{11})<\/yt:videoId>/g)].map((m) => m[1]);
 }
 
@@ -158,8 +159,7 @@ export function transcriptToText(events: Json[]): { text: string; segments: { st
   return { text: paragraphs.join("\n\n"), segments };
 }
 
-async function readVideo(id: string, preferred: string[], ctx: SourceContext) {
-  const base = youtubeBase();
+async function readVideo(base: string, id: string, preferred: string[], ctx: SourceContext) {
   const html = await get(`${base}/watch?v=${id}&hl=en`, ctx);
   const at = html.indexOf('"captionTracks":');
   const titleMatch = /"videoDetails":\{[^]*?"title":"((?:[^"\\]|\\.)*)"/.exec(html) ?? /<title>([^<]*)<\/title>/.exec(html);
@@ -189,18 +189,19 @@ async function readVideo(id: string, preferred: string[], ctx: SourceContext) {
 export async function readYoutube(settings: YoutubeSettings, ctx: SourceContext): Promise<void> {
   const target = parseYoutubeUrl(settings.url);
   if (!target) throw new SourceError("invalid_youtube_url", "Not a YouTube video, playlist or channel address");
+  const base = youtubeBase(settings.base_url);
   let ids: string[];
   if (target.kind === "video") ids = [target.id];
-  else if (target.kind === "playlist") ids = await feedVideoIds(`playlist_id=${encodeURIComponent(target.id)}`, ctx);
+  else if (target.kind === "playlist") ids = await feedVideoIds(base, `playlist_id=${encodeURIComponent(target.id)}`, ctx);
   else {
     let channelId = target.kind === "channel" ? target.id : null;
     if (target.kind === "handle") {
-      const page = await get(`${youtubeBase()}${target.path}`, ctx);
+      const page = await get(`${base}${target.path}`, ctx);
       channelId = /"(?:externalId|channelId)":"(UC[\w-]{22})"/.exec(page)?.[1] ??
         /<meta itemprop="(?:channelId|identifier)" content="(UC[\w-]{22})"/.exec(page)?.[1] ?? null;
       if (!channelId) throw new SourceError("youtube_not_found", "Could not find the channel on that page");
     }
-    ids = await feedVideoIds(`channel_id=${channelId}`, ctx);
+    ids = await feedVideoIds(base, `channel_id=${channelId}`, ctx);
   }
   ids = [...new Set(ids)].slice(0, Math.min(Math.max(settings.max_videos ?? 50, 1), 500));
   const lang = CAPTION_LANG[ctx.botLanguage] ?? ctx.botLanguage;
@@ -210,7 +211,7 @@ export async function readYoutube(settings: YoutubeSettings, ctx: SourceContext)
     if (await ctx.cancelled()) return;
     const url = `https://www.youtube.com/watch?v=${id}`;
     try {
-      const video = await readVideo(id, preferred, ctx);
+      const video = await readVideo(base, id, preferred, ctx);
       await ctx.emit({
         url,
         title: video.title,

@@ -84,3 +84,384 @@ insert into public.bots (
 insert into public.bot_secrets (bot_id, password_hash)
 values ('c0000000-0000-4000-8000-000000000002', extensions.crypt('open-sesame', extensions.gen_salt('bf')));
 update public.bots set visibility = 'password' where id = 'c0000000-0000-4000-8000-000000000002';
+
+-- knowledge: the Acme Help Center's data source ------------------------------
+-- A web source "Acme Help Center articles" (as if crawled from
+-- https://help.acmecloudnotes.com) with 11 articles about Acme Cloud Notes, chunked the way
+-- the ingest function chunks (heading paths, ~1000 characters), so a fresh
+-- `npm start` bot answers questions with citations. Re-syncing it would try to
+-- fetch the (fictional) site, so its schedule is 'never'.
+insert into public.data_sources (id, bot_id, type, name, settings, sync_schedule, status, last_synced_at, document_count, chunk_count, created_by)
+values ('e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'web', 'Acme Help Center articles',
+  '{"url": "https://help.acmecloudnotes.com/", "mode": "crawl", "max_depth": 2, "max_pages": 100}', 'never', 'ready', now(), 11, 35,
+  'a0000000-0000-4000-8000-000000000001');
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000001', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Getting started with Acme Cloud Notes', 'https://help.acmecloudnotes.com/getting-started', 'en',
+  encode(extensions.digest('# Getting started with Acme Cloud Notes
+
+Acme Cloud Notes keeps your notes, checklists and files in one place and syncs them across the web, Windows, macOS, iOS and Android. This guide takes about five minutes.
+
+## Create your account
+
+Go to app.acmecloudnotes.com and choose Sign up. You can sign up with an email address and password, or with your Google or Apple account. We send a confirmation email; click the link in it within 24 hours to activate your account.
+
+## Your first note
+
+Click the New note button (or press Ctrl+N, Cmd+N on a Mac). Give the note a title, then start typing. Notes save automatically every few seconds; there is no Save button. To add a checklist, type [] followed by a space.
+
+## Install the apps
+
+Download the desktop apps from acmecloudnotes.com/download and the mobile apps from the App Store or Google Play. Sign in with the same account and your notes appear within seconds.', 'sha256'), 'hex'), 913, 'ready',
+  '# Getting started with Acme Cloud Notes
+
+Acme Cloud Notes keeps your notes, checklists and files in one place and syncs them across the web, Windows, macOS, iOS and Android. This guide takes about five minutes.
+
+## Create your account
+
+Go to app.acmecloudnotes.com and choose Sign up. You can sign up with an email address and password, or with your Google or Apple account. We send a confirmation email; click the link in it within 24 hours to activate your account.
+
+## Your first note
+
+Click the New note button (or press Ctrl+N, Cmd+N on a Mac). Give the note a title, then start typing. Notes save automatically every few seconds; there is no Save button. To add a checklist, type [] followed by a space.
+
+## Install the apps
+
+Download the desktop apps from acmecloudnotes.com/download and the mobile apps from the App Store or Google Play. Sign in with the same account and your notes appear within seconds.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 0, 'Getting started with Acme Cloud Notes', 'Acme Cloud Notes keeps your notes, checklists and files in one place and syncs them across the web, Windows, macOS, iOS and Android. This guide takes about five minutes.', 43),
+  ('e7100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 1, 'Getting started with Acme Cloud Notes > Create your account', 'Go to app.acmecloudnotes.com and choose Sign up. You can sign up with an email address and password, or with your Google or Apple account. We send a confirmation email; click the link in it within 24 hours to activate your account.', 58),
+  ('e7100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 2, 'Getting started with Acme Cloud Notes > Your first note', 'Click the New note button (or press Ctrl+N, Cmd+N on a Mac). Give the note a title, then start typing. Notes save automatically every few seconds; there is no Save button. To add a checklist, type [] followed by a space.', 55),
+  ('e7100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 3, 'Getting started with Acme Cloud Notes > Install the apps', 'Download the desktop apps from acmecloudnotes.com/download and the mobile apps from the App Store or Google Play. Sign in with the same account and your notes appear within seconds.', 46);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000002', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Organizing notes with notebooks and tags', 'https://help.acmecloudnotes.com/notebooks-and-tags', 'en',
+  encode(extensions.digest('# Organizing notes with notebooks and tags
+
+## Notebooks
+
+A notebook is a folder for notes. Create one from the sidebar with the + button next to Notebooks. A note belongs to exactly one notebook; move it by dragging it onto another notebook or with Move to… in the note menu. Notebooks can be nested up to three levels deep.
+
+## Tags
+
+Tags cut across notebooks: a note can have up to 50 tags. Type # in a note to add a tag, or use the tag field under the title. Click a tag in the sidebar to see every note that has it.
+
+## Pinning and favourites
+
+Pin a note to keep it at the top of its notebook. Star a note to add it to Favourites, which appears at the top of the sidebar on every device.', 'sha256'), 'hex'), 694, 'ready',
+  '# Organizing notes with notebooks and tags
+
+## Notebooks
+
+A notebook is a folder for notes. Create one from the sidebar with the + button next to Notebooks. A note belongs to exactly one notebook; move it by dragging it onto another notebook or with Move to… in the note menu. Notebooks can be nested up to three levels deep.
+
+## Tags
+
+Tags cut across notebooks: a note can have up to 50 tags. Type # in a note to add a tag, or use the tag field under the title. Click a tag in the sidebar to see every note that has it.
+
+## Pinning and favourites
+
+Pin a note to keep it at the top of its notebook. Star a note to add it to Favourites, which appears at the top of the sidebar on every device.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 0, 'Organizing notes with notebooks and tags > Notebooks', 'A notebook is a folder for notes. Create one from the sidebar with the + button next to Notebooks. A note belongs to exactly one notebook; move it by dragging it onto another notebook or with Move to… in the note menu. Notebooks can be nested up to three levels deep.', 67),
+  ('e7100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 1, 'Organizing notes with notebooks and tags > Tags', 'Tags cut across notebooks: a note can have up to 50 tags. Type # in a note to add a tag, or use the tag field under the title. Click a tag in the sidebar to see every note that has it.', 46),
+  ('e7100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 2, 'Organizing notes with notebooks and tags > Pinning and favourites', 'Pin a note to keep it at the top of its notebook. Star a note to add it to Favourites, which appears at the top of the sidebar on every device.', 36);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000003', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Sharing notes and working together', 'https://help.acmecloudnotes.com/sharing', 'en',
+  encode(extensions.digest('# Sharing notes and working together
+
+## Share a note or notebook
+
+Open the note or notebook, click Share, and enter the email addresses of the people you want to invite. Choose Can view or Can edit for each person. People without an Acme account are asked to create a free one.
+
+## Public links
+
+Turn on Public link in the Share dialog to get a read-only link anyone can open without signing in. You can turn the link off at any time; the old link then stops working. Public links are available on the Plus and Team plans.
+
+## Editing together
+
+Several people can edit the same note at the same time. You see their cursors in colour, and changes appear live. The note history (in the note menu) keeps every version for 30 days on Plus and for one year on Team.', 'sha256'), 'hex'), 761, 'ready',
+  '# Sharing notes and working together
+
+## Share a note or notebook
+
+Open the note or notebook, click Share, and enter the email addresses of the people you want to invite. Choose Can view or Can edit for each person. People without an Acme account are asked to create a free one.
+
+## Public links
+
+Turn on Public link in the Share dialog to get a read-only link anyone can open without signing in. You can turn the link off at any time; the old link then stops working. Public links are available on the Plus and Team plans.
+
+## Editing together
+
+Several people can edit the same note at the same time. You see their cursors in colour, and changes appear live. The note history (in the note menu) keeps every version for 30 days on Plus and for one year on Team.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 0, 'Sharing notes and working together > Share a note or notebook', 'Open the note or notebook, click Share, and enter the email addresses of the people you want to invite. Choose Can view or Can edit for each person. People without an Acme account are asked to create a free one.', 53),
+  ('e7100000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 1, 'Sharing notes and working together > Public links', 'Turn on Public link in the Share dialog to get a read-only link anyone can open without signing in. You can turn the link off at any time; the old link then stops working. Public links are available on the Plus and Team plans.', 57),
+  ('e7100000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 2, 'Sharing notes and working together > Editing together', 'Several people can edit the same note at the same time. You see their cursors in colour, and changes appear live. The note history (in the note menu) keeps every version for 30 days on Plus and for one year on Team.', 54);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000004', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Sync and offline access', 'https://help.acmecloudnotes.com/sync-and-offline', 'en',
+  encode(extensions.digest('# Sync and offline access
+
+## How sync works
+
+Every change is saved on your device first and sent to our servers as soon as you are online. Other devices receive it within a few seconds. The sync indicator at the bottom of the sidebar shows a green tick when everything is up to date.
+
+## Working offline
+
+The desktop and mobile apps work fully offline: you can create, edit and delete notes without a connection. On the web app, turn on Offline mode in Settings > Devices to keep a copy in your browser. Changes made offline sync automatically when you reconnect.
+
+## Conflicts
+
+If the same paragraph was changed on two devices while offline, Acme keeps both versions and marks the note with a conflict banner. Open the banner to pick the version to keep or to merge them by hand.', 'sha256'), 'hex'), 781, 'ready',
+  '# Sync and offline access
+
+## How sync works
+
+Every change is saved on your device first and sent to our servers as soon as you are online. Other devices receive it within a few seconds. The sync indicator at the bottom of the sidebar shows a green tick when everything is up to date.
+
+## Working offline
+
+The desktop and mobile apps work fully offline: you can create, edit and delete notes without a connection. On the web app, turn on Offline mode in Settings > Devices to keep a copy in your browser. Changes made offline sync automatically when you reconnect.
+
+## Conflicts
+
+If the same paragraph was changed on two devices while offline, Acme keeps both versions and marks the note with a conflict banner. Open the banner to pick the version to keep or to merge them by hand.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 0, 'Sync and offline access > How sync works', 'Every change is saved on your device first and sent to our servers as soon as you are online. Other devices receive it within a few seconds. The sync indicator at the bottom of the sidebar shows a green tick when everything is up to date.', 60),
+  ('e7100000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 1, 'Sync and offline access > Working offline', 'The desktop and mobile apps work fully offline: you can create, edit and delete notes without a connection. On the web app, turn on Offline mode in Settings > Devices to keep a copy in your browser. Changes made offline sync automatically when you reconnect.', 65),
+  ('e7100000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 2, 'Sync and offline access > Conflicts', 'If the same paragraph was changed on two devices while offline, Acme keeps both versions and marks the note with a conflict banner. Open the banner to pick the version to keep or to merge them by hand.', 51);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000005', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Troubleshooting sync problems', 'https://help.acmecloudnotes.com/troubleshooting-sync', 'en',
+  encode(extensions.digest('# Troubleshooting sync problems
+
+## Notes are not showing up on another device
+
+First check that both devices are signed in to the same account (Settings > Account shows the email). Then look at the sync indicator: a red cloud means the app cannot reach our servers. Check your internet connection and any firewall or VPN, which must allow connections to sync.acmecloudnotes.com on port 443.
+
+## Force a full sync
+
+In Settings > Advanced choose Resync all notes. The app downloads your notes again without deleting anything on the device. This can take a few minutes for large accounts.
+
+## Still stuck?
+
+Send us the sync log from Help > Export diagnostics together with a short description. Our support team answers within one business day, and within four hours on the Team plan.', 'sha256'), 'hex'), 781, 'ready',
+  '# Troubleshooting sync problems
+
+## Notes are not showing up on another device
+
+First check that both devices are signed in to the same account (Settings > Account shows the email). Then look at the sync indicator: a red cloud means the app cannot reach our servers. Check your internet connection and any firewall or VPN, which must allow connections to sync.acmecloudnotes.com on port 443.
+
+## Force a full sync
+
+In Settings > Advanced choose Resync all notes. The app downloads your notes again without deleting anything on the device. This can take a few minutes for large accounts.
+
+## Still stuck?
+
+Send us the sync log from Help > Export diagnostics together with a short description. Our support team answers within one business day, and within four hours on the Team plan.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000005', 'c0000000-0000-4000-8000-000000000001', 0, 'Troubleshooting sync problems > Notes are not showing up on another device', 'First check that both devices are signed in to the same account (Settings > Account shows the email). Then look at the sync indicator: a red cloud means the app cannot reach our servers. Check your internet connection and any firewall or VPN, which must allow connections to sync.acmecloudnotes.com on port 443.', 78),
+  ('e7100000-0000-4000-8000-000000000005', 'c0000000-0000-4000-8000-000000000001', 1, 'Troubleshooting sync problems > Force a full sync', 'In Settings > Advanced choose Resync all notes. The app downloads your notes again without deleting anything on the device. This can take a few minutes for large accounts.', 43),
+  ('e7100000-0000-4000-8000-000000000005', 'c0000000-0000-4000-8000-000000000001', 2, 'Troubleshooting sync problems > Still stuck?', 'Send us the sync log from Help > Export diagnostics together with a short description. Our support team answers within one business day, and within four hours on the Team plan.', 44);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000006', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Searching your notes', 'https://help.acmecloudnotes.com/search', 'en',
+  encode(extensions.digest('# Searching your notes
+
+Press Ctrl+K (Cmd+K on a Mac) or click the search field at the top to search all notes. Search looks at titles, note text, tags and the text inside attached PDFs and images (text in images is recognised automatically on the Plus and Team plans).
+
+## Search operators
+
+Use quotes for an exact phrase, for example "quarterly report". Add tag:travel to search only notes with a tag, notebook:Work to limit the search to a notebook, and created:2024 or updated:last-week to filter by date. Put a minus sign before a word to exclude it.
+
+## Saved searches
+
+Click Save search to keep a search in the sidebar. Saved searches update automatically as notes change.', 'sha256'), 'hex'), 679, 'ready',
+  '# Searching your notes
+
+Press Ctrl+K (Cmd+K on a Mac) or click the search field at the top to search all notes. Search looks at titles, note text, tags and the text inside attached PDFs and images (text in images is recognised automatically on the Plus and Team plans).
+
+## Search operators
+
+Use quotes for an exact phrase, for example "quarterly report". Add tag:travel to search only notes with a tag, notebook:Work to limit the search to a notebook, and created:2024 or updated:last-week to filter by date. Put a minus sign before a word to exclude it.
+
+## Saved searches
+
+Click Save search to keep a search in the sidebar. Saved searches update automatically as notes change.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000006', 'c0000000-0000-4000-8000-000000000001', 0, 'Searching your notes', 'Press Ctrl+K (Cmd+K on a Mac) or click the search field at the top to search all notes. Search looks at titles, note text, tags and the text inside attached PDFs and images (text in images is recognised automatically on the Plus and Team plans).', 62),
+  ('e7100000-0000-4000-8000-000000000006', 'c0000000-0000-4000-8000-000000000001', 1, 'Searching your notes > Search operators', 'Use quotes for an exact phrase, for example "quarterly report". Add tag:travel to search only notes with a tag, notebook:Work to limit the search to a notebook, and created:2024 or updated:last-week to filter by date. Put a minus sign before a word to exclude it.', 66),
+  ('e7100000-0000-4000-8000-000000000006', 'c0000000-0000-4000-8000-000000000001', 2, 'Searching your notes > Saved searches', 'Click Save search to keep a search in the sidebar. Saved searches update automatically as notes change.', 26);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000007', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Importing and exporting notes', 'https://help.acmecloudnotes.com/import-export', 'en',
+  encode(extensions.digest('# Importing and exporting notes
+
+## Import
+
+Go to Settings > Import. Acme Cloud Notes imports Evernote ENEX files, Markdown files and folders, OneNote notebooks (through the Microsoft sign-in) and plain text files. Images and attachments are kept. Large imports run in the background and you get an email when they finish.
+
+## Export
+
+To export one note, open the note menu and choose Export as PDF, Markdown or HTML. To export everything, go to Settings > Export and choose Download all notes; you receive a ZIP file with one Markdown file per note plus a folder of attachments. The export link stays valid for seven days.', 'sha256'), 'hex'), 623, 'ready',
+  '# Importing and exporting notes
+
+## Import
+
+Go to Settings > Import. Acme Cloud Notes imports Evernote ENEX files, Markdown files and folders, OneNote notebooks (through the Microsoft sign-in) and plain text files. Images and attachments are kept. Large imports run in the background and you get an email when they finish.
+
+## Export
+
+To export one note, open the note menu and choose Export as PDF, Markdown or HTML. To export everything, go to Settings > Export and choose Download all notes; you receive a ZIP file with one Markdown file per note plus a folder of attachments. The export link stays valid for seven days.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000007', 'c0000000-0000-4000-8000-000000000001', 0, 'Importing and exporting notes > Import', 'Go to Settings > Import. Acme Cloud Notes imports Evernote ENEX files, Markdown files and folders, OneNote notebooks (through the Microsoft sign-in) and plain text files. Images and attachments are kept. Large imports run in the background and you get an email when they finish.', 70),
+  ('e7100000-0000-4000-8000-000000000007', 'c0000000-0000-4000-8000-000000000001', 1, 'Importing and exporting notes > Export', 'To export one note, open the note menu and choose Export as PDF, Markdown or HTML. To export everything, go to Settings > Export and choose Download all notes; you receive a ZIP file with one Markdown file per note plus a folder of attachments. The export link stays valid for seven days.', 72);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000008', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Account, password and security', 'https://help.acmecloudnotes.com/account-security', 'en',
+  encode(extensions.digest('# Account, password and security
+
+## Reset your password
+
+On the sign-in page click Forgot password and enter your email address. We send a reset link that works for one hour. If the email does not arrive within ten minutes, check your spam folder. If you signed up with Google or Apple, reset the password with that provider instead.
+
+## Two-factor authentication
+
+Turn on two-factor authentication in Settings > Security > Two-factor authentication. Scan the QR code with an authenticator app such as Google Authenticator or 1Password and enter the six-digit code. Save the ten recovery codes somewhere safe: each works once if you lose your phone.
+
+## Change your email address
+
+In Settings > Account choose Change email. We send a confirmation link to the new address; the change takes effect when you click it.
+
+## Delete your account
+
+Settings > Account > Delete account removes your account and all notes after a 14-day grace period, during which you can sign in to cancel the deletion.', 'sha256'), 'hex'), 993, 'ready',
+  '# Account, password and security
+
+## Reset your password
+
+On the sign-in page click Forgot password and enter your email address. We send a reset link that works for one hour. If the email does not arrive within ten minutes, check your spam folder. If you signed up with Google or Apple, reset the password with that provider instead.
+
+## Two-factor authentication
+
+Turn on two-factor authentication in Settings > Security > Two-factor authentication. Scan the QR code with an authenticator app such as Google Authenticator or 1Password and enter the six-digit code. Save the ten recovery codes somewhere safe: each works once if you lose your phone.
+
+## Change your email address
+
+In Settings > Account choose Change email. We send a confirmation link to the new address; the change takes effect when you click it.
+
+## Delete your account
+
+Settings > Account > Delete account removes your account and all notes after a 14-day grace period, during which you can sign in to cancel the deletion.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000008', 'c0000000-0000-4000-8000-000000000001', 0, 'Account, password and security > Reset your password', 'On the sign-in page click Forgot password and enter your email address. We send a reset link that works for one hour. If the email does not arrive within ten minutes, check your spam folder. If you signed up with Google or Apple, reset the password with that provider instead.', 69),
+  ('e7100000-0000-4000-8000-000000000008', 'c0000000-0000-4000-8000-000000000001', 1, 'Account, password and security > Two-factor authentication', 'Turn on two-factor authentication in Settings > Security > Two-factor authentication. Scan the QR code with an authenticator app such as Google Authenticator or 1Password and enter the six-digit code. Save the ten recovery codes somewhere safe: each works once if you lose your phone.', 71),
+  ('e7100000-0000-4000-8000-000000000008', 'c0000000-0000-4000-8000-000000000001', 2, 'Account, password and security > Change your email address', 'In Settings > Account choose Change email. We send a confirmation link to the new address; the change takes effect when you click it.', 34),
+  ('e7100000-0000-4000-8000-000000000008', 'c0000000-0000-4000-8000-000000000001', 3, 'Account, password and security > Delete your account', 'Settings > Account > Delete account removes your account and all notes after a 14-day grace period, during which you can sign in to cancel the deletion.', 38);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000009', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Plans, prices and billing', 'https://help.acmecloudnotes.com/plans-and-billing', 'en',
+  encode(extensions.digest('# Plans, prices and billing
+
+## Plans
+
+Free: up to 3 devices, 100 MB of uploads per month and notes history for 7 days. Plus: 4 dollars per month (or 40 dollars per year), unlimited devices, 10 GB of uploads per month, public links, text recognition in images and 30 days of history. Team: 8 dollars per user per month, everything in Plus, shared team notebooks, admin controls, single sign-on and one year of history.
+
+## Upgrade, downgrade or cancel
+
+Change your plan in Settings > Billing. Upgrades take effect immediately and we charge the difference for the rest of the period. Downgrades and cancellations take effect at the end of the current billing period; your notes are never deleted when you downgrade.
+
+## Invoices and refunds
+
+Invoices are emailed after each payment and can be downloaded from Settings > Billing > Invoices. We refund annual plans in full within 30 days of payment; contact support with your invoice number. We accept Visa, Mastercard, American Express and PayPal.', 'sha256'), 'hex'), 995, 'ready',
+  '# Plans, prices and billing
+
+## Plans
+
+Free: up to 3 devices, 100 MB of uploads per month and notes history for 7 days. Plus: 4 dollars per month (or 40 dollars per year), unlimited devices, 10 GB of uploads per month, public links, text recognition in images and 30 days of history. Team: 8 dollars per user per month, everything in Plus, shared team notebooks, admin controls, single sign-on and one year of history.
+
+## Upgrade, downgrade or cancel
+
+Change your plan in Settings > Billing. Upgrades take effect immediately and we charge the difference for the rest of the period. Downgrades and cancellations take effect at the end of the current billing period; your notes are never deleted when you downgrade.
+
+## Invoices and refunds
+
+Invoices are emailed after each payment and can be downloaded from Settings > Billing > Invoices. We refund annual plans in full within 30 days of payment; contact support with your invoice number. We accept Visa, Mastercard, American Express and PayPal.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000009', 'c0000000-0000-4000-8000-000000000001', 0, 'Plans, prices and billing > Plans', 'Free: up to 3 devices, 100 MB of uploads per month and notes history for 7 days. Plus: 4 dollars per month (or 40 dollars per year), unlimited devices, 10 GB of uploads per month, public links, text recognition in images and 30 days of history. Team: 8 dollars per user per month, everything in Plus, shared team notebooks, admin controls, single sign-on and one year of history.', 95),
+  ('e7100000-0000-4000-8000-000000000009', 'c0000000-0000-4000-8000-000000000001', 1, 'Plans, prices and billing > Upgrade, downgrade or cancel', 'Change your plan in Settings > Billing. Upgrades take effect immediately and we charge the difference for the rest of the period. Downgrades and cancellations take effect at the end of the current billing period; your notes are never deleted when you downgrade.', 66),
+  ('e7100000-0000-4000-8000-000000000009', 'c0000000-0000-4000-8000-000000000001', 2, 'Plans, prices and billing > Invoices and refunds', 'Invoices are emailed after each payment and can be downloaded from Settings > Billing > Invoices. We refund annual plans in full within 30 days of payment; contact support with your invoice number. We accept Visa, Mastercard, American Express and PayPal.', 64);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000010', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Using the mobile apps', 'https://help.acmecloudnotes.com/mobile-apps', 'en',
+  encode(extensions.digest('# Using the mobile apps
+
+The iOS app needs iOS 16 or later and the Android app needs Android 10 or later.
+
+## Quick capture
+
+Add the Acme widget to your home screen to create a note, a checklist or a photo note with one tap. On iOS you can also share text, links and images to Acme from any app with the Share button.
+
+## Scan documents
+
+Tap + and choose Scan document to photograph paper documents. Acme straightens the pages, saves them as a PDF in the note and makes the text searchable.
+
+## Face ID and fingerprint lock
+
+Turn on App lock in Settings > Security to require Face ID, Touch ID or your fingerprint whenever the app opens.', 'sha256'), 'hex'), 637, 'ready',
+  '# Using the mobile apps
+
+The iOS app needs iOS 16 or later and the Android app needs Android 10 or later.
+
+## Quick capture
+
+Add the Acme widget to your home screen to create a note, a checklist or a photo note with one tap. On iOS you can also share text, links and images to Acme from any app with the Share button.
+
+## Scan documents
+
+Tap + and choose Scan document to photograph paper documents. Acme straightens the pages, saves them as a PDF in the note and makes the text searchable.
+
+## Face ID and fingerprint lock
+
+Turn on App lock in Settings > Security to require Face ID, Touch ID or your fingerprint whenever the app opens.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000010', 'c0000000-0000-4000-8000-000000000001', 0, 'Using the mobile apps', 'The iOS app needs iOS 16 or later and the Android app needs Android 10 or later.', 20),
+  ('e7100000-0000-4000-8000-000000000010', 'c0000000-0000-4000-8000-000000000001', 1, 'Using the mobile apps > Quick capture', 'Add the Acme widget to your home screen to create a note, a checklist or a photo note with one tap. On iOS you can also share text, links and images to Acme from any app with the Share button.', 48),
+  ('e7100000-0000-4000-8000-000000000010', 'c0000000-0000-4000-8000-000000000001', 2, 'Using the mobile apps > Scan documents', 'Tap + and choose Scan document to photograph paper documents. Acme straightens the pages, saves them as a PDF in the note and makes the text searchable.', 38),
+  ('e7100000-0000-4000-8000-000000000010', 'c0000000-0000-4000-8000-000000000001', 3, 'Using the mobile apps > Face ID and fingerprint lock', 'Turn on App lock in Settings > Security to require Face ID, Touch ID or your fingerprint whenever the app opens.', 28);
+
+insert into public.documents (id, data_source_id, bot_id, title, url, language, content_hash, size_bytes, status, content)
+values ('e7100000-0000-4000-8000-000000000011', 'e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Privacy and data protection', 'https://help.acmecloudnotes.com/privacy', 'en',
+  encode(extensions.digest('# Privacy and data protection
+
+Your notes are encrypted in transit with TLS 1.3 and at rest with AES-256. Our servers are in the European Union (Frankfurt and Dublin). We never sell your data and never use your notes to train AI models.
+
+## End-to-end encrypted notebooks
+
+On Plus and Team you can mark a notebook as end-to-end encrypted. Its notes are encrypted on your device with a passphrase only you know; we cannot read them, and we cannot recover them if you forget the passphrase. Search still works on your devices.
+
+## Data requests
+
+You can download all your data at any time (Settings > Export). For GDPR requests write to privacy@acmecloudnotes.com; we answer within 30 days.', 'sha256'), 'hex'), 688, 'ready',
+  '# Privacy and data protection
+
+Your notes are encrypted in transit with TLS 1.3 and at rest with AES-256. Our servers are in the European Union (Frankfurt and Dublin). We never sell your data and never use your notes to train AI models.
+
+## End-to-end encrypted notebooks
+
+On Plus and Team you can mark a notebook as end-to-end encrypted. Its notes are encrypted on your device with a passphrase only you know; we cannot read them, and we cannot recover them if you forget the passphrase. Search still works on your devices.
+
+## Data requests
+
+You can download all your data at any time (Settings > Export). For GDPR requests write to privacy@acmecloudnotes.com; we answer within 30 days.');
+insert into public.chunks (document_id, bot_id, position, heading_path, content, token_count) values
+  ('e7100000-0000-4000-8000-000000000011', 'c0000000-0000-4000-8000-000000000001', 0, 'Privacy and data protection', 'Your notes are encrypted in transit with TLS 1.3 and at rest with AES-256. Our servers are in the European Union (Frankfurt and Dublin). We never sell your data and never use your notes to train AI models.', 52),
+  ('e7100000-0000-4000-8000-000000000011', 'c0000000-0000-4000-8000-000000000001', 1, 'Privacy and data protection > End-to-end encrypted notebooks', 'On Plus and Team you can mark a notebook as end-to-end encrypted. Its notes are encrypted on your device with a passphrase only you know; we cannot read them, and we cannot recover them if you forget the passphrase. Search still works on your devices.', 63),
+  ('e7100000-0000-4000-8000-000000000011', 'c0000000-0000-4000-8000-000000000001', 2, 'Privacy and data protection > Data requests', 'You can download all your data at any time (Settings > Export). For GDPR requests write to privacy@acmecloudnotes.com; we answer within 30 days.', 36);
+
+insert into public.ingestion_jobs (data_source_id, bot_id, status, trigger, progress_done, progress_total, started_at, finished_at, created_by)
+values ('e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'succeeded', 'create', 11, 11, now() - interval '2 minutes', now() - interval '1 minute',
+  'a0000000-0000-4000-8000-000000000001');
+

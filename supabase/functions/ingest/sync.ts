@@ -242,9 +242,12 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     record("error", "", fatal.code, fatal.message);
   }
 
-  // Remove documents that vanished, only after a run that saw the whole source.
+  // Remove documents that vanished, only after a run that saw the whole source
+  // (not when it read nothing at all: a site that is down keeps its knowledge).
+  const hardErrors = errors.filter((e) => e.level === "error").length;
+  const readNothing = seen.size === 0 && hardErrors > 0;
   let removed = 0;
-  if (!fatal && !cancelled) {
+  if (!fatal && !cancelled && !readNothing) {
     const gone = [...existing.entries()].filter(([url]) => !seen.has(url)).map(([, d]) => d.id);
     for (let i = 0; i < gone.length; i += 100) {
       await must(service.from("documents").delete().in("id", gone.slice(i, i + 100)), "remove vanished documents");
@@ -260,8 +263,7 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     .from("chunks")
     .select("id, documents!inner(data_source_id)", { count: "exact", head: true })
     .eq("documents.data_source_id", source.id);
-  const hardErrors = errors.filter((e) => e.level === "error").length;
-  const status = cancelled ? "cancelled" : fatal || (seen.size === 0 && hardErrors > 0) ? "failed" : "succeeded";
+  const status = cancelled ? "cancelled" : fatal || readNothing ? "failed" : "succeeded";
   const finishedAt = new Date().toISOString();
   const { data: progress } = await service.from("ingestion_jobs").select("progress_done, progress_total").eq("id", jobId).single();
   await service

@@ -465,3 +465,43 @@ insert into public.ingestion_jobs (data_source_id, bot_id, status, trigger, prog
 values ('e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'succeeded', 'create', 11, 11, now() - interval '2 minutes', now() - interval '1 minute',
   'a0000000-0000-4000-8000-000000000001');
 
+
+-- chats (issue 8: the chat engine) ------------------------------------------------
+-- Vera Visitor's conversations with "Acme Help Center", answered by the
+-- extractive default, so the owner's conversation view, "my chats", feedback and
+-- a shared chat have something to show. Counters and the team's monthly usage
+-- are kept by triggers on messages.
+insert into public.chats (id, bot_id, user_id, channel, title, shared, created_at, updated_at) values
+  ('f9000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003',
+   'web', 'Where are my notes stored?', true, now() - interval '2 days', now() - interval '2 days'),
+  ('f9000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003',
+   'widget', 'Can I get my data out?', false, now() - interval '1 hour', now() - interval '1 hour');
+
+insert into public.messages (id, chat_id, bot_id, role, content, sources, provider, latency_ms, first_token_ms, prompt_tokens, completion_tokens, created_at)
+select m.id, m.chat_id, 'c0000000-0000-4000-8000-000000000001', m.role, m.content,
+       case when m.role = 'assistant' then coalesce((
+         select jsonb_agg(jsonb_build_object('chunk_id', c.id, 'document_id', c.document_id, 'title', d.title, 'url', d.url,
+                                             'excerpt', left(c.content, 300)) order by c.position)
+         from public.chunks c join public.documents d on d.id = c.document_id
+         where c.bot_id = 'c0000000-0000-4000-8000-000000000001' and c.heading_path = m.heading
+       ), '[]'::jsonb) else '[]'::jsonb end,
+       case when m.role = 'assistant' then 'extractive' end,
+       case when m.role = 'assistant' then 48 end, case when m.role = 'assistant' then 41 end,
+       case when m.role = 'assistant' then 0 end, case when m.role = 'assistant' then 40 end,
+       m.created_at
+from (values
+  ('f9100000-0000-4000-8000-000000000001'::uuid, 'f9000000-0000-4000-8000-000000000001'::uuid, 'user',
+   'Where are my notes stored?', null, now() - interval '2 days'),
+  ('f9100000-0000-4000-8000-000000000002'::uuid, 'f9000000-0000-4000-8000-000000000001'::uuid, 'assistant',
+   E'Here is what I found in the knowledge base:\n\n**Privacy and data protection**: Your notes are encrypted in transit with TLS 1.3 and at rest with AES-256. Our servers are in the European Union (Frankfurt and Dublin). [1]',
+   'Privacy and data protection', now() - interval '2 days' + interval '1 second'),
+  ('f9100000-0000-4000-8000-000000000003'::uuid, 'f9000000-0000-4000-8000-000000000002'::uuid, 'user',
+   'Can I get my data out?', null, now() - interval '1 hour'),
+  ('f9100000-0000-4000-8000-000000000004'::uuid, 'f9000000-0000-4000-8000-000000000002'::uuid, 'assistant',
+   E'Here is what I found in the knowledge base:\n\n**Privacy and data protection > Data requests**: You can download all your data at any time (Settings > Export). [1]',
+   'Privacy and data protection > Data requests', now() - interval '1 hour' + interval '1 second')
+) as m (id, chat_id, role, content, heading, created_at)
+order by m.created_at;
+
+insert into public.message_feedback (message_id, bot_id, user_id, rating, comment) values
+  ('f9100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003', 'up', 'Clear answer, thanks!');

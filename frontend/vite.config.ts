@@ -1,9 +1,13 @@
 /// <reference types="vitest/config" />
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
 import { parseMarkdownFile } from "./scripts/markdown.mjs";
+
+const require = createRequire(import.meta.url);
 
 /**
  * Markdown files in content/ become modules at build time, so the client never ships a
@@ -42,8 +46,32 @@ function devRuntimeConfig(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [markdownContent(), devRuntimeConfig(), react()],
+/**
+ * Locale files are compiled to ICU message ASTs at build time, so the browser bundle can use
+ * react-intl without its message parser (about 10 KB gzipped less on every page). The result
+ * is still JSON, which Vite's JSON plugin then turns into a module.
+ */
+function precompiledMessages(): Plugin {
+  return {
+    name: "parley-precompiled-messages",
+    enforce: "pre",
+    transform(code, id) {
+      if (!/[\\/]src[\\/]i18n[\\/]messages[\\/][a-z]{2}\.json$/.test(id)) return null;
+      const messages = JSON.parse(code) as Record<string, string>;
+      const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, parseIcu(v)]));
+      return { code: JSON.stringify(compiled), map: null };
+    },
+  };
+}
+
+const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
+
+export default defineConfig(({ command, isSsrBuild }) => ({
+  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), react()],
+  resolve: {
+    // Only the client build drops the parser; dev and tests keep it for clear errors.
+    alias: command === "build" && !isSsrBuild ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }] : [],
+  },
   build: {
     target: "es2022",
     sourcemap: false,
@@ -53,5 +81,7 @@ export default defineConfig({
     setupFiles: ["./test/setup.ts"],
     include: ["test/**/*.test.{ts,tsx}"],
     css: false,
+    // `npm test` (scripts/test.mjs) reads the counts from this JSON report.
+    reporters: process.env.VITEST_JSON ? ["default", ["json", { outputFile: process.env.VITEST_JSON }]] : ["default"],
   },
-});
+}));

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { IntlProvider } from "react-intl";
 import { Outlet, useLoaderData, useMatches } from "react-router";
 import { langOf, type LocaleCode } from "../i18n/locales";
@@ -22,6 +23,10 @@ export function Root() {
   const { locale, messages } = useLoaderData() as RootData;
   const matches = useMatches();
   const leaf = [...matches].reverse().map((m) => handleOf(m.handle)).find(Boolean);
+  useEffect(() => {
+    // Marks the page interactive (hydrated or client-rendered); browser tests wait for it.
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <IntlProvider locale={langOf(locale)} messages={messages} defaultLocale="en" onError={ignoreMissing}>
       <ColorModeProvider forced={leaf?.def.colorMode}>

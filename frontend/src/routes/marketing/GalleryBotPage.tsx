@@ -10,9 +10,27 @@ export default function GalleryBotPage() {
   const { botId = "" } = useParams();
   const query = useGalleryBotQuery(botId);
   usePageTitle(query.data?.name);
-  if (query.isPending) return <Loading />;
-  if (query.isError || !query.data) {
-    return <EmptyState icon="🤖" title={<FormattedMessage id={query.isError ? "gallery.error" : "gallery.notFound"} />} action={<LocalizedLink to="/gallery"><FormattedMessage id="gallery.back" /></LocalizedLink>} />;
+  if (query.isPending || query.isError || !query.data) {
+    return (
+      <section className="page-section">
+        <h1>
+          <FormattedMessage id="page.gallery.title" />
+        </h1>
+        {query.isPending ? (
+          <Loading />
+        ) : (
+          <EmptyState
+            icon="🤖"
+            title={<FormattedMessage id={query.isError ? "gallery.error" : "gallery.notFound"} />}
+            action={
+              <LocalizedLink to="/gallery">
+                <FormattedMessage id="gallery.back" />
+              </LocalizedLink>
+            }
+          />
+        )}
+      </section>
+    );
   }
   const bot = query.data;
   return (

@@ -133,6 +133,10 @@ describe("sign-up with email confirmation", () => {
     expect(claims.exp! - claims.iat!).toBe(3600);
     expect(session.expires_in).toBe(3600);
     expect(session.expires_at).toBe(claims.exp);
+    const verified = await client().auth.getClaims(session.access_token);
+    expect(verified.error).toBeNull();
+    expect(verified.data!.claims.session_id).toBe(claims.session_id);
+    expect(await (await raw("/.well-known/jwks.json")).json()).toEqual({ keys: [] });
     // The token works against PostgREST under RLS.
     const s = stackInfo();
     const asUser = createClient(s.apiUrl, s.anonKey, { ...nodeClientOptions, global: { headers: { Authorization: `Bearer ${session.access_token}` } } });

@@ -73,6 +73,11 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         r.req.resume();
         return sendJson(r.res, 200, settingsBody());
       }
+      if (method === "GET" && path === "/.well-known/jwks.json") {
+        // Tokens are HS256 with the shared secret, which is never published: no public keys.
+        r.req.resume();
+        return sendJson(r.res, 200, { keys: [] });
+      }
       if (method === "GET" && path === "/health") {
         r.req.resume();
         return sendJson(r.res, 200, { version: "parley", name: "GoTrue", description: "GoTrue-compatible auth of the Parley local stack" });

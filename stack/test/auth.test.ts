@@ -169,6 +169,21 @@ describe("sign-up with email confirmation", () => {
     expect((await mailsTo(email)).length).toBe(before);
   });
 
+  it("resends the confirmation to an unconfirmed address signed up again, keeping the first password", async () => {
+    const email = uniqueEmail("twice");
+    const c = client();
+    const first = await c.auth.signUp({ email, password: "first-password" });
+    await sql("update auth.users set confirmation_sent_at = now() - interval '1 minute' where email = $1", [email]);
+    const second = await c.auth.signUp({ email, password: "second-password", options: { data: { x: 1 } } });
+    expect(second.error).toBeNull();
+    expect(second.data.user!.id).toBe(first.data.user!.id);
+    expect(second.data.user!.user_metadata).toEqual({});
+    expect(await mailsTo(email)).toHaveLength(2);
+    await follow(linkIn(await lastMail(email)));
+    expect((await c.auth.signInWithPassword({ email, password: "second-password" })).error?.code).toBe("invalid_credentials");
+    expect((await c.auth.signInWithPassword({ email, password: "first-password" })).error).toBeNull();
+  });
+
   it("lets users created in SQL with pgcrypto sign in (seed.sql compatibility)", async () => {
     const email = uniqueEmail("seeded");
     await sql(

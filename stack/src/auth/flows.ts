@@ -109,8 +109,9 @@ export async function signup(a: AuthContext, r: GatewayRequest) {
     }
     let u: UserRow;
     if (existing) {
-      await q.query("update auth.users set encrypted_password = $2, raw_user_meta_data = $3, updated_at = now() where id = $1", [existing.id, hash, JSON.stringify(data)]);
-      u = (await findUserById(q, existing.id))!;
+      // As GoTrue: an unconfirmed account is left as it is ("we can't be sure of their
+      // claimed identity"); only the confirmation is sent again.
+      u = existing;
     } else {
       u = await insertUser(q, { email, passwordHash: hash, emailConfirmed: autoconfirm, appMetadata: { provider: "email", providers: ["email"] }, userMetadata: data });
       await insertEmailIdentity(q, u);

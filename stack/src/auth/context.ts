@@ -54,6 +54,8 @@ export async function requireUser(a: AuthContext, r: GatewayRequest): Promise<Au
   if (typeof sub !== "string" || !sub) throw forbidden("bad_jwt", "invalid claim: missing sub claim");
   const user = await findUserById(a.ctx.db, sub);
   if (!user || user.deleted_at) throw forbidden("user_not_found", "User from sub claim in JWT does not exist");
+  // Tokens issued before a ban stop working with it.
+  if (user.banned_until && new Date(user.banned_until).getTime() > Date.now()) throw forbidden("user_banned", "User is banned");
   const sid = typeof r.claims.session_id === "string" ? r.claims.session_id : undefined;
   if (sid && !(await sessionExists(a.ctx.db, sid))) throw forbidden("session_not_found", `Session from session_id claim in JWT does not exist`);
   return { user, sessionId: sid, claims: r.claims };

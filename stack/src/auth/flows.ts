@@ -135,8 +135,10 @@ async function passwordGrant(a: AuthContext, r: GatewayRequest, b: Body): Promis
   const invalid = () => badRequest("invalid_credentials", "Invalid login credentials");
   return tx(a, async (q) => {
     const u = await findUserByEmail(q, email);
-    if (!u || u.deleted_at || !(await checkPassword(password, u.encrypted_password))) throw invalid();
+    // GoTrue's order: no such user or no password, then banned, then the password itself.
+    if (!u || u.deleted_at || !u.encrypted_password) throw invalid();
     if (isBanned(u)) throw badRequest("user_banned", "User is banned");
+    if (!(await checkPassword(password, u.encrypted_password))) throw invalid();
     if (!u.email_confirmed_at && a.settings.email.enableConfirmations) throw badRequest("email_not_confirmed", "Email not confirmed");
     return createSession(a.issuer, q, u.id, "password", clientInfo(r));
   });

@@ -72,8 +72,10 @@ async function routeBucket(c: StorageContext, r: GatewayRequest, method: string,
   throw ERRORS.notFoundRoute();
 }
 
-function toStorageError(c: StorageContext, e: unknown): StorageError {
+function toStorageError(c: StorageContext, r: GatewayRequest, e: unknown): StorageError {
   if (e instanceof StorageError) return e;
+  // The client went away mid-request: nobody is left to answer, nothing to log.
+  if (r.req.destroyed && !r.req.complete) return new StorageError(400, "Aborted", "The request was aborted");
   if (e instanceof HttpError) {
     if (e.status === 413) return ERRORS.entityTooLarge("request body");
     return new StorageError(e.status, e.status === 400 ? "InvalidRequest" : e.code, e.message);
@@ -112,7 +114,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         if (root === "bucket") return await routeBucket(c, r, method, rest);
         throw ERRORS.notFoundRoute();
       } catch (e) {
-        const err = toStorageError(c, e);
+        const err = toStorageError(c, r, e);
         if (!r.req.complete) {
           // Answer now; a large unread body is not worth reading only to discard it.
           const declared = Number(r.req.headers["content-length"] ?? "0");

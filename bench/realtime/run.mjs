@@ -167,7 +167,7 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`node bench/realtime/run
   \`postgres_changes\` on \`INSERT\` of \`public.notes\` filtered by \`notebook_id=eq.<bench notebook>\`.
   The notebook is public, so RLS lets every subscriber see every row — but the service still asks Postgres,
   for every change, which of the ${result.subscribers} distinct claim sets may select the row
-  (\`realtime.visible_to\`, one statement per change, role and claims switched per subscriber).
+  (\`realtime.visible_to\`, split over two parallel calls per change, role and claims switched per subscriber).
 - After ${WARMUP} warm-up rows, inserts **${result.rows} rows at ${result.rate}/s** for ${result.seconds} s, one autocommit
   \`insert\` at a time from a separate connection.
 - **commit → delivery**: the subscriber's clock when the frame is read minus the \`commit_timestamp\` in the payload
@@ -196,7 +196,7 @@ Target: p95 under 100 ms. ${result.commit.p95 < 100 ? "Met" : "Not met"} on this
 
 ## Notes
 
-- Most of the time per change is the RLS check: one \`realtime.visible_to\` call that runs a prepared
+- Most of the time per change is the RLS check: \`realtime.visible_to\` (two parallel calls of 100) runs a prepared
   \`select exists(...)\` once per distinct (role, claims) — 200 here — switching role and claims each time, as
   Supabase's \`apply_rls\` does. Subscribers sharing the same claims are checked once.
 - The check is CPU-bound: while developing this (2026-11-21), a 30 s run on the same 2-core machine while other

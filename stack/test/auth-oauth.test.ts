@@ -92,6 +92,18 @@ describe("OAuth details", () => {
     expect([...(data.user!.app_metadata.providers as string[])].sort()).toEqual(["email", "google"]);
   });
 
+  it("takes over an unconfirmed sign-up of the same address without keeping its password", async () => {
+    const email = uniqueEmail("squat");
+    const squatter = await client().auth.signUp({ email, password: "squatter-pass", options: { data: { evil: true } } });
+    expect(squatter.error).toBeNull();
+    const f = fragment(await signInAt(client(), "google", email));
+    const { data } = await client().auth.getUser(f.get("access_token")!);
+    expect(data.user!.identities!.map((i) => i.provider)).toEqual(["google"]);
+    expect(data.user!.user_metadata.evil).toBeUndefined();
+    expect(data.user!.email_confirmed_at).toBeTruthy();
+    expect((await client().auth.signInWithPassword({ email, password: "squatter-pass" })).error?.code).toBe("invalid_credentials");
+  });
+
   it("refuses unknown or disabled providers and a forged state", async () => {
     const s = stackInfo();
     const headers = { apikey: s.anonKey, "x-supabase-api-version": "2024-01-01" };

@@ -154,6 +154,17 @@ async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promi
     userId = u.id;
   }
   await insertIdentity(q, userId, provider, pu.id, identityData);
+  const linked = await findUserById(q, userId);
+  if (linked && !linked.email_confirmed_at) {
+    // GoTrue's RemoveUnconfirmedIdentities: whoever signed up with this address
+    // first never proved it, so their password, metadata and other identities go
+    // (no pre-account takeover).
+    await q.query("delete from auth.identities where user_id = $1 and not (provider = $2 and provider_id = $3)", [userId, provider, pu.id]);
+    await q.query(
+      "update auth.users set encrypted_password = '', raw_user_meta_data = '{}', raw_app_meta_data = jsonb_build_object('provider', $2::text) where id = $1",
+      [userId, provider],
+    );
+  }
   await q.query(
     `update auth.users set
        raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || jsonb_build_object('providers', (select jsonb_agg(distinct provider) from auth.identities where user_id = $1))

@@ -22,6 +22,8 @@ export interface StackOptions {
   noSchedules?: boolean;
   /** Skip seed.sql on a new database (tests seed what they need). */
   noSeed?: boolean;
+  /** The app's public URL: overrides [auth] site_url and joins the redirect allow-list (tests on free ports). */
+  siteUrl?: string;
   /** Environment given to edge functions on top of supabase/functions/.env. */
   functionEnv?: Record<string, string>;
 }
@@ -105,6 +107,7 @@ export function parseArgs(argv: string[]): { command: string; options: StackOpti
       quiet: has("quiet"),
       noSeed: has("no-seed"),
       noSchedules: has("no-schedules"),
+      siteUrl: get("site-url") ?? process.env.PARLEY_SITE_URL ?? undefined,
     },
   };
 }

@@ -93,6 +93,12 @@ function takeDataDir(dataDir: string, log: Logger): (children: () => number[]) =
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = createLogger("stack", options.quiet);
   const config = readSupabaseConfig(options.workdir);
+  if (options.siteUrl) {
+    const auth = (config.auth ??= {});
+    auth.site_url = options.siteUrl;
+    const extra = Array.isArray(auth.additional_redirect_urls) ? (auth.additional_redirect_urls as string[]) : [];
+    auth.additional_redirect_urls = [...extra, `${options.siteUrl}/**`];
+  }
   const writeLock = takeDataDir(options.dataDir, log);
   const keys = await loadKeys(options.dataDir, config.project_id ?? "parley");
   const cleanup: (() => Promise<unknown> | unknown)[] = [];

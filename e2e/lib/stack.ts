@@ -1,0 +1,83 @@
+// A whole Parley for browser journeys: the real stack of this repository (migrations,
+// seed, auth, storage, realtime, functions) serving the built app, on free ports with a
+// temporary data dir, plus helpers to read the dev mailbox.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startStack, type RunningStack } from "../../stack/src/stack.ts";
+import { freePort } from "../../stack/src/net.ts";
+import { ensureBuild, repoRoot } from "./app.ts";
+
+export interface FullApp {
+  appUrl: string;
+  apiUrl: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  dbUrl: string;
+  stack: RunningStack;
+  /** Waits for the newest email to `to` (optionally whose subject matches) and returns it. */
+  waitForMail(to: string, subject?: RegExp, timeoutMs?: number): Promise<Mail>;
+  /** The first link in a mail whose URL matches. */
+  linkIn(mail: Mail, match: RegExp): string;
+  stop(): Promise<void>;
+}
+
+export interface Mail {
+  id: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  created_at: string;
+}
+
+export async function startFullApp(opts: { env?: Record<string, string> } = {}): Promise<FullApp> {
+  ensureBuild();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-"));
+  const appPort = await freePort();
+  const port = await freePort();
+  const stack = await startStack({
+    workdir: repoRoot,
+    port,
+    dbPort: await freePort(),
+    appPort,
+    dataDir,
+    serveApp: true,
+    // The app's own address is where auth redirects point (site_url and the redirect allow-list).
+    siteUrl: `http://127.0.0.1:${appPort}`,
+    quiet: !process.env.PARLEY_TEST_VERBOSE,
+    noSchedules: true,
+    functionEnv: opts.env,
+  });
+  const apiUrl = stack.apiUrl;
+  const app: FullApp = {
+    appUrl: stack.appUrl!,
+    apiUrl,
+    anonKey: stack.keys.anonKey,
+    serviceRoleKey: stack.keys.serviceRoleKey,
+    dbUrl: stack.dbUrl,
+    stack,
+    async waitForMail(to, subject, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const r = await fetch(`${apiUrl}/mail/api/messages?to=${encodeURIComponent(to)}`);
+        const list = (await r.json()) as Mail[];
+        const hit = list.find((m) => !subject || subject.test(m.subject));
+        if (hit) return hit;
+        if (Date.now() > end) throw new Error(`no mail to ${to}${subject ? ` matching ${subject}` : ""}`);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    },
+    linkIn(mail, match) {
+      const links = [...mail.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+      const link = links.find((l) => match.test(l));
+      if (!link) throw new Error(`no link matching ${match} in mail "${mail.subject}": ${links.join(", ")}`);
+      return link;
+    },
+    async stop() {
+      await stack.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return app;
+}

@@ -141,7 +141,12 @@ Deno.serve(handler(async (req) => {
           .eq("provider", provider)
           .maybeSingle(),
     ]);
-    if (passagesRes.error) throw new Error(`match_chunks: ${passagesRes.error.message}`);
+    if (passagesRes.error) {
+      // Retrieval failed (e.g. a statement timeout): say so rather than pretend nothing matched.
+      console.error(JSON.stringify({ level: "error", msg: "retrieval_failed", code: passagesRes.error.code, error: passagesRes.error.message }));
+      send("error", { code: "retrieval_failed", message: "I couldn't search my knowledge right now. Please try again in a moment." });
+      return;
+    }
     if (history.error) throw new Error(`history: ${history.error.message}`);
     if (keyRes.error) throw new Error(`provider key: ${keyRes.error.message}`);
     const passages = (passagesRes.data ?? []) as Passage[];

@@ -173,6 +173,18 @@ describe("upload and download", () => {
     expect(await sql("select 1 from storage.objects where bucket_id = $1 and name like '%/intruder.txt' or name like '%/anon.txt'", [priv])).toEqual([]);
   });
 
+  it("policies on metadata see the upload's real content type, raw or multipart", async () => {
+    const png = Buffer.from("89504e470d0a1a0a", "hex");
+    expect((await anon.storage.from(priv).upload(`dropbox/${rand()}.png`, png, { contentType: "image/png" })).error).toBeNull();
+    expect((await anon.storage.from(priv).upload(`dropbox/${rand()}.png`, new Blob([png], { type: "image/png" }))).error).toBeNull();
+    const txt = await anon.storage.from(priv).upload(`dropbox/${rand()}.txt`, text("not an image"));
+    expect(txt.error).toMatchObject({ status: 403 });
+    const rawTxt = await anon.storage.from(priv).upload(`dropbox/${rand()}.txt`, Buffer.from("x"), { contentType: "text/plain" });
+    expect(rawTxt.error).toMatchObject({ status: 403 });
+    const rows = await sql<{ mime: string }>("select metadata ->> 'mimetype' as mime from storage.objects where bucket_id = $1 and name like 'dropbox/%'", [priv]);
+    expect(rows.map((r) => r.mime)).toEqual(["image/png", "image/png"]);
+  });
+
   it("conflicts with 409 unless upsert, and update replaces an existing object only", async () => {
     const p = `${ownerId}/dup-${rand()}.txt`;
     expect((await owner.storage.from(priv).upload(p, text("one"))).error).toBeNull();

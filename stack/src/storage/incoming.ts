@@ -22,6 +22,8 @@ export interface UploadLimits {
 }
 
 export interface Writer {
+  /** Called once the file's type is known, before any byte is stored (the RLS pre-check). */
+  precheck(mimeType: string, declaredSize: number | null): Promise<void>;
   write(stream: Readable, maxBytes: number): Promise<WrittenFile>;
   discard(tempPath: string): Promise<void>;
 }
@@ -59,6 +61,7 @@ async function receiveRaw(req: IncomingMessage, limits: UploadLimits, write: Wri
   const userMetadata =
     typeof metaHeader === "string" && metaHeader ? parseUserMetadata(Buffer.from(metaHeader, "base64").toString("utf8")) : null;
   const cacheControl = (req.headers["cache-control"] as string | undefined) || "no-cache";
+  await write.precheck(mimeType, Number.isFinite(declared) ? declared : null);
   const file = await write.write(req, limits.maxBytes);
   return { file, mimeType, cacheControl, userMetadata };
 }
@@ -110,6 +113,7 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
       pending = (async () => {
         mustBeAllowedMimeType(mimeType, limits.allowedMimeTypes);
         const userMetadata = fields.metadata ? parseUserMetadata(fields.metadata) : null;
+        await write.precheck(mimeType, null);
         // busboy truncates at fileSize and flags it; the writer allows one byte more
         // so the flag, not the writer, reports the overflow.
         const file = await write.write(stream, limits.maxBytes + 1);

@@ -86,13 +86,22 @@ async function acceptUpload(
     const id = old?.id ?? crypto.randomUUID();
     const version = crypto.randomUUID();
     const values: RowValues = { id, bucket: o.bucket, key: o.key, ...o.owner, version, metadata: {}, userMetadata: null };
-    await testPermission(c, r, o.claims, (client) => writeRow(client, o.mode, values));
+    // Would RLS accept this row? Asked before any byte is stored, with what is known
+    // so far (type, declared size), so policies on metadata see real values.
+    const precheck = (mimeType: string, declaredSize: number | null) =>
+      testPermission(c, r, o.claims, (client) =>
+        writeRow(client, o.mode, {
+          ...values,
+          metadata: { mimetype: mimeType, ...(declaredSize !== null ? { size: declaredSize, contentLength: declaredSize } : {}) },
+        }),
+      );
 
     // A stalled client must not hold the key's lock for ever.
     r.req.setTimeout(UPLOAD_IDLE_MS, () => r.req.destroy(new Error("upload idle for too long")));
     let incoming;
     try {
       incoming = await receiveUpload(r.req, { maxBytes: limit, allowedMimeTypes: bucket.allowed_mime_types }, {
+        precheck,
         write: (stream, max) => c.files.writeTemp(o.bucket, o.key, stream, max),
         discard: (file) => c.files.discard(file),
       });

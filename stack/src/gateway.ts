@@ -38,7 +38,7 @@ export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
     "access-control-allow-origin": origin ?? "*",
     ...(origin ? { "access-control-allow-credentials": "true", vary: "Origin" } : {}),
     "access-control-expose-headers":
-      "content-range, content-location, content-length, preference-applied, range-unit, location, x-supabase-api-version, x-ratelimit-remaining, retry-after, x-relay-error",
+      "content-range, content-location, content-length, content-disposition, content-type, etag, last-modified, preference-applied, range-unit, location, x-supabase-api-version, x-ratelimit-remaining, retry-after, x-relay-error",
   };
 }
 

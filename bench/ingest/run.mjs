@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// Ingestion benchmark: crawl and index the PostgreSQL 15 HTML documentation
+// (Debian's postgresql-doc-15, ~1,170 pages) served on 127.0.0.1 through the
+// real `ingest` edge function of a fresh stack, then measure recall@5 of
+// public.match_chunks on bench/ingest/questions.json. Writes
+// bench/ingest/results.json. Not part of `npm test`.
+//   node bench/ingest/run.mjs [--max-pages N] [--delay-ms N]
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(path.join(root, "stack/package.json"));
+const pg = require("pg");
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const MAX_PAGES = arg("max-pages", 2000);
+const DELAY_MS = arg("delay-ms", 0);
+const DOCS = "/usr/share/doc/postgresql-doc-15/html";
+
+// 1. the documentation ---------------------------------------------------------
+if (!fs.existsSync(path.join(DOCS, "index.html"))) {
+  console.log("installing postgresql-doc-15 (Debian) ...");
+  const show = spawnSync("apt-cache", ["show", "postgresql-doc-15"], { stdio: "ignore" });
+  if (show.status !== 0) throw new Error("postgresql-doc-15 is not available from apt");
+  const r = spawnSync("apt-get", ["install", "-y", "-q", "postgresql-doc-15"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  if (r.status !== 0) throw new Error("apt-get install postgresql-doc-15 failed");
+}
+const types = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
+const site = http.createServer((req, res) => {
+  const p = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  const file = path.join(DOCS, path.normalize(p === "/" ? "/index.html" : p));
+  if (!file.startsWith(DOCS) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(404).end("not found");
+    return;
+  }
+  res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => site.listen(0, "127.0.0.1", r));
+const siteUrl = `http://127.0.0.1:${site.address().port}`;
+
+// 2. a fresh stack -----------------------------------------------------------
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-ingest-"));
+const [port, dbPort] = [await freePort(), await freePort()];
+const stack = spawn(process.execPath, [path.join(root, "stack/bin/parley-stack.mjs"), "start", "--port", String(port), "--db-port", String(dbPort), "--data-dir", dataDir, "--quiet"], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, PARLEY_FETCH_ALLOW_PRIVATE: "1" },
+});
+let out = "";
+stack.stdout.on("data", (d) => (out += d));
+const cleanup = () => {
+  stack.kill("SIGTERM");
+  site.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on("SIGINT", () => {
+  cleanup();
+  process.exit(130);
+});
+for (let i = 0; !out.includes("Parley stack is running"); i++) {
+  if (i > 1200 || stack.exitCode !== null) throw new Error(`the stack did not start:\n${out}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+const field = (label) => new RegExp(`${label}: (\\S+)`).exec(out)?.[1] ?? "";
+const api = field("API URL");
+const anonKey = field("anon key");
+const serviceKey = field("service_role key");
+const dbUrl = field("DB URL");
+
+async function call(method, p, { token = anonKey, body, prefer } = {}) {
+  const res = await fetch(`${api}${p}`, {
+    method,
+    headers: {
+      apikey: anonKey,
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      ...(prefer ? { prefer } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return data;
+}
+
+try {
+  // 3. an owner, a team, a bot and a web source --------------------------------
+  const email = `bench-${Date.now()}@parley.test`;
+  const password = "bench-password-123";
+  await call("POST", "/auth/v1/admin/users", { token: serviceKey, body: { email, password, email_confirm: true } });
+  const session = await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password } });
+  const token = session.access_token;
+  const team = await call("POST", "/rest/v1/rpc/create_team", { token, body: { name: "Bench" } });
+  const [bot] = await call("POST", "/rest/v1/bots", { token, body: { team_id: team.id, name: "PostgreSQL docs", language: "en" }, prefer: "return=representation" });
+  const [source] = await call("POST", "/rest/v1/data_sources", {
+    token,
+    prefer: "return=representation",
+    body: {
+      bot_id: bot.id,
+      type: "web",
+      name: "PostgreSQL 15 documentation",
+      settings: { url: `${siteUrl}/index.html`, max_depth: 10, max_pages: MAX_PAGES, delay_ms: DELAY_MS, use_sitemap: false },
+    },
+  });
+
+  // 4. crawl + index, timed --------------------------------------------------------
+  console.log(`crawling ${siteUrl} (max ${MAX_PAGES} pages, delay ${DELAY_MS} ms, concurrency 2) ...`);
+  const t0 = performance.now();
+  const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
+  let job;
+  for (;;) {
+    [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=*`, { token: serviceKey });
+    if (!["queued", "running"].includes(job.status)) break;
+    process.stdout.write(`\r  ${job.progress_done}/${job.progress_total} pages`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const [src] = await call("GET", `/rest/v1/data_sources?id=eq.${source.id}&select=document_count,chunk_count,status`, { token: serviceKey });
+  console.log(`\n  job ${job.status}: ${src.document_count} documents, ${src.chunk_count} chunks in ${seconds.toFixed(1)} s`);
+
+  // 5. recall@5 ----------------------------------------------------------------------
+  const questions = JSON.parse(fs.readFileSync(path.join(root, "bench/ingest/questions.json"), "utf8"));
+  let hits = 0;
+  let reciprocal = 0;
+  const latencies = [];
+  const misses = [];
+  for (const { q, page } of questions) {
+    const t = performance.now();
+    const rows = await call("POST", "/rest/v1/rpc/match_chunks", { token, body: { p_bot_id: bot.id, p_query: q, p_match_count: 20 } });
+    latencies.push(performance.now() - t);
+    const pages = [...new Set(rows.map((r) => new URL(r.document_url).pathname.slice(1)))];
+    const rank = pages.indexOf(page);
+    if (rank >= 0 && rank < 5) hits++;
+    else misses.push({ q, expected: page, got: pages.slice(0, 5) });
+    if (rank >= 0) reciprocal += 1 / (rank + 1);
+  }
+  latencies.sort((a, b) => a - b);
+  const recall = hits / questions.length;
+  console.log(`  recall@5 ${hits}/${questions.length} = ${recall.toFixed(2)}, MRR ${(reciprocal / questions.length).toFixed(2)}, match_chunks p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(0)} ms`);
+
+  // 6. the plans of the two ranked lists (indexes used?) ---------------------------------
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const plan = async (sql, params) => (await client.query(`explain (analyze, costs off, timing off, summary on) ${sql}`, params)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+  await client.query("set pg_trgm.word_similarity_threshold = 0.3");
+  const q = "recursive common table expressions";
+  const ftsPlan = await plan(
+    `select c.id from public.chunks c where c.bot_id = $1 and c.fts @@ (select string_agg(quote_literal(l), ' | ')::tsquery from unnest(tsvector_to_array(to_tsvector('english', $2))) l)
+     order by ts_rank_cd(c.fts, to_tsquery('english', 'recurs | common | tabl | express'), 32) desc limit 50`,
+    [bot.id, q],
+  );
+  const trgmPlan = await plan(
+    `select c.id from public.chunks c where c.bot_id = $1 and $2 operator(extensions.<%) c.content order by extensions.word_similarity($2, c.content) desc limit 50`,
+    [bot.id, q],
+  );
+  await client.end();
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9) },
+    crawl: {
+      pages_requested_max: MAX_PAGES,
+      delay_ms: DELAY_MS,
+      status: job.status,
+      documents: src.document_count,
+      chunks: src.chunk_count,
+      seconds: Number(seconds.toFixed(1)),
+      pages_per_second: Number((src.document_count / seconds).toFixed(2)),
+      job_errors: job.errors.length,
+    },
+    retrieval: {
+      questions: questions.length,
+      recall_at_5: Number(recall.toFixed(3)),
+      mrr_at_20: Number((reciprocal / questions.length).toFixed(3)),
+      latency_ms_p50: Math.round(latencies[Math.floor(latencies.length / 2)]),
+      latency_ms_max: Math.round(latencies.at(-1)),
+      misses,
+    },
+    plans: { full_text: ftsPlan, trigram: trgmPlan },
+  };
+  fs.writeFileSync(path.join(root, "bench/ingest/results.json"), JSON.stringify(results, null, 2) + "\n");
+  console.log("  wrote bench/ingest/results.json");
+} finally {
+  cleanup();
+}

@@ -5,7 +5,21 @@ import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messagefor
 import { LOCALE_CODES } from "../src/i18n/locales";
 
 const dir = path.resolve(__dirname, "../src/i18n/messages");
-const load = (code: string) => JSON.parse(fs.readFileSync(path.join(dir, `${code}.json`), "utf8")) as Record<string, string>;
+const areas = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const read = (file: string) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
+/** A locale's messages as the app loads them: messages/<code>.json plus every messages/<area>/<code>.json. */
+const load = (code: string) => {
+  const merged: Record<string, string> = { ...read(path.join(dir, `${code}.json`)) };
+  for (const area of areas) {
+    const file = path.join(dir, area, `${code}.json`);
+    if (!fs.existsSync(file)) continue;
+    for (const [id, text] of Object.entries(read(file))) {
+      if (id in merged) throw new Error(`message id ${id} is defined twice (${area}/${code}.json)`);
+      merged[id] = text;
+    }
+  }
+  return merged;
+};
 const en = load("en");
 
 function argNames(els: MessageFormatElement[], out = new Set<string>()): Set<string> {
@@ -17,8 +31,13 @@ function argNames(els: MessageFormatElement[], out = new Set<string>()): Set<str
 }
 
 describe("locale files", () => {
-  it("exist for all ten languages", () => {
+  it("exist for all ten languages, in every area", () => {
     for (const code of LOCALE_CODES) expect(fs.existsSync(path.join(dir, `${code}.json`)), code).toBe(true);
+    for (const area of areas) for (const code of LOCALE_CODES) expect(fs.existsSync(path.join(dir, area, `${code}.json`)), `${area}/${code}`).toBe(true);
+  });
+
+  it("define each id once across areas", () => {
+    for (const code of LOCALE_CODES) expect(() => load(code), code).not.toThrow();
   });
 
   for (const code of LOCALE_CODES.filter((c) => c !== "en")) {

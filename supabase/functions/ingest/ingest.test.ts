@@ -229,6 +229,18 @@ Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", opts, async 
   const again = await syncAndWait(owner.token, sourceId);
   assert.equal(again.status, "succeeded");
   assert.equal((await documentsOf(sourceId)).reduce((n, d) => n + d.chunks.length, 0), docs.reduce((n, d) => n + d.chunks.length, 0));
+
+  // re-ingest one document: only its chunks are rebuilt
+  const shortcuts = byName("shortcuts.md");
+  const res = await callFunction("ingest", { method: "POST", path: `/documents/${shortcuts.id}/reingest`, token: owner.token });
+  assert.equal(res.status, 202);
+  assert.equal((await waitForJob((await res.json()).job_id)).status, "succeeded");
+  const after = await documentsOf(sourceId);
+  for (const d of after) {
+    const before = docs.find((x) => x.url === d.url)!;
+    const same = JSON.stringify(d.chunks.map((c) => c.id).sort()) === JSON.stringify(before.chunks.map((c) => c.id).sort());
+    assert.equal(same, d.url !== shortcuts.url, `${d.url} ${same ? "kept" : "rebuilt"} its chunks`);
+  }
 });
 
 Deno.test("notion: pages and databases through the REST API; token stored by the owner only", opts, async () => {

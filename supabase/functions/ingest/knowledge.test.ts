@@ -7,7 +7,7 @@ import { csvToDocuments, fileKind } from "../_shared/knowledge/files.ts";
 import { notionId } from "../_shared/knowledge/notion.ts";
 import { globToRegExp, urlMatches } from "../_shared/knowledge/web.ts";
 import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/youtube.ts";
-import { embeddingsUrl } from "../_shared/knowledge/embeddings.ts";
+import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { parseSettings } from "./settings.ts";
 import { nextSyncAt } from "./sync.ts";
 
@@ -140,4 +140,30 @@ Deno.test("Notion ids, embeddings URLs, schedules", () => {
   assert.equal(nextSyncAt("daily", from), "2026-02-01T00:00:00.000Z");
   assert.equal(nextSyncAt("weekly", from), "2026-02-07T00:00:00.000Z");
   assert.equal(nextSyncAt("never", from), null);
+});
+
+Deno.test("embeddings through an OpenAI-compatible /v1/embeddings server", async () => {
+  const seen: { auth: string | null; body: { model: string; input: string[] } }[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const body = await req.json();
+    seen.push({ auth: req.headers.get("authorization"), body });
+    if (new URL(req.url).pathname !== "/v1/embeddings") return new Response("no", { status: 404 });
+    const dims = body.model === "small" ? 3 : 1536;
+    return Response.json({
+      object: "list",
+      data: body.input.map((_: string, i: number) => ({ object: "embedding", index: i, embedding: Array(dims).fill(i / 10) })),
+    });
+  });
+  try {
+    const url = embeddingsUrl(`http://127.0.0.1:${server.addr.port}`);
+    const vectors = await embedTexts({ url, apiKey: "sk-test", model: "text-embedding-3-small", provider: "openai_compatible" }, ["a", "b"]);
+    assert.equal(vectors!.length, 2);
+    assert.equal(vectors![1][0], 0.1);
+    assert.equal(seen[0].auth, "Bearer sk-test");
+    assert.deepEqual(seen[0].body.input, ["a", "b"]);
+    // a model of another size cannot fill vector(1536): no embeddings rather than broken ones
+    assert.equal(await embedTexts({ url, apiKey: null, model: "small", provider: "openai_compatible" }, ["a"]), null);
+  } finally {
+    await server.shutdown();
+  }
 });

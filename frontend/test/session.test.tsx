@@ -1,0 +1,62 @@
+import { act, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
+import { SessionProvider, useSession } from "../src/features/auth/session";
+
+function fakeAuth() {
+  let listener: ((e: AuthChangeEvent, s: Session | null) => void) | undefined;
+  const client = {
+    auth: {
+      onAuthStateChange(cb: (e: AuthChangeEvent, s: Session | null) => void) {
+        listener = cb;
+        return { data: { subscription: { unsubscribe: () => (listener = undefined) } } };
+      },
+    },
+  };
+  return { load: async () => ({ getSupabase: () => client }), emit: (e: AuthChangeEvent, s: Session | null) => listener?.(e, s) };
+}
+
+function Probe() {
+  const s = useSession();
+  return <p>{`${s.status}:${s.user?.email ?? "none"}:${s.lastEvent ?? "-"}`}</p>;
+}
+
+const session = (id: string, email: string) => ({ user: { id, email } }) as unknown as Session;
+
+describe("SessionProvider", () => {
+  it("shares the session and follows auth events; clears cached data when the user changes", async () => {
+    const auth = fakeAuth();
+    const qc = new QueryClient();
+    render(
+      <QueryClientProvider client={qc}>
+        <SessionProvider load={auth.load}>
+          <Probe />
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText("loading:none:-")).toBeTruthy();
+    await act(async () => {
+      await Promise.resolve();
+      auth.emit("INITIAL_SESSION", session("u1", "a@x.test"));
+    });
+    expect(screen.getByText("ready:a@x.test:INITIAL_SESSION")).toBeTruthy();
+    qc.setQueryData(["private"], "alice's data");
+    await act(async () => auth.emit("TOKEN_REFRESHED", session("u1", "a@x.test")));
+    expect(qc.getQueryData(["private"])).toBe("alice's data");
+    await act(async () => auth.emit("SIGNED_OUT", null));
+    expect(screen.getByText("ready:none:SIGNED_OUT")).toBeTruthy();
+    expect(qc.getQueryData(["private"])).toBeUndefined();
+  });
+
+  it("treats a missing configuration as signed out", async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionProvider load={() => Promise.reject(new Error("no config"))}>
+          <Probe />
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByText("ready:none:-");
+  });
+});

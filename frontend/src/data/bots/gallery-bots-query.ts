@@ -25,11 +25,19 @@ export async function fetchGalleryBot(id: string): Promise<GalleryBot | null> {
   return (data as GalleryBot | null) ?? null;
 }
 
+/** Postgres "undefined table" / PostgREST "table not in schema cache": retrying cannot help. */
+export function isMissingTable(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "42P01" || code === "PGRST205";
+}
+
+// Public pages: one retry for a flaky network, none when the table does not exist (yet).
+const retryOnce = (failures: number, error: unknown) => failures < 1 && !isMissingTable(error);
+
 export function useGalleryBotsQuery() {
-  // A missing table (not migrated yet) is not worth three retries.
-  return useQuery({ queryKey: botKeys.gallery(), queryFn: fetchGalleryBots, retry: 1 });
+  return useQuery({ queryKey: botKeys.gallery(), queryFn: fetchGalleryBots, retry: retryOnce });
 }
 
 export function useGalleryBotQuery(id: string) {
-  return useQuery({ queryKey: botKeys.galleryDetail(id), queryFn: () => fetchGalleryBot(id), retry: 1 });
+  return useQuery({ queryKey: botKeys.galleryDetail(id), queryFn: () => fetchGalleryBot(id), retry: retryOnce });
 }

@@ -22,7 +22,11 @@ export function LanguageSwitcher() {
       buttonLabel={intl.formatMessage({ id: "nav.language" }, { language: current.name })}
       label={
         <>
-          <span aria-hidden="true">🌐</span> {current.name}
+          <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+            <circle cx="12" cy="12" r="10" />
+            <path d="M2 12h20M12 2a15 15 0 0 1 0 20M12 2a15 15 0 0 0 0 20" />
+          </svg>
+          {current.name}
         </>
       }
       items={LOCALES.map((l) => ({

@@ -2,27 +2,28 @@
 export interface Topic {
   key: string;
   path: string;
+  /** A short text mark shown in the card (no emoji: not every system has an emoji font). */
   icon: string;
 }
 
 export const CHANNELS: readonly Topic[] = [
-  { key: "web", path: "web", icon: "💬" },
-  { key: "api", path: "api", icon: "⚙️" },
+  { key: "web", path: "web", icon: "</>" },
+  { key: "api", path: "api", icon: "{ }" },
   { key: "slack", path: "slack", icon: "#" },
-  { key: "discord", path: "discord", icon: "🎮" },
-  { key: "whatsapp", path: "whatsapp", icon: "📱" },
-  { key: "telegram", path: "telegram", icon: "✈️" },
+  { key: "discord", path: "discord", icon: "D" },
+  { key: "whatsapp", path: "whatsapp", icon: "W" },
+  { key: "telegram", path: "telegram", icon: "T" },
 ];
 
 export const DATA_SOURCES: readonly Topic[] = [
-  { key: "web", path: "web", icon: "🌐" },
-  { key: "file", path: "file", icon: "📁" },
-  { key: "csv", path: "file/csv", icon: "📊" },
-  { key: "pdf", path: "file/pdf", icon: "📄" },
-  { key: "word", path: "file/word", icon: "📝" },
-  { key: "markdown", path: "file/markdown", icon: "Ⓜ️" },
-  { key: "notion", path: "notion", icon: "🗒️" },
-  { key: "youtube", path: "youtube", icon: "▶️" },
+  { key: "web", path: "web", icon: "www" },
+  { key: "file", path: "file", icon: "F" },
+  { key: "csv", path: "file/csv", icon: "CSV" },
+  { key: "pdf", path: "file/pdf", icon: "PDF" },
+  { key: "word", path: "file/word", icon: "DOC" },
+  { key: "markdown", path: "file/markdown", icon: "MD" },
+  { key: "notion", path: "notion", icon: "N" },
+  { key: "youtube", path: "youtube", icon: "YT" },
 ];
 
 export const TOPIC_KINDS = { channels: { base: "/channels", topics: CHANNELS }, dataSources: { base: "/data-sources", topics: DATA_SOURCES } } as const;

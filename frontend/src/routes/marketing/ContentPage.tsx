@@ -1,6 +1,7 @@
 // A Markdown page: blog post, docs page, legal document, launch-week page or /pages/*.
 import { FormattedDate, FormattedMessage } from "react-intl";
-import { useLoaderData } from "react-router";
+import { useLoaderData, useNavigate } from "react-router";
+import type { MouseEvent } from "react";
 import { usePageTitle } from "../../app/head";
 import { notFound } from "../../app/errors";
 import type { ScreenLoaderArgs } from "../../app/routes";
@@ -17,7 +18,16 @@ export async function loader({ params, def, locale, request }: ScreenLoaderArgs)
 
 export default function ContentPage() {
   const { attributes, html } = useLoaderData() as ContentEntry;
+  const navigate = useNavigate();
   usePageTitle(attributes.title);
+  // Links inside Markdown are plain <a>; keep same-site ones in the single-page app.
+  const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const a = (e.target as HTMLElement).closest("a");
+    const href = a?.getAttribute("href");
+    if (!a || !href || !href.startsWith("/") || href.startsWith("//") || a.target || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(href);
+  };
   const isBlog = !!attributes.date;
   return (
     <article className="prose-page container container--narrow">
@@ -37,7 +47,7 @@ export default function ContentPage() {
         )}
       </header>
       {/* Markdown from this repository's content/ folder, rendered at build time. */}
-      <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />
+      <div className="prose" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
     </article>
   );
 }

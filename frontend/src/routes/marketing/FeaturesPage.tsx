@@ -2,12 +2,12 @@ import { FormattedMessage } from "react-intl";
 import { FeatureGrid, Hero } from "./Hero";
 
 const FEATURES = [
-  { key: "sources", icon: "📚" },
-  { key: "channels", icon: "📡" },
-  { key: "powerUps", icon: "⚡" },
-  { key: "tests", icon: "✅" },
-  { key: "languages", icon: "🌍" },
-  { key: "teams", icon: "👥" },
+  { key: "sources", icon: "≡" },
+  { key: "channels", icon: "⇄" },
+  { key: "powerUps", icon: "ϟ" },
+  { key: "tests", icon: "✓" },
+  { key: "languages", icon: "Aa" },
+  { key: "teams", icon: "◎" },
 ] as const;
 
 export default function FeaturesPage() {

@@ -20,7 +20,7 @@ export default function GalleryBotPage() {
           <Loading />
         ) : (
           <EmptyState
-            icon="🤖"
+            icon="◌"
             title={<FormattedMessage id={query.isError ? "gallery.error" : "gallery.notFound"} />}
             action={
               <LocalizedLink to="/gallery">

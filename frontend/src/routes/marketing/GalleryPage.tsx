@@ -18,9 +18,9 @@ export default function GalleryPage() {
       {query.isPending ? (
         <Loading />
       ) : query.isError ? (
-        <EmptyState icon="🤖" title={<FormattedMessage id="gallery.error" />} description={<FormattedMessage id="gallery.errorHint" />} />
+        <EmptyState icon="◌" title={<FormattedMessage id="gallery.error" />} description={<FormattedMessage id="gallery.errorHint" />} />
       ) : query.data.length === 0 ? (
-        <EmptyState icon="🤖" title={<FormattedMessage id="gallery.empty" />} />
+        <EmptyState icon="◌" title={<FormattedMessage id="gallery.empty" />} />
       ) : (
         <ul className="card-grid">
           {query.data.map((bot) => (

@@ -30,7 +30,10 @@ if (!fs.existsSync(path.join(DOCS, "index.html"))) {
   console.log("installing postgresql-doc-15 (Debian) ...");
   const show = spawnSync("apt-cache", ["show", "postgresql-doc-15"], { stdio: "ignore" });
   if (show.status !== 0) throw new Error("postgresql-doc-15 is not available from apt");
-  const r = spawnSync("apt-get", ["install", "-y", "-q", "postgresql-doc-15"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const r = spawnSync("apt-get", ["install", "-y", "-q", "postgresql-doc-15"], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   if (r.status !== 0) throw new Error("apt-get install postgresql-doc-15 failed");
 }
 const types = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
@@ -58,11 +61,25 @@ const freePort = () =>
   });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-ingest-"));
 const [port, dbPort] = [await freePort(), await freePort()];
-const stack = spawn(process.execPath, [path.join(root, "stack/bin/parley-stack.mjs"), "start", "--port", String(port), "--db-port", String(dbPort), "--data-dir", dataDir, "--quiet"], {
-  cwd: root,
-  stdio: ["ignore", "pipe", "inherit"],
-  env: { ...process.env, PARLEY_FETCH_ALLOW_PRIVATE: "1" },
-});
+const stack = spawn(
+  process.execPath,
+  [
+    path.join(root, "stack/bin/parley-stack.mjs"),
+    "start",
+    "--port",
+    String(port),
+    "--db-port",
+    String(dbPort),
+    "--data-dir",
+    dataDir,
+    "--quiet",
+  ],
+  {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PARLEY_FETCH_ALLOW_PRIVATE: "1" },
+  },
+);
 let out = "";
 stack.stdout.on("data", (d) => (out += d));
 const cleanup = () => {
@@ -109,7 +126,11 @@ try {
   const session = await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password } });
   const token = session.access_token;
   const team = await call("POST", "/rest/v1/rpc/create_team", { token, body: { name: "Bench" } });
-  const [bot] = await call("POST", "/rest/v1/bots", { token, body: { team_id: team.id, name: "PostgreSQL docs", language: "en" }, prefer: "return=representation" });
+  const [bot] = await call("POST", "/rest/v1/bots", {
+    token,
+    body: { team_id: team.id, name: "PostgreSQL docs", language: "en" },
+    prefer: "return=representation",
+  });
   const [source] = await call("POST", "/rest/v1/data_sources", {
     token,
     prefer: "return=representation",
@@ -117,7 +138,13 @@ try {
       bot_id: bot.id,
       type: "web",
       name: "PostgreSQL 15 documentation",
-      settings: { url: `${siteUrl}/index.html`, max_depth: 10, max_pages: MAX_PAGES, delay_ms: DELAY_MS, use_sitemap: false },
+      settings: {
+        url: `${siteUrl}/index.html`,
+        max_depth: 10,
+        max_pages: MAX_PAGES,
+        delay_ms: DELAY_MS,
+        use_sitemap: false,
+      },
     },
   });
 
@@ -133,8 +160,12 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
   }
   const seconds = (performance.now() - t0) / 1000;
-  const [src] = await call("GET", `/rest/v1/data_sources?id=eq.${source.id}&select=document_count,chunk_count,status`, { token: serviceKey });
-  console.log(`\n  job ${job.status}: ${src.document_count} documents, ${src.chunk_count} chunks in ${seconds.toFixed(1)} s`);
+  const [src] = await call("GET", `/rest/v1/data_sources?id=eq.${source.id}&select=document_count,chunk_count,status`, {
+    token: serviceKey,
+  });
+  console.log(
+    `\n  job ${job.status}: ${src.document_count} documents, ${src.chunk_count} chunks in ${seconds.toFixed(1)} s`,
+  );
 
   // 5. recall@5 ----------------------------------------------------------------------
   const questions = JSON.parse(fs.readFileSync(path.join(root, "bench/ingest/questions.json"), "utf8"));
@@ -144,7 +175,10 @@ try {
   const misses = [];
   for (const { q, page } of questions) {
     const t = performance.now();
-    const rows = await call("POST", "/rest/v1/rpc/match_chunks", { token, body: { p_bot_id: bot.id, p_query: q, p_match_count: 20 } });
+    const rows = await call("POST", "/rest/v1/rpc/match_chunks", {
+      token,
+      body: { p_bot_id: bot.id, p_query: q, p_match_count: 20 },
+    });
     latencies.push(performance.now() - t);
     const pages = [...new Set(rows.map((r) => new URL(r.document_url).pathname.slice(1)))];
     const rank = pages.indexOf(page);
@@ -154,12 +188,17 @@ try {
   }
   latencies.sort((a, b) => a - b);
   const recall = hits / questions.length;
-  console.log(`  recall@5 ${hits}/${questions.length} = ${recall.toFixed(2)}, MRR ${(reciprocal / questions.length).toFixed(2)}, match_chunks p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(0)} ms`);
+  console.log(
+    `  recall@5 ${hits}/${questions.length} = ${recall.toFixed(2)}, MRR ${(reciprocal / questions.length).toFixed(2)}, match_chunks p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(0)} ms`,
+  );
 
   // 6. the plans of the two ranked lists (indexes used?) ---------------------------------
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
-  const plan = async (sql, params) => (await client.query(`explain (analyze, costs off, timing off, summary on) ${sql}`, params)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+  const plan = async (sql, params) =>
+    (await client.query(`explain (analyze, costs off, timing off, summary on) ${sql}`, params)).rows
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
   await client.query("set pg_trgm.word_similarity_threshold = 0.3");
   const q = "recursive common table expressions";
   const ftsPlan = await plan(

@@ -94,9 +94,13 @@ Deno.test("without dev allowances only public addresses pass; metadata never doe
 Deno.test("hosts are checked after DNS resolution", async () => {
   await withoutDevAllowances(async () => {
     const resolve = (answers: Record<string, string[]>) => (h: string) => Promise.resolve(answers[h] ?? []);
-    await assertUrlAllowed(new URL("https://docs.example/"), { resolve: resolve({ "docs.example": ["93.184.216.34"] }) });
+    await assertUrlAllowed(new URL("https://docs.example/"), {
+      resolve: resolve({ "docs.example": ["93.184.216.34"] }),
+    });
     await rejectsWith(
-      assertUrlAllowed(new URL("https://rebind.example/"), { resolve: resolve({ "rebind.example": ["93.184.216.34", "10.0.0.1"] }) }),
+      assertUrlAllowed(new URL("https://rebind.example/"), {
+        resolve: resolve({ "rebind.example": ["93.184.216.34", "10.0.0.1"] }),
+      }),
       "blocked_address",
     );
     await rejectsWith(

@@ -65,15 +65,7 @@ export interface SafeResponse {
 // address classification
 
 export type AddressClass =
-  | "public"
-  | "loopback"
-  | "private"
-  | "cgnat"
-  | "link_local"
-  | "metadata"
-  | "multicast"
-  | "unspecified"
-  | "reserved";
+  "public" | "loopback" | "private" | "cgnat" | "link_local" | "metadata" | "multicast" | "unspecified" | "reserved";
 
 /** Classes a dev allowance may open; the rest are refused always. */
 const DEV_ALLOWABLE = new Set<AddressClass>(["loopback", "private", "cgnat"]);
@@ -112,7 +104,7 @@ export function parseIPv6(input: string): number[] | null {
   const missing = 8 - head.length - rest.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
   const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...rest].map((g) =>
-    /^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN
+    /^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN,
   );
   if (groups.length !== 8 || groups.some((g) => Number.isNaN(g))) return null;
   return groups;
@@ -128,8 +120,13 @@ export function classifyIPv4(a: number[]): AddressClass {
   if (x === 169 && y === 254) return "link_local";
   if (x >= 224 && x <= 239) return "multicast";
   if (x >= 240) return "reserved";
-  if ((x === 192 && y === 0 && (z === 0 || z === 2)) || (x === 198 && (y === 18 || y === 19)) ||
-    (x === 198 && y === 51 && z === 100) || (x === 203 && y === 0 && z === 113)) return "reserved";
+  if (
+    (x === 192 && y === 0 && (z === 0 || z === 2)) ||
+    (x === 198 && (y === 18 || y === 19)) ||
+    (x === 198 && y === 51 && z === 100) ||
+    (x === 203 && y === 0 && z === 113)
+  )
+    return "reserved";
   return "public";
 }
 
@@ -162,7 +159,10 @@ function allowPrivateFromEnv(): boolean {
 
 function allowedHosts(): Set<string> {
   return new Set(
-    (Deno.env.get("PARLEY_FETCH_ALLOW_HOSTS") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    (Deno.env.get("PARLEY_FETCH_ALLOW_HOSTS") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
   );
 }
 
@@ -182,7 +182,11 @@ async function defaultResolve(host: string): Promise<string[]> {
 /** Throws unless every address `url`'s host resolves to is allowed. */
 export async function assertUrlAllowed(url: URL, options: Pick<SafeFetchOptions, "allowPrivate" | "resolve"> = {}) {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SafeFetchError("unsupported_scheme", `Only http and https addresses can be fetched (${url.protocol})`, url.href);
+    throw new SafeFetchError(
+      "unsupported_scheme",
+      `Only http and https addresses can be fetched (${url.protocol})`,
+      url.href,
+    );
   }
   if (url.username || url.password) {
     throw new SafeFetchError("invalid_url", "Addresses with credentials are not fetched", url.href);
@@ -285,7 +289,11 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     if (res.status >= 300 && res.status < 400 && location) {
       await res.body?.cancel();
       if (redirects.length >= maxRedirects) {
-        throw new SafeFetchError("too_many_redirects", `More than ${maxRedirects} redirects from ${redirects[0]}`, url.href);
+        throw new SafeFetchError(
+          "too_many_redirects",
+          `More than ${maxRedirects} redirects from ${redirects[0]}`,
+          url.href,
+        );
       }
       redirects.push(url.href);
       try {

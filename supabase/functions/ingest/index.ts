@@ -30,14 +30,25 @@ function claims(req: Request): Record<string, unknown> {
 /** Keeps the work alive after the answer: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
 function inBackground(work: Promise<unknown>) {
   const guarded = work.catch((e) =>
-    console.error(JSON.stringify({ level: "error", fn: "ingest", msg: "background job failed", error: String((e as Error)?.stack ?? e) }))
+    console.error(
+      JSON.stringify({
+        level: "error",
+        fn: "ingest",
+        msg: "background job failed",
+        error: String((e as Error)?.stack ?? e),
+      }),
+    ),
   );
   // deno-lint-ignore no-explicit-any
   const runtime = (globalThis as any).EdgeRuntime;
   if (runtime?.waitUntil) runtime.waitUntil(guarded);
 }
 
-async function startSync(source: { id: string; bot_id: string }, trigger: "manual" | "schedule" | "create", userId: string | null) {
+async function startSync(
+  source: { id: string; bot_id: string },
+  trigger: "manual" | "schedule" | "create",
+  userId: string | null,
+) {
   const service = createServiceClient();
   const running = await activeJob(service, source.id);
   if (running) throw new HttpError(409, "sync_in_progress", "This data source is already syncing", { job_id: running });
@@ -58,7 +69,9 @@ async function visibleRow(req: Request, table: string, id: string, columns: stri
 }
 
 const syncBody = z.object({ trigger: z.enum(["manual", "create"]).default("manual") }).strict();
-const tokenBody = z.object({ data_source_id: z.string().regex(UUID), access_token: z.string().min(1).max(2000) }).strict();
+const tokenBody = z
+  .object({ data_source_id: z.string().regex(UUID), access_token: z.string().min(1).max(2000) })
+  .strict();
 
 async function body<T>(req: Request, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T> {
   const text = (await readBoundedText(req, 16 * 1024)).trim();
@@ -138,7 +151,10 @@ async function route(req: Request): Promise<Response> {
     if (error) throw new Error(`tick: ${error.message}`);
     const started: { data_source_id: string; job_id: string }[] = [];
     for (const source of due ?? []) {
-      await service.from("data_sources").update({ next_sync_at: nextSyncAt(source.sync_schedule) }).eq("id", source.id);
+      await service
+        .from("data_sources")
+        .update({ next_sync_at: nextSyncAt(source.sync_schedule) })
+        .eq("id", source.id);
       try {
         started.push({ data_source_id: source.id, job_id: await startSync(source, "schedule", null) });
       } catch (e) {

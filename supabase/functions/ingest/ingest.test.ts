@@ -23,12 +23,19 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
   const site = website();
   try {
     const owner = await ownerWithBot();
-    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, max_depth: 2, delay_ms: 0 });
+    const sourceId = await createSource(owner.client, owner.bot.id, "web", {
+      url: `${site.url}/`,
+      max_depth: 2,
+      delay_ms: 0,
+    });
 
     const job = await syncAndWait(owner.token, sourceId);
     assert.equal(job.status, "succeeded", JSON.stringify(job.errors));
     const docs = await documentsOf(sourceId);
-    assert.deepEqual(docs.map((d) => new URL(d.url).pathname), ["/", "/guide/billing", "/guide/install", "/orphan"]);
+    assert.deepEqual(
+      docs.map((d) => new URL(d.url).pathname),
+      ["/", "/guide/billing", "/guide/install", "/orphan"],
+    );
     const codes = (code: string) => job.errors.filter((e) => e.code === code).map((e) => new URL(e.url).pathname);
     assert.deepEqual(codes("http_404"), ["/broken"]);
     assert.deepEqual(codes("robots_disallowed"), ["/private/secret"]);
@@ -51,7 +58,10 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
     assert.equal(source.chunk_count, chunkCount);
 
     // retrieval finds the right page
-    const { data: hits, error } = await owner.client.rpc("match_chunks", { p_bot_id: owner.bot.id, p_query: "How do I install the command line tool?" });
+    const { data: hits, error } = await owner.client.rpc("match_chunks", {
+      p_bot_id: owner.bot.id,
+      p_query: "How do I install the command line tool?",
+    });
     assert.equal(error, null);
     assert.equal(new URL(hits[0].document_url).pathname, "/guide/install");
     assert.equal(hits[0].document_title, "Install");
@@ -60,102 +70,171 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
     const again = await syncAndWait(owner.token, sourceId);
     assert.equal(again.status, "succeeded");
     const docs2 = await documentsOf(sourceId);
-    assert.equal(docs2.reduce((n, d) => n + d.chunks.length, 0), chunkCount);
-    assert.deepEqual(docs2.map((d) => d.chunks.map((c) => c.id)), docs.map((d) => d.chunks.map((c) => c.id)), "unchanged pages are skipped");
+    assert.equal(
+      docs2.reduce((n, d) => n + d.chunks.length, 0),
+      chunkCount,
+    );
+    assert.deepEqual(
+      docs2.map((d) => d.chunks.map((c) => c.id)),
+      docs.map((d) => d.chunks.map((c) => c.id)),
+      "unchanged pages are skipped",
+    );
 
     // change one page, remove another
-    site.pages.get("/guide/billing")!.body = "<h1>Billing</h1><h2>Invoices</h2><p>Invoices are now emailed every quarter.</p>";
+    site.pages.get("/guide/billing")!.body =
+      "<h1>Billing</h1><h2>Invoices</h2><p>Invoices are now emailed every quarter.</p>";
     site.pages.delete("/orphan");
     const third = await syncAndWait(owner.token, sourceId);
     assert.equal(third.status, "succeeded");
     const docs3 = await documentsOf(sourceId);
-    assert.deepEqual(docs3.map((d) => new URL(d.url).pathname), ["/", "/guide/billing", "/guide/install"]);
+    assert.deepEqual(
+      docs3.map((d) => new URL(d.url).pathname),
+      ["/", "/guide/billing", "/guide/install"],
+    );
     const billing = docs3.find((d) => d.url.endsWith("/guide/billing"))!;
     assert.equal(billing.chunks.length, 1);
     assert.match(billing.chunks[0].content, /every quarter/);
-    const { count } = await serviceClient().from("chunks").select("id", { count: "exact", head: true }).eq("bot_id", owner.bot.id);
-    assert.equal(count, docs3.reduce((n, d) => n + d.chunks.length, 0), "no orphaned or duplicate chunks");
+    const { count } = await serviceClient()
+      .from("chunks")
+      .select("id", { count: "exact", head: true })
+      .eq("bot_id", owner.bot.id);
+    assert.equal(
+      count,
+      docs3.reduce((n, d) => n + d.chunks.length, 0),
+      "no orphaned or duplicate chunks",
+    );
   } finally {
     await site.close();
   }
 });
 
-Deno.test("web: a stranger cannot sync, a job can be cancelled and retried, routes refuse bad input", opts, async () => {
-  const site = slowWebsite();
-  try {
-    const owner = await ownerWithBot();
-    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/p/0`, max_pages: 200, max_depth: 20, delay_ms: 100 });
+Deno.test(
+  "web: a stranger cannot sync, a job can be cancelled and retried, routes refuse bad input",
+  opts,
+  async () => {
+    const site = slowWebsite();
+    try {
+      const owner = await ownerWithBot();
+      const sourceId = await createSource(owner.client, owner.bot.id, "web", {
+        url: `${site.url}/p/0`,
+        max_pages: 200,
+        max_depth: 20,
+        delay_ms: 100,
+      });
 
-    const stranger = await signedInUser();
-    const refused = await startSync(stranger.token, sourceId);
-    assert.equal(refused.status, 404);
-    assert.equal(refused.body.error.code, "not_found");
-    const anon = await startSync(stack.anonKey, sourceId);
-    assert.equal(anon.status, 404);
+      const stranger = await signedInUser();
+      const refused = await startSync(stranger.token, sourceId);
+      assert.equal(refused.status, 404);
+      assert.equal(refused.body.error.code, "not_found");
+      const anon = await startSync(stack.anonKey, sourceId);
+      assert.equal(anon.status, 404);
 
-    const started = await startSync(owner.token, sourceId);
-    assert.equal(started.status, 202);
-    const busy = await startSync(owner.token, sourceId);
-    assert.equal(busy.status, 409);
-    assert.equal(busy.body.error.details.job_id, started.body.job_id);
+      const started = await startSync(owner.token, sourceId);
+      assert.equal(started.status, 202);
+      const busy = await startSync(owner.token, sourceId);
+      assert.equal(busy.status, 409);
+      assert.equal(busy.body.error.details.job_id, started.body.job_id);
 
-    const strangerCancel = await callFunction("ingest", { method: "POST", path: `/jobs/${started.body.job_id}/cancel`, token: stranger.token });
-    assert.equal(strangerCancel.status, 404);
-    await strangerCancel.body?.cancel();
-    // wait until a few pages are in, then cancel
-    const service = serviceClient();
-    for (let i = 0; i < 200; i++) {
-      const { data } = await service.from("ingestion_jobs").select("progress_done").eq("id", started.body.job_id).single();
-      if (data!.progress_done >= 2) break;
-      await new Promise((r) => setTimeout(r, 50));
+      const strangerCancel = await callFunction("ingest", {
+        method: "POST",
+        path: `/jobs/${started.body.job_id}/cancel`,
+        token: stranger.token,
+      });
+      assert.equal(strangerCancel.status, 404);
+      await strangerCancel.body?.cancel();
+      // wait until a few pages are in, then cancel
+      const service = serviceClient();
+      for (let i = 0; i < 200; i++) {
+        const { data } = await service
+          .from("ingestion_jobs")
+          .select("progress_done")
+          .eq("id", started.body.job_id)
+          .single();
+        if (data!.progress_done >= 2) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const cancel = await callFunction("ingest", {
+        method: "POST",
+        path: `/jobs/${started.body.job_id}/cancel`,
+        token: owner.token,
+      });
+      assert.equal(cancel.status, 200);
+      const cancelBody = await cancel.json();
+      assert.equal(
+        cancelBody.cancel_requested,
+        true,
+        JSON.stringify((await service.from("ingestion_jobs").select("*").eq("id", started.body.job_id).single()).data),
+      );
+      const job = await waitForJob(started.body.job_id);
+      assert.equal(job.status, "cancelled");
+      const docs = await documentsOf(sourceId);
+      assert.ok(docs.length >= 1 && docs.length < 200, `cancelled mid-way (${docs.length} documents)`);
+      const { data: source } = await owner.client.from("data_sources").select("status").eq("id", sourceId).single();
+      assert.equal(source!.status, "cancelled");
+
+      // retry: a new job; cancel it right away so the test stays short
+      const retry = await callFunction("ingest", {
+        method: "POST",
+        path: `/jobs/${started.body.job_id}/retry`,
+        token: owner.token,
+      });
+      assert.equal(retry.status, 202);
+      const retryJob = (await retry.json()).job_id;
+      assert.notEqual(retryJob, started.body.job_id);
+      const c2 = await callFunction("ingest", { method: "POST", path: `/jobs/${retryJob}/cancel`, token: owner.token });
+      await c2.body?.cancel();
+      assert.equal((await waitForJob(retryJob)).status, "cancelled");
+
+      // bad input
+      const bad = await callFunction("ingest", {
+        method: "POST",
+        path: `/sources/${sourceId}/sync`,
+        token: owner.token,
+        body: "{nope",
+      });
+      assert.equal(bad.status, 400);
+      assert.equal((await bad.json()).error.code, "invalid_json");
+      const wrong = await callFunction("ingest", {
+        method: "POST",
+        path: `/sources/${sourceId}/sync`,
+        token: owner.token,
+        body: '{"trigger":"schedule"}',
+      });
+      assert.equal(wrong.status, 400);
+      await wrong.body?.cancel();
+      const notUuid = await callFunction("ingest", { method: "POST", path: "/sources/x'--/sync", token: owner.token });
+      assert.equal(notUuid.status, 404);
+      await notUuid.body?.cancel();
+      const tick = await callFunction("ingest", { method: "POST", path: "/tick", token: owner.token });
+      assert.equal(tick.status, 403);
+      await tick.body?.cancel();
+    } finally {
+      await site.close();
     }
-    const cancel = await callFunction("ingest", { method: "POST", path: `/jobs/${started.body.job_id}/cancel`, token: owner.token });
-    assert.equal(cancel.status, 200);
-    const cancelBody = await cancel.json();
-    assert.equal(cancelBody.cancel_requested, true, JSON.stringify((await service.from("ingestion_jobs").select("*").eq("id", started.body.job_id).single()).data));
-    const job = await waitForJob(started.body.job_id);
-    assert.equal(job.status, "cancelled");
-    const docs = await documentsOf(sourceId);
-    assert.ok(docs.length >= 1 && docs.length < 200, `cancelled mid-way (${docs.length} documents)`);
-    const { data: source } = await owner.client.from("data_sources").select("status").eq("id", sourceId).single();
-    assert.equal(source!.status, "cancelled");
-
-    // retry: a new job; cancel it right away so the test stays short
-    const retry = await callFunction("ingest", { method: "POST", path: `/jobs/${started.body.job_id}/retry`, token: owner.token });
-    assert.equal(retry.status, 202);
-    const retryJob = (await retry.json()).job_id;
-    assert.notEqual(retryJob, started.body.job_id);
-    const c2 = await callFunction("ingest", { method: "POST", path: `/jobs/${retryJob}/cancel`, token: owner.token });
-    await c2.body?.cancel();
-    assert.equal((await waitForJob(retryJob)).status, "cancelled");
-
-    // bad input
-    const bad = await callFunction("ingest", { method: "POST", path: `/sources/${sourceId}/sync`, token: owner.token, body: "{nope" });
-    assert.equal(bad.status, 400);
-    assert.equal((await bad.json()).error.code, "invalid_json");
-    const wrong = await callFunction("ingest", { method: "POST", path: `/sources/${sourceId}/sync`, token: owner.token, body: '{"trigger":"schedule"}' });
-    assert.equal(wrong.status, 400);
-    await wrong.body?.cancel();
-    const notUuid = await callFunction("ingest", { method: "POST", path: "/sources/x'--/sync", token: owner.token });
-    assert.equal(notUuid.status, 404);
-    await notUuid.body?.cancel();
-    const tick = await callFunction("ingest", { method: "POST", path: "/tick", token: owner.token });
-    assert.equal(tick.status, 403);
-    await tick.body?.cancel();
-  } finally {
-    await site.close();
-  }
-});
+  },
+);
 
 Deno.test("web: SSRF attempts are refused", opts, async () => {
   const owner = await ownerWithBot();
-  const metadata = await createSource(owner.client, owner.bot.id, "web", { url: "http://169.254.169.254/latest/meta-data/", mode: "single" });
+  const metadata = await createSource(owner.client, owner.bot.id, "web", {
+    url: "http://169.254.169.254/latest/meta-data/",
+    mode: "single",
+  });
   const job = await syncAndWait(owner.token, metadata);
   assert.equal(job.status, "failed");
-  assert.ok(job.errors.some((e) => e.code === "blocked_address"), JSON.stringify(job.errors));
-  const mapped = await createSource(owner.client, owner.bot.id, "web", { url: "http://[fd00:ec2::254]/", mode: "single" });
+  assert.ok(
+    job.errors.some((e) => e.code === "blocked_address"),
+    JSON.stringify(job.errors),
+  );
+  const mapped = await createSource(owner.client, owner.bot.id, "web", {
+    url: "http://[fd00:ec2::254]/",
+    mode: "single",
+  });
   const job2 = await syncAndWait(owner.token, mapped);
-  assert.ok(job2.errors.some((e) => e.code === "blocked_address"), JSON.stringify(job2.errors));
+  assert.ok(
+    job2.errors.some((e) => e.code === "blocked_address"),
+    JSON.stringify(job2.errors),
+  );
   const scheme = await createSource(owner.client, owner.bot.id, "web", { url: "file:///etc/passwd" });
   const job3 = await syncAndWait(owner.token, scheme);
   assert.equal(job3.status, "failed");
@@ -174,31 +253,44 @@ Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", opts, async 
   const pdfBytes = await pdf.save();
   const docx = await Packer.toBuffer(
     new Document({
-      sections: [{
-        children: [
-          new Paragraph({ text: "Travel policy", heading: HeadingLevel.HEADING_1 }),
-          new Paragraph({ text: "Book flights through the travel portal at least two weeks ahead." }),
-          new Paragraph({ text: "Hotels", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph({ text: "Hotel rooms may cost up to 150 euros per night." }),
-        ],
-      }],
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: "Travel policy", heading: HeadingLevel.HEADING_1 }),
+            new Paragraph({ text: "Book flights through the travel portal at least two weeks ahead." }),
+            new Paragraph({ text: "Hotels", heading: HeadingLevel.HEADING_2 }),
+            new Paragraph({ text: "Hotel rooms may cost up to 150 euros per night." }),
+          ],
+        },
+      ],
     }),
   );
-  const csv = "question,answer,owner\nHow do I reset my password?,Use the Forgot password link on the sign-in page.,ops\nCan I change my plan?,Yes; open Billing and pick a new plan.,sales\n";
+  const csv =
+    "question,answer,owner\nHow do I reset my password?,Use the Forgot password link on the sign-in page.,ops\nCan I change my plan?,Yes; open Billing and pick a new plan.,sales\n";
   const md = "---\ntitle: Shortcuts\n---\n# Keyboard shortcuts\n\nPress Ctrl+K to open the command palette.\n";
   const files = [
     { name: "warranty.pdf", body: new Blob([new Uint8Array(pdfBytes)], { type: "application/pdf" }) },
-    { name: "travel.docx", body: new Blob([new Uint8Array(docx)], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" }) },
+    {
+      name: "travel.docx",
+      body: new Blob([new Uint8Array(docx)], {
+        type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      }),
+    },
     { name: "faq.csv", body: new Blob([csv], { type: "text/csv" }) },
     { name: "shortcuts.md", body: new Blob([md], { type: "text/markdown" }) },
   ];
   for (const f of files) {
-    const { error } = await bucket.upload(`${owner.bot.id}/${f.name}`, f.body, { contentType: f.body.type, upsert: true });
+    const { error } = await bucket.upload(`${owner.bot.id}/${f.name}`, f.body, {
+      contentType: f.body.type,
+      upsert: true,
+    });
     assert.equal(error, null, `upload ${f.name}: ${error?.message}`);
   }
   // a stranger may not upload under this bot
   const stranger = await signedInUser();
-  const denied = await stranger.client.storage.from("data-sources").upload(`${owner.bot.id}/evil.txt`, new Blob(["x"]), { contentType: "text/plain" });
+  const denied = await stranger.client.storage
+    .from("data-sources")
+    .upload(`${owner.bot.id}/evil.txt`, new Blob(["x"]), { contentType: "text/plain" });
   assert.notEqual(denied.error, null);
 
   const sourceId = await createSource(owner.client, owner.bot.id, "file", {
@@ -219,26 +311,40 @@ Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", opts, async 
   assert.match(byName("warranty.pdf").content, /two years[\s\S]*Batteries are covered/);
   assert.equal(byName("warranty.pdf").metadata.pages, 2);
   assert.match(byName("travel.docx").content, /^# Travel policy\n\nBook flights/);
-  assert.ok(byName("travel.docx").chunks.some((c) => c.heading_path === "travel > Travel policy > Hotels"), JSON.stringify(byName("travel.docx").chunks));
+  assert.ok(
+    byName("travel.docx").chunks.some((c) => c.heading_path === "travel > Travel policy > Hotels"),
+    JSON.stringify(byName("travel.docx").chunks),
+  );
   assert.equal(byName("faq.csv#row=1").title, "How do I reset my password?");
   assert.doesNotMatch(byName("faq.csv#row=1").content, /ops/, "only the chosen columns are imported");
   assert.equal(byName("shortcuts.md").title, "Shortcuts");
 
-  const { data: hits } = await owner.client.rpc("match_chunks", { p_bot_id: owner.bot.id, p_query: "hotel price per night" });
+  const { data: hits } = await owner.client.rpc("match_chunks", {
+    p_bot_id: owner.bot.id,
+    p_query: "hotel price per night",
+  });
   assert.ok(hits[0].document_url.endsWith("travel.docx"));
   const again = await syncAndWait(owner.token, sourceId);
   assert.equal(again.status, "succeeded");
-  assert.equal((await documentsOf(sourceId)).reduce((n, d) => n + d.chunks.length, 0), docs.reduce((n, d) => n + d.chunks.length, 0));
+  assert.equal(
+    (await documentsOf(sourceId)).reduce((n, d) => n + d.chunks.length, 0),
+    docs.reduce((n, d) => n + d.chunks.length, 0),
+  );
 
   // re-ingest one document: only its chunks are rebuilt
   const shortcuts = byName("shortcuts.md");
-  const res = await callFunction("ingest", { method: "POST", path: `/documents/${shortcuts.id}/reingest`, token: owner.token });
+  const res = await callFunction("ingest", {
+    method: "POST",
+    path: `/documents/${shortcuts.id}/reingest`,
+    token: owner.token,
+  });
   assert.equal(res.status, 202);
   assert.equal((await waitForJob((await res.json()).job_id)).status, "succeeded");
   const after = await documentsOf(sourceId);
   for (const d of after) {
     const before = docs.find((x) => x.url === d.url)!;
-    const same = JSON.stringify(d.chunks.map((c) => c.id).sort()) === JSON.stringify(before.chunks.map((c) => c.id).sort());
+    const same =
+      JSON.stringify(d.chunks.map((c) => c.id).sort()) === JSON.stringify(before.chunks.map((c) => c.id).sort());
     assert.equal(same, d.url !== shortcuts.url, `${d.url} ${same ? "kept" : "rebuilt"} its chunks`);
   }
 });
@@ -260,13 +366,17 @@ Deno.test("notion: pages and databases through the REST API; token stored by the
 
     const stranger = await signedInUser();
     const denied = await callFunction("ingest", {
-      method: "POST", path: "/notion/token", token: stranger.token,
+      method: "POST",
+      path: "/notion/token",
+      token: stranger.token,
       body: JSON.stringify({ data_source_id: sourceId, access_token: "stolen" }),
     });
     assert.equal(denied.status, 404);
     await denied.body?.cancel();
     const stored = await callFunction("ingest", {
-      method: "POST", path: "/notion/token", token: owner.token,
+      method: "POST",
+      path: "/notion/token",
+      token: owner.token,
       body: JSON.stringify({ data_source_id: sourceId, access_token: token }),
     });
     assert.equal(stored.status, 200);
@@ -297,7 +407,10 @@ Deno.test("youtube: a playlist's transcripts in the bot's language with timestam
     });
     const job = await syncAndWait(owner.token, sourceId);
     assert.equal(job.status, "succeeded", JSON.stringify(job.errors));
-    assert.deepEqual(job.errors.map((e) => [e.url, e.code]), [["https://www.youtube.com/watch?v=vid00000003", "no_transcript"]]);
+    assert.deepEqual(
+      job.errors.map((e) => [e.url, e.code]),
+      [["https://www.youtube.com/watch?v=vid00000003", "no_transcript"]],
+    );
     const docs = await documentsOf(sourceId);
     assert.equal(docs.length, 2);
     const intro = docs.find((d) => d.url.endsWith("vid00000001"))!;
@@ -314,17 +427,27 @@ Deno.test("youtube: a playlist's transcripts in the bot's language with timestam
 
 Deno.test("schedules: /tick starts due sources and only answers the service role", opts, async () => {
   const owner = await ownerWithBot();
-  const sourceId = await createSource(owner.client, owner.bot.id, "text", { text: "The office opens at nine.", title: "Hours" });
+  const sourceId = await createSource(owner.client, owner.bot.id, "text", {
+    text: "The office opens at nine.",
+    title: "Hours",
+  });
   await owner.client.from("data_sources").update({ sync_schedule: "daily" }).eq("id", sourceId);
   const service = serviceClient();
-  await service.from("data_sources").update({ next_sync_at: new Date(Date.now() - 1000).toISOString() }).eq("id", sourceId);
+  await service
+    .from("data_sources")
+    .update({ next_sync_at: new Date(Date.now() - 1000).toISOString() })
+    .eq("id", sourceId);
   const res = await callFunction("ingest", { method: "POST", path: "/tick", token: stack.serviceRoleKey, body: "{}" });
   assert.equal(res.status, 200);
   const { started } = await res.json();
   const mine = started.find((s: { data_source_id: string }) => s.data_source_id === sourceId);
   assert.ok(mine, "the due source was started");
   assert.equal((await waitForJob(mine.job_id)).status, "succeeded");
-  const { data: source } = await service.from("data_sources").select("next_sync_at, document_count, status").eq("id", sourceId).single();
+  const { data: source } = await service
+    .from("data_sources")
+    .select("next_sync_at, document_count, status")
+    .eq("id", sourceId)
+    .single();
   assert.ok(Date.parse(source!.next_sync_at) > Date.now() + 23 * 3600_000);
   assert.equal(source!.document_count, 1);
   const { data: job } = await service.from("ingestion_jobs").select("trigger").eq("id", mine.job_id).single();

@@ -17,7 +17,11 @@ Deno.test("sentences split on Latin and CJK punctuation, not inside numbers or n
     "See example.com for more!",
     "Ready?",
   ]);
-  assert.deepEqual(splitSentences("東京は大きい。大阪も大きい！本当？"), ["東京は大きい。", "大阪も大きい！", "本当？"]);
+  assert.deepEqual(splitSentences("東京は大きい。大阪も大きい！本当？"), [
+    "東京は大きい。",
+    "大阪も大きい！",
+    "本当？",
+  ]);
 });
 
 Deno.test("chunks keep heading paths, whole sentences and overlap", () => {
@@ -38,7 +42,10 @@ Deno.test("chunks keep heading paths, whole sentences and overlap", () => {
   assert.ok(install[1].content.includes(lastOfFirst), "the next chunk repeats the end of the previous one");
   assert.ok(install[0].content.includes(firstOfSecond), "the overlap is made of whole sentences");
   assert.deepEqual(chunks.at(-1)!.heading_path, "Guide > Billing");
-  assert.deepEqual(chunks.map((c) => c.position), chunks.map((_, i) => i));
+  assert.deepEqual(
+    chunks.map((c) => c.position),
+    chunks.map((_, i) => i),
+  );
   // a title becomes the root of the path; a first heading equal to it is not repeated
   assert.equal(chunkText("# Manual\n\nHello there.", { title: "Manual" })[0].heading_path, "Manual");
   assert.equal(chunkText("Plain words.", { title: "Doc" })[0].heading_path, "Doc");
@@ -94,20 +101,37 @@ Deno.test("files: kinds and CSV rows as documents", () => {
   assert.equal(fileKind("a.PDF"), "pdf");
   assert.equal(fileKind("notes", "text/markdown"), "markdown");
   assert.equal(fileKind("x.exe"), null);
-  const csv = new TextEncoder().encode("question,answer,internal\nHow to log in?,Use your email.,x\n,,\nReset?,Click reset.,y\n");
-  const docs = csvToDocuments(csv, "bot/faq.csv", "faq.csv", { text_columns: ["question", "answer"], title_column: "question" });
-  assert.deepEqual(docs.map((d) => [d.url, d.title, d.text]), [
-    ["bot/faq.csv#row=1", "How to log in?", "question: How to log in?\nanswer: Use your email."],
-    ["bot/faq.csv#row=3", "Reset?", "question: Reset?\nanswer: Click reset."],
-  ]);
+  const csv = new TextEncoder().encode(
+    "question,answer,internal\nHow to log in?,Use your email.,x\n,,\nReset?,Click reset.,y\n",
+  );
+  const docs = csvToDocuments(csv, "bot/faq.csv", "faq.csv", {
+    text_columns: ["question", "answer"],
+    title_column: "question",
+  });
+  assert.deepEqual(
+    docs.map((d) => [d.url, d.title, d.text]),
+    [
+      ["bot/faq.csv#row=1", "How to log in?", "question: How to log in?\nanswer: Use your email."],
+      ["bot/faq.csv#row=3", "Reset?", "question: Reset?\nanswer: Click reset."],
+    ],
+  );
   assert.throws(() => csvToDocuments(csv, "p", "n", { text_columns: ["nope"] }), /no column "nope"/);
 });
 
 Deno.test("YouTube URLs, caption tracks and transcripts", () => {
-  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=3"), { kind: "video", id: "dQw4w9WgXcQ" });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=3"), {
+    kind: "video",
+    id: "dQw4w9WgXcQ",
+  });
   assert.deepEqual(parseYoutubeUrl("https://youtu.be/dQw4w9WgXcQ"), { kind: "video", id: "dQw4w9WgXcQ" });
-  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/playlist?list=PL123abc"), { kind: "playlist", id: "PL123abc" });
-  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv"), { kind: "channel", id: "UCabcdefghijklmnopqrstuv" });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/playlist?list=PL123abc"), {
+    kind: "playlist",
+    id: "PL123abc",
+  });
+  assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv"), {
+    kind: "channel",
+    id: "UCabcdefghijklmnopqrstuv",
+  });
   assert.deepEqual(parseYoutubeUrl("https://www.youtube.com/@acme/videos"), { kind: "handle", path: "/@acme" });
   assert.equal(parseYoutubeUrl("https://example.com/"), null);
   assert.deepEqual(jsonAt('x = [{"a":"]}","b":[1,{"c":2}]}];', 4), [{ a: "]}", b: [1, { c: 2 }] }]);
@@ -130,7 +154,10 @@ Deno.test("YouTube URLs, caption tracks and transcripts", () => {
 });
 
 Deno.test("Notion ids, embeddings URLs, schedules", () => {
-  assert.equal(notionId("https://www.notion.so/acme/Getting-Started-0123456789abcdef0123456789abcdef"), "01234567-89ab-cdef-0123-456789abcdef");
+  assert.equal(
+    notionId("https://www.notion.so/acme/Getting-Started-0123456789abcdef0123456789abcdef"),
+    "01234567-89ab-cdef-0123-456789abcdef",
+  );
   assert.equal(notionId("01234567-89ab-cdef-0123-456789abcdef"), "01234567-89ab-cdef-0123-456789abcdef");
   assert.equal(notionId("nope"), null);
   assert.equal(embeddingsUrl(null), "https://api.openai.com/v1/embeddings");
@@ -151,12 +178,19 @@ Deno.test("embeddings through an OpenAI-compatible /v1/embeddings server", async
     const dims = body.model === "small" ? 3 : 1536;
     return Response.json({
       object: "list",
-      data: body.input.map((_: string, i: number) => ({ object: "embedding", index: i, embedding: Array(dims).fill(i / 10) })),
+      data: body.input.map((_: string, i: number) => ({
+        object: "embedding",
+        index: i,
+        embedding: Array(dims).fill(i / 10),
+      })),
     });
   });
   try {
     const url = embeddingsUrl(`http://127.0.0.1:${server.addr.port}`);
-    const vectors = await embedTexts({ url, apiKey: "sk-test", model: "text-embedding-3-small", provider: "openai_compatible" }, ["a", "b"]);
+    const vectors = await embedTexts(
+      { url, apiKey: "sk-test", model: "text-embedding-3-small", provider: "openai_compatible" },
+      ["a", "b"],
+    );
     assert.equal(vectors!.length, 2);
     assert.equal(vectors![1][0], 0.1);
     assert.equal(seen[0].auth, "Bearer sk-test");

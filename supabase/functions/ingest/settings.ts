@@ -26,7 +26,13 @@ export const webSettings = z.object({
 
 export const fileSettings = z.object({
   files: z
-    .array(z.object({ path: z.string().min(3).max(1024), name: z.string().max(300).optional(), mime: z.string().max(200).nullish() }))
+    .array(
+      z.object({
+        path: z.string().min(3).max(1024),
+        name: z.string().max(300).optional(),
+        mime: z.string().max(200).nullish(),
+      }),
+    )
     .min(1)
     .max(200),
   text_columns: z.array(z.string().max(200)).max(100).optional(),
@@ -60,7 +66,13 @@ export type ParsedSettings =
   | { type: "youtube"; settings: z.infer<typeof youtubeSettings> }
   | { type: "text"; settings: z.infer<typeof textSettings> };
 
-const schemas = { web: webSettings, file: fileSettings, notion: notionSettings, youtube: youtubeSettings, text: textSettings };
+const schemas = {
+  web: webSettings,
+  file: fileSettings,
+  notion: notionSettings,
+  youtube: youtubeSettings,
+  text: textSettings,
+};
 
 export function parseSettings(type: string, settings: unknown): ParsedSettings {
   const schema = schemas[type as keyof typeof schemas];

@@ -46,7 +46,10 @@ type Row = Record<string, any>;
 
 // deno-lint-ignore no-explicit-any
 /** The data of a supabase-js call, or an Error naming what failed. Rows from .single() are never null. */
-async function must<T = any>(p: PromiseLike<{ data: T | null; error: { message: string } | null }>, what: string): Promise<T> {
+async function must<T = any>(
+  p: PromiseLike<{ data: T | null; error: { message: string } | null }>,
+  what: string,
+): Promise<T> {
   const { data, error } = await p;
   if (error) throw new Error(`${what}: ${error.message}`);
   return data as T;
@@ -82,16 +85,30 @@ export async function activeJob(service: SupabaseClient, sourceId: string): Prom
     if (Date.now() - Date.parse(job.updated_at) < 15 * 60_000) return job.id;
     await service
       .from("ingestion_jobs")
-      .update({ status: "failed", finished_at: new Date().toISOString(), errors: [{ url: "", code: "stalled", message: "The job stopped reporting progress", level: "error" }] })
+      .update({
+        status: "failed",
+        finished_at: new Date().toISOString(),
+        errors: [{ url: "", code: "stalled", message: "The job stopped reporting progress", level: "error" }],
+      })
       .eq("id", job.id);
   }
   return null;
 }
 
-export async function runJob(service: SupabaseClient, jobId: string, options: { allowPrivate?: boolean } = {}): Promise<void> {
+export async function runJob(
+  service: SupabaseClient,
+  jobId: string,
+  options: { allowPrivate?: boolean } = {},
+): Promise<void> {
   const job = await must<Row>(service.from("ingestion_jobs").select("*").eq("id", jobId).single(), "load job");
-  const source = await must<Row>(service.from("data_sources").select("*").eq("id", job.data_source_id).single(), "load source");
-  const bot = await must<Row>(service.from("bots").select("id, team_id, language").eq("id", source.bot_id).single(), "load bot");
+  const source = await must<Row>(
+    service.from("data_sources").select("*").eq("id", job.data_source_id).single(),
+    "load source",
+  );
+  const bot = await must<Row>(
+    service.from("bots").select("id, team_id, language").eq("id", source.bot_id).single(),
+    "load bot",
+  );
   const startedAt = new Date().toISOString();
   await service.from("ingestion_jobs").update({ status: "running", started_at: startedAt }).eq("id", jobId);
   await service.from("data_sources").update({ status: "running", error: null }).eq("id", source.id);
@@ -102,7 +119,12 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
   const existing = new Map<string, { id: string; content_hash: string | null }>();
   for (let from = 0; ; from += 1000) {
     const page = await must(
-      service.from("documents").select("id, url, content_hash").eq("data_source_id", source.id).order("id").range(from, from + 999),
+      service
+        .from("documents")
+        .select("id, url, content_hash")
+        .eq("data_source_id", source.id)
+        .order("id")
+        .range(from, from + 999),
       "load documents",
     );
     for (const d of page as { id: string; url: string; content_hash: string | null }[]) existing.set(d.url, d);
@@ -166,7 +188,12 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     const chunks = chunkText(text, { title });
     for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
       const batch = chunks.slice(i, i + CHUNK_BATCH);
-      const vectors = embedding ? await embedTexts(embedding, batch.map((c) => `${c.heading_path}\n${c.content}`)) : null;
+      const vectors = embedding
+        ? await embedTexts(
+            embedding,
+            batch.map((c) => `${c.heading_path}\n${c.content}`),
+          )
+        : null;
       const rows = batch.map((c, j) => ({
         document_id: documentId,
         bot_id: source.bot_id,
@@ -193,7 +220,10 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
       const now = Date.now();
       if (now - lastProgress < 300 && done < total) return;
       lastProgress = now;
-      await service.from("ingestion_jobs").update({ progress_done: done, progress_total: Math.max(total, done) }).eq("id", jobId);
+      await service
+        .from("ingestion_jobs")
+        .update({ progress_done: done, progress_total: Math.max(total, done) })
+        .eq("id", jobId);
     },
     async cancelled() {
       if (cancelled) return true;
@@ -214,7 +244,11 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
         await crawlWeb(settings.settings, ctx);
         break;
       case "text":
-        await storeDocument({ url: `text:${source.id}`, title: settings.settings.title || source.name, text: settings.settings.text });
+        await storeDocument({
+          url: `text:${source.id}`,
+          title: settings.settings.title || source.name,
+          text: settings.settings.text,
+        });
         await ctx.progress(1, 1);
         break;
       case "file":
@@ -235,10 +269,14 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     }
     if (!cancelled) cancelled = await ctx.cancelled();
   } catch (e) {
-    fatal = e instanceof SourceError || (e as { code?: string }).code
-      ? { code: (e as SourceError).code, message: (e as Error).message }
-      : { code: "internal_error", message: "The import stopped on an unexpected error" };
-    if (fatal.code === "internal_error") console.error(JSON.stringify({ level: "error", fn: "ingest", job_id: jobId, error: String((e as Error)?.stack ?? e) }));
+    fatal =
+      e instanceof SourceError || (e as { code?: string }).code
+        ? { code: (e as SourceError).code, message: (e as Error).message }
+        : { code: "internal_error", message: "The import stopped on an unexpected error" };
+    if (fatal.code === "internal_error")
+      console.error(
+        JSON.stringify({ level: "error", fn: "ingest", job_id: jobId, error: String((e as Error)?.stack ?? e) }),
+      );
     record("error", "", fatal.code, fatal.message);
   }
 
@@ -250,7 +288,13 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
   if (!fatal && !cancelled && !readNothing) {
     const gone = [...existing.entries()].filter(([url]) => !seen.has(url)).map(([, d]) => d.id);
     for (let i = 0; i < gone.length; i += 100) {
-      await must(service.from("documents").delete().in("id", gone.slice(i, i + 100)), "remove vanished documents");
+      await must(
+        service
+          .from("documents")
+          .delete()
+          .in("id", gone.slice(i, i + 100)),
+        "remove vanished documents",
+      );
     }
     removed = gone.length;
   }
@@ -265,7 +309,11 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     .eq("documents.data_source_id", source.id);
   const status = cancelled ? "cancelled" : fatal || readNothing ? "failed" : "succeeded";
   const finishedAt = new Date().toISOString();
-  const { data: progress } = await service.from("ingestion_jobs").select("progress_done, progress_total").eq("id", jobId).single();
+  const { data: progress } = await service
+    .from("ingestion_jobs")
+    .select("progress_done, progress_total")
+    .eq("id", jobId)
+    .single();
   await service
     .from("ingestion_jobs")
     .update({
@@ -280,7 +328,10 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
     .from("data_sources")
     .update({
       status: status === "succeeded" ? "ready" : status === "cancelled" ? "cancelled" : "error",
-      error: status === "failed" ? (fatal?.message ?? errors.find((e) => e.level === "error")?.message ?? "The import failed") : null,
+      error:
+        status === "failed"
+          ? (fatal?.message ?? errors.find((e) => e.level === "error")?.message ?? "The import failed")
+          : null,
       last_synced_at: finishedAt,
       next_sync_at: nextSyncAt(fresh?.sync_schedule ?? source.sync_schedule),
       document_count: documentCount ?? 0,
@@ -293,7 +344,11 @@ export async function runJob(service: SupabaseClient, jobId: string, options: { 
 async function readFiles(
   service: SupabaseClient,
   source: { id: string; bot_id: string },
-  settings: { files: { path: string; name?: string; mime?: string | null }[]; text_columns?: string[]; title_column?: string },
+  settings: {
+    files: { path: string; name?: string; mime?: string | null }[];
+    text_columns?: string[];
+    title_column?: string;
+  },
   ctx: SourceContext,
 ) {
   let done = 0;

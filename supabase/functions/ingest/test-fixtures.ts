@@ -27,14 +27,32 @@ const page = (title: string, body: string) =>
 /** A docs site whose pages the test may change or remove. */
 export function website() {
   const pages = new Map<string, { title: string; body: string }>([
-    ["/", { title: "Acme Docs", body: `<h1>Acme Docs</h1><p>Welcome to the Acme documentation.</p>
+    [
+      "/",
+      {
+        title: "Acme Docs",
+        body: `<h1>Acme Docs</h1><p>Welcome to the Acme documentation.</p>
       <a href="/guide/install">Install</a> <a href="/guide/billing">Billing</a> <a href="/old-install">Old</a>
       <a href="/broken">Broken</a> <a href="/private/secret">Secret</a> <a href="/to-metadata">Metadata</a>
-      <a href="https://elsewhere.example/">Elsewhere</a> <a href="/guide/install#requirements">Anchor</a>` }],
-    ["/guide/install", { title: "Install", body: `<h1>Install</h1><p>Install the command line tool with npm install -g acme-cli.
-      Then run acme login to connect your account.</p><h2 id="requirements">Requirements</h2><p>Acme needs Node 20 or later.</p>` }],
-    ["/guide/billing", { title: "Billing", body: `<h1>Billing</h1><h2>Invoices</h2><p>Invoices are emailed on the first day of each month.</p>
-      <h2>Refunds</h2><p>Refunds are possible within thirty days of a payment.</p>` }],
+      <a href="https://elsewhere.example/">Elsewhere</a> <a href="/guide/install#requirements">Anchor</a>`,
+      },
+    ],
+    [
+      "/guide/install",
+      {
+        title: "Install",
+        body: `<h1>Install</h1><p>Install the command line tool with npm install -g acme-cli.
+      Then run acme login to connect your account.</p><h2 id="requirements">Requirements</h2><p>Acme needs Node 20 or later.</p>`,
+      },
+    ],
+    [
+      "/guide/billing",
+      {
+        title: "Billing",
+        body: `<h1>Billing</h1><h2>Invoices</h2><p>Invoices are emailed on the first day of each month.</p>
+      <h2>Refunds</h2><p>Refunds are possible within thirty days of a payment.</p>`,
+      },
+    ],
     ["/orphan", { title: "Glossary", body: `<h1>Glossary</h1><p>A workspace is a shared folder of notebooks.</p>` }],
     ["/private/secret", { title: "Secret", body: "<p>robots.txt forbids this page.</p>" }],
   ]);
@@ -47,16 +65,22 @@ export function website() {
     }
     if (pathname === "/sitemap.xml") {
       const urls = [...pages.keys()].map((p) => `<url><loc>${base}${p}</loc></url>`).join("");
-      return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, {
-        headers: { "content-type": "application/xml" },
-      });
+      return new Response(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+        {
+          headers: { "content-type": "application/xml" },
+        },
+      );
     }
-    if (pathname === "/old-install") return new Response(null, { status: 301, headers: { location: "/guide/install" } });
+    if (pathname === "/old-install")
+      return new Response(null, { status: 301, headers: { location: "/guide/install" } });
     if (pathname === "/to-metadata") {
       return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
     }
     const p = pages.get(pathname);
-    return p ? page(p.title, p.body) : new Response("<h1>Not found</h1>", { status: 404, headers: { "content-type": "text/html" } });
+    return p
+      ? page(p.title, p.body)
+      : new Response("<h1>Not found</h1>", { status: 404, headers: { "content-type": "text/html" } });
   });
   return { ...fixture, pages, requested };
 }
@@ -68,7 +92,10 @@ export function slowWebsite() {
     if (pathname === "/robots.txt" || pathname === "/sitemap.xml") return new Response("", { status: 404 });
     const n = Number(/^\/p\/(\d+)$/.exec(pathname)?.[1] ?? 0);
     await new Promise((r) => setTimeout(r, 150));
-    return page(`Page ${n}`, `<h1>Page ${n}</h1><p>Content of page number ${n}.</p><a href="/p/${n + 1}">next</a><a href="/p/${n + 2}">next 2</a>`);
+    return page(
+      `Page ${n}`,
+      `<h1>Page ${n}</h1><p>Content of page number ${n}.</p><a href="/p/${n + 1}">next</a><a href="/p/${n + 2}">next 2</a>`,
+    );
   });
 }
 
@@ -87,14 +114,45 @@ export function notionApi(token: string) {
   const children: Record<string, unknown[]> = {
     [pageId]: [
       { id: "b1", type: "heading_1", has_children: false, heading_1: { rich_text: rich("First week") } },
-      { id: "b2", type: "paragraph", has_children: false, paragraph: { rich_text: rich("On your first day you receive a laptop and a badge.") } },
+      {
+        id: "b2",
+        type: "paragraph",
+        has_children: false,
+        paragraph: { rich_text: rich("On your first day you receive a laptop and a badge.") },
+      },
       { id: "b3", type: "toggle", has_children: true, toggle: { rich_text: rich("Security basics") } },
       { id: "b4", type: "heading_2", has_children: false, heading_2: { rich_text: rich("Tools") } },
-      { id: "b5", type: "bulleted_list_item", has_children: false, bulleted_list_item: { rich_text: rich("Slack for chat") } },
+      {
+        id: "b5",
+        type: "bulleted_list_item",
+        has_children: false,
+        bulleted_list_item: { rich_text: rich("Slack for chat") },
+      },
     ],
-    b3: [{ id: "b3a", type: "paragraph", has_children: false, paragraph: { rich_text: rich("Enable two-factor authentication on every account.") } }],
-    [dbPages[0]]: [{ id: "e1", type: "paragraph", has_children: false, paragraph: { rich_text: rich("Expenses are reimbursed within ten days.") } }],
-    [dbPages[1]]: [{ id: "h1", type: "paragraph", has_children: false, paragraph: { rich_text: rich("Everyone gets twenty-five days of holiday.") } }],
+    b3: [
+      {
+        id: "b3a",
+        type: "paragraph",
+        has_children: false,
+        paragraph: { rich_text: rich("Enable two-factor authentication on every account.") },
+      },
+    ],
+    [dbPages[0]]: [
+      {
+        id: "e1",
+        type: "paragraph",
+        has_children: false,
+        paragraph: { rich_text: rich("Expenses are reimbursed within ten days.") },
+      },
+    ],
+    [dbPages[1]]: [
+      {
+        id: "h1",
+        type: "paragraph",
+        has_children: false,
+        paragraph: { rich_text: rich("Everyone gets twenty-five days of holiday.") },
+      },
+    ],
   };
   const pageObject = (id: string) => ({
     object: "page",
@@ -108,7 +166,10 @@ export function notionApi(token: string) {
     const { pathname, searchParams } = new URL(req.url);
     calls.push(`${req.method} ${pathname}`);
     if (req.headers.get("authorization") !== `Bearer ${token}` || !req.headers.get("notion-version")) {
-      return Response.json({ object: "error", status: 401, code: "unauthorized", message: "API token is invalid." }, { status: 401 });
+      return Response.json(
+        { object: "error", status: 401, code: "unauthorized", message: "API token is invalid." },
+        { status: 401 },
+      );
     }
     let m = /^\/v1\/pages\/([\w-]+)$/.exec(pathname);
     if (m && titles[m[1]]) return Response.json(pageObject(m[1]));
@@ -126,7 +187,10 @@ export function notionApi(token: string) {
       await req.json();
       return Response.json({ object: "list", results: dbPages.map(pageObject), has_more: false, next_cursor: null });
     }
-    return Response.json({ object: "error", status: 404, code: "object_not_found", message: "Not found" }, { status: 404 });
+    return Response.json(
+      { object: "error", status: 404, code: "object_not_found", message: "Not found" },
+      { status: 404 },
+    );
   });
   return { ...fixture, pageId, dbId, calls };
 }
@@ -137,11 +201,21 @@ export function youtube() {
     vid00000001: {
       title: "Getting started with Acme",
       tracks: {
-        en: [[0, "Welcome to Acme."], [15_000, "First, create a workspace."], [40_000, "Then invite your team from the settings page."]],
-        de: [[0, "Willkommen bei Acme."], [15_000, "Erstellen Sie zuerst einen Arbeitsbereich."]],
+        en: [
+          [0, "Welcome to Acme."],
+          [15_000, "First, create a workspace."],
+          [40_000, "Then invite your team from the settings page."],
+        ],
+        de: [
+          [0, "Willkommen bei Acme."],
+          [15_000, "Erstellen Sie zuerst einen Arbeitsbereich."],
+        ],
       },
     },
-    vid00000002: { title: "Exporting notes", tracks: { en: [[0, "To export notes, open the menu and choose Export as PDF."]] } },
+    vid00000002: {
+      title: "Exporting notes",
+      tracks: { en: [[0, "To export notes, open the menu and choose Export as PDF."]] },
+    },
     vid00000003: { title: "No captions here", tracks: {} },
   };
   return serve((req, base) => {
@@ -160,9 +234,9 @@ export function youtube() {
         videoDetails: { videoId: id, title: v.title },
       };
       return new Response(
-        `<html><head><title>${v.title} - YouTube</title></head><body><script>var ytInitialPlayerResponse = ${
-          JSON.stringify(player).replace(/\\\\u0026/g, "\\u0026")
-        };</script></body></html>`,
+        `<html><head><title>${v.title} - YouTube</title></head><body><script>var ytInitialPlayerResponse = ${JSON.stringify(
+          player,
+        ).replace(/\\\\u0026/g, "\\u0026")};</script></body></html>`,
         { headers: { "content-type": "text/html" } },
       );
     }
@@ -170,13 +244,20 @@ export function youtube() {
       const v = videos[url.searchParams.get("v") ?? ""];
       const track = v?.tracks[url.searchParams.get("lang") ?? ""];
       if (!track || url.searchParams.get("fmt") !== "json3") return new Response("", { status: 404 });
-      return Response.json({ events: track.map(([t, text]) => ({ tStartMs: t, dDurationMs: 5000, segs: [{ utf8: text }] })) });
+      return Response.json({
+        events: track.map(([t, text]) => ({ tStartMs: t, dDurationMs: 5000, segs: [{ utf8: text }] })),
+      });
     }
     if (url.pathname === "/feeds/videos.xml" && url.searchParams.get("playlist_id") === "PLacme") {
-      const entries = Object.keys(videos).map((id) => `<entry><yt:videoId>${id}</yt:videoId><title>${videos[id].title}</title></entry>`);
-      return new Response(`<?xml version="1.0"?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015">${entries.join("")}</feed>`, {
-        headers: { "content-type": "application/atom+xml" },
-      });
+      const entries = Object.keys(videos).map(
+        (id) => `<entry><yt:videoId>${id}</yt:videoId><title>${videos[id].title}</title></entry>`,
+      );
+      return new Response(
+        `<?xml version="1.0"?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015">${entries.join("")}</feed>`,
+        {
+          headers: { "content-type": "application/atom+xml" },
+        },
+      );
     }
     return new Response("not found", { status: 404 });
   });
@@ -205,7 +286,11 @@ export async function createSource(
   settings: Record<string, unknown>,
   name = `${type} source`,
 ) {
-  const { data, error } = await client.from("data_sources").insert({ bot_id: botId, type, name, settings }).select("id").single();
+  const { data, error } = await client
+    .from("data_sources")
+    .insert({ bot_id: botId, type, name, settings })
+    .select("id")
+    .single();
   if (error) throw error;
   return data.id as string;
 }

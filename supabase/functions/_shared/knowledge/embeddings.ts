@@ -67,7 +67,8 @@ export async function embedTexts(config: EmbeddingConfig, texts: string[]): Prom
     const body = res.json<{ data?: { index: number; embedding: number[] }[] }>();
     const out: number[][] = [];
     for (const item of body.data ?? []) out[item.index] = item.embedding;
-    if (out.length !== texts.length || out.some((v) => !Array.isArray(v) || v.length !== EMBEDDING_DIMENSIONS)) return null;
+    if (out.length !== texts.length || out.some((v) => !Array.isArray(v) || v.length !== EMBEDDING_DIMENSIONS))
+      return null;
     return out;
   } catch {
     return null;

@@ -16,7 +16,8 @@ export type FileKind = "pdf" | "docx" | "csv" | "markdown" | "text";
 export function fileKind(name: string, mime?: string | null): FileKind | null {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
   if (ext === "pdf" || mime === "application/pdf") return "pdf";
-  if (ext === "docx" || mime === "application/vnd.openxmlformats-officedocument.wordprocessingml.document") return "docx";
+  if (ext === "docx" || mime === "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+    return "docx";
   if (ext === "csv" || mime === "text/csv") return "csv";
   if (ext === "md" || ext === "markdown" || mime === "text/markdown") return "markdown";
   if (ext === "txt" || ext === "text" || mime === "text/plain") return "text";
@@ -88,8 +89,13 @@ export function docxToText(bytes: Uint8Array): string {
   }
   const lines: string[] = [];
   const body = xml.replace(/<w:tbl>[\s\S]*?<\/w:tbl>/g, (table) => {
-    const rows = [...table.matchAll(/<w:tr\b[\s\S]*?<\/w:tr>/g)].map((r) =>
-      "| " + [...r[0].matchAll(/<w:tc\b[\s\S]*?<\/w:tc>/g)].map((c) => paragraphText(c[0]).replace(/\s+/g, " ")).join(" | ") + " |"
+    const rows = [...table.matchAll(/<w:tr\b[\s\S]*?<\/w:tr>/g)].map(
+      (r) =>
+        "| " +
+        [...r[0].matchAll(/<w:tc\b[\s\S]*?<\/w:tc>/g)]
+          .map((c) => paragraphText(c[0]).replace(/\s+/g, " "))
+          .join(" | ") +
+        " |",
     );
     return `<w:p><w:t>\u0000TABLE${lines.push(rows.join("\n")) - 1}</w:t></w:p>`;
   });
@@ -104,12 +110,17 @@ export function docxToText(bytes: Uint8Array): string {
     }
     if (!text) continue;
     const style = /<w:pStyle w:val="([^"]+)"/.exec(p)?.[1] ?? "";
-    const level = levels.get(style) ?? (/^(?:Heading|heading)(\d)$/.exec(style) ? Number(style.slice(-1)) : /^Title$/i.test(style) ? 1 : 0);
+    const level =
+      levels.get(style) ??
+      (/^(?:Heading|heading)(\d)$/.exec(style) ? Number(style.slice(-1)) : /^Title$/i.test(style) ? 1 : 0);
     if (level) lines.push("", `${"#".repeat(Math.min(level, 6))} ${text.replace(/\s+/g, " ")}`, "");
     else if (/<w:numPr>/.test(p)) lines.push(`- ${text}`);
     else lines.push("", text, "");
   }
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 export function csvToDocuments(bytes: Uint8Array, path: string, name: string, settings: CsvSettings): DocumentInput[] {
@@ -174,6 +185,9 @@ export async function fileToDocuments(
     case "text":
       return [{ ...base, text: decodeText(bytes), metadata: { kind } }];
     default:
-      throw new SourceError("unsupported_file", `${file.name}: only PDF, DOCX, CSV, Markdown and text files can be imported`);
+      throw new SourceError(
+        "unsupported_file",
+        `${file.name}: only PDF, DOCX, CSV, Markdown and text files can be imported`,
+      );
   }
 }

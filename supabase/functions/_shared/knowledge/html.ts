@@ -26,10 +26,47 @@ type El = any;
 export const parseHTML = (html: string): { document: El } => linkedomParse(html) as unknown as { document: El };
 
 const BLOCK = new Set([
-  "p", "div", "section", "article", "main", "header", "footer", "ul", "ol", "table", "thead", "tbody", "tr",
-  "blockquote", "pre", "dl", "dt", "dd", "figure", "figcaption", "details", "summary", "form", "fieldset", "address",
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "ul",
+  "ol",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "blockquote",
+  "pre",
+  "dl",
+  "dt",
+  "dd",
+  "figure",
+  "figcaption",
+  "details",
+  "summary",
+  "form",
+  "fieldset",
+  "address",
 ]);
-const SKIP = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object", "embed", "canvas", "button", "select", "input", "textarea"]);
+const SKIP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "iframe",
+  "object",
+  "embed",
+  "canvas",
+  "button",
+  "select",
+  "input",
+  "textarea",
+]);
 const CHROME = "nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]";
 
 function queryAll(root: El, selector: string): El[] {
@@ -53,7 +90,9 @@ export function elementToText(root: El): string {
     if (SKIP.has(tag)) return;
     const h = /^h([1-6])$/.exec(tag);
     if (h) {
-      const text = String(node.textContent ?? "").replace(/\s+/g, " ").trim();
+      const text = String(node.textContent ?? "")
+        .replace(/\s+/g, " ")
+        .trim();
       if (text) out.push(`\n\n${"#".repeat(Number(h[1]))} ${text}\n\n`);
       return;
     }
@@ -70,7 +109,12 @@ export function elementToText(root: El): string {
   return out
     .join("")
     .split("\n")
-    .map((l) => l.replace(/[ \t]+/g, " ").replace(/^ \| /, "").trimEnd())
+    .map((l) =>
+      l
+        .replace(/[ \t]+/g, " ")
+        .replace(/^ \| /, "")
+        .trimEnd(),
+    )
     .join("\n")
     .replace(/^[ \t]+(?!-)/gm, "")
     .replace(/\n{3,}/g, "\n\n")
@@ -103,7 +147,10 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
   let text = "";
   const keep = options.keepSelectors?.filter(Boolean) ?? [];
   if (keep.length) {
-    text = keep.flatMap((sel) => queryAll(document, sel)).map(elementToText).join("\n\n");
+    text = keep
+      .flatMap((sel) => queryAll(document, sel))
+      .map(elementToText)
+      .join("\n\n");
   } else {
     const main = document.querySelector("main, article, [role=main]");
     if (main) {

@@ -67,9 +67,12 @@ export class NotionClient {
     } catch {
       data = {};
     }
-    if (res.status === 401) throw new SourceError("notion_unauthorized", "Notion refused the access token; reconnect Notion");
-    if (res.status === 404) throw new SourceError("notion_not_found", "Notion could not find it (is it shared with the integration?)");
-    if (res.status >= 400) throw new SourceError("notion_error", `Notion answered ${res.status}: ${data?.message ?? ""}`.trim());
+    if (res.status === 401)
+      throw new SourceError("notion_unauthorized", "Notion refused the access token; reconnect Notion");
+    if (res.status === 404)
+      throw new SourceError("notion_not_found", "Notion could not find it (is it shared with the integration?)");
+    if (res.status >= 400)
+      throw new SourceError("notion_error", `Notion answered ${res.status}: ${data?.message ?? ""}`.trim());
     return data;
   }
 
@@ -147,7 +150,8 @@ export class NotionClient {
 }
 
 export async function readNotion(settings: NotionSettings, token: string | null, ctx: SourceContext): Promise<void> {
-  if (!token) throw new SourceError("notion_not_connected", "Connect Notion first: no access token is stored for this source");
+  if (!token)
+    throw new SourceError("notion_not_connected", "Connect Notion first: no access token is stored for this source");
   const client = new NotionClient(token, ctx.allowPrivate, settings.api_url);
   const targets: { id: string; page?: Json }[] = [];
   for (const raw of settings.pages ?? []) {
@@ -179,7 +183,11 @@ export async function readNotion(settings: NotionSettings, token: string | null,
         url,
         title,
         text,
-        metadata: { notion_id: target.id, notion_url: page.url ?? null, last_edited_time: page.last_edited_time ?? null },
+        metadata: {
+          notion_id: target.id,
+          notion_url: page.url ?? null,
+          last_edited_time: page.last_edited_time ?? null,
+        },
       });
     } catch (e) {
       ctx.fail(url, (e as SourceError).code ?? "notion_error", (e as Error).message);

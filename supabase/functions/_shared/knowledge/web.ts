@@ -62,7 +62,11 @@ export function normalizeUrl(href: string): string | null {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function fetchSitemapUrls(url: string, fetchOptions: SafeFetchOptions, budget: { left: number }): Promise<string[]> {
+async function fetchSitemapUrls(
+  url: string,
+  fetchOptions: SafeFetchOptions,
+  budget: { left: number },
+): Promise<string[]> {
   if (budget.left-- <= 0) return [];
   let text: string;
   try {
@@ -73,7 +77,7 @@ async function fetchSitemapUrls(url: string, fetchOptions: SafeFetchOptions, bud
     return [];
   }
   const locs = [...text.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) =>
-    m[1].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    m[1].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"),
   );
   if (/<sitemapindex/i.test(text)) {
     const nested: string[] = [];
@@ -110,7 +114,9 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     if (u.host !== origin.host) return false;
     if (include.length && !urlMatches(u, include) && u.href !== start) return false;
     if (exclude.length && urlMatches(u, exclude)) return false;
-    return !/\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp4|mp3|woff2?|ttf|pdf|docx?|xlsx?)$/i.test(u.pathname);
+    return !/\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp4|mp3|woff2?|ttf|pdf|docx?|xlsx?)$/i.test(
+      u.pathname,
+    );
   };
 
   const seen = new Set<string>();
@@ -167,7 +173,10 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     if (!/html|xml/i.test(type) && type) {
       return void ctx.warn(res.url, "unsupported_type", `Not an HTML page (${type.split(";")[0]})`);
     }
-    const page = extractHtml(res.text(), res.url, { keepSelectors: settings.keep_selectors, dropSelectors: settings.drop_selectors });
+    const page = extractHtml(res.text(), res.url, {
+      keepSelectors: settings.keep_selectors,
+      dropSelectors: settings.drop_selectors,
+    });
     if (item.depth < maxDepth) for (const link of page.links) enqueue(link, item.depth + 1);
     let docUrl = normalizeUrl(res.url)!;
     if (page.canonical) {
@@ -177,7 +186,13 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     if (indexed.has(docUrl)) return;
     indexed.add(docUrl);
     if (page.noindex) return void ctx.warn(docUrl, "noindex", "The page asks not to be indexed");
-    await ctx.emit({ url: docUrl, title: page.title || docUrl, text: page.text, language: page.lang ?? null, metadata: {} });
+    await ctx.emit({
+      url: docUrl,
+      title: page.title || docUrl,
+      text: page.text,
+      language: page.lang ?? null,
+      metadata: {},
+    });
   };
 
   // Two workers, each waiting `delay` between its requests.

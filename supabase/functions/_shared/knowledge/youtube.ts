@@ -50,7 +50,13 @@ export function parseYoutubeUrl(input: string): YoutubeTarget | null {
   const channel = /^\/channel\/(UC[\w-]{22})/.exec(u.pathname);
   if (channel) return { kind: "channel", id: channel[1] };
   if (/^\/(@[\w.-]+|c\/[\w.-]+|user\/[\w.-]+)/.test(u.pathname)) {
-    return { kind: "handle", path: u.pathname.split("/").slice(0, u.pathname.startsWith("/@") ? 2 : 3).join("/") };
+    return {
+      kind: "handle",
+      path: u.pathname
+        .split("/")
+        .slice(0, u.pathname.startsWith("/@") ? 2 : 3)
+        .join("/"),
+    };
   }
   return null;
 }
@@ -67,7 +73,8 @@ async function get(url: string, ctx: SourceContext): Promise<string> {
   } catch (e) {
     throw new SourceError((e as SafeFetchError).code ?? "youtube_unreachable", (e as Error).message);
   }
-  if (res.status === 404) throw new SourceError("youtube_not_found", `YouTube has no such page (${new URL(url).pathname})`);
+  if (res.status === 404)
+    throw new SourceError("youtube_not_found", `YouTube has no such page (${new URL(url).pathname})`);
   if (res.status >= 400) throw new SourceError("youtube_error", `YouTube answered ${res.status}`);
   return res.text();
 }
@@ -140,7 +147,11 @@ export function formatTime(ms: number): string {
 export function transcriptToText(events: Json[]): { text: string; segments: { start_ms: number; text: string }[] } {
   const segments: { start_ms: number; text: string }[] = [];
   for (const ev of events ?? []) {
-    const text = (ev.segs ?? []).map((s: Json) => s.utf8 ?? "").join("").replace(/\s+/g, " ").trim();
+    const text = (ev.segs ?? [])
+      .map((s: Json) => s.utf8 ?? "")
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim();
     if (text) segments.push({ start_ms: Number(ev.tStartMs ?? 0), text });
   }
   const paragraphs: string[] = [];
@@ -162,15 +173,21 @@ export function transcriptToText(events: Json[]): { text: string; segments: { st
 async function readVideo(base: string, id: string, preferred: string[], ctx: SourceContext) {
   const html = await get(`${base}/watch?v=${id}&hl=en`, ctx);
   const at = html.indexOf('"captionTracks":');
-  const titleMatch = /"videoDetails":\{[^]*?"title":"((?:[^"\\]|\\.)*)"/.exec(html) ?? /<title>([^<]*)<\/title>/.exec(html);
+  const titleMatch =
+    /"videoDetails":\{[^]*?"title":"((?:[^"\\]|\\.)*)"/.exec(html) ?? /<title>([^<]*)<\/title>/.exec(html);
   let title = titleMatch ? titleMatch[1] : id;
   try {
     title = titleMatch?.[0].startsWith('"videoDetails"') ? JSON.parse(`"${titleMatch[1]}"`) : decodeXml(title);
-  } catch { /* keep the raw title */ }
+  } catch {
+    /* keep the raw title */
+  }
   title = title.replace(/ - YouTube$/, "");
   if (at < 0) throw new SourceError("no_transcript", "This video has no captions to import");
   const tracks = (jsonAt(html, html.indexOf("[", at)) ?? []) as CaptionTrack[];
-  const track = pickTrack(tracks.filter((t) => t?.baseUrl && t?.languageCode), preferred);
+  const track = pickTrack(
+    tracks.filter((t) => t?.baseUrl && t?.languageCode),
+    preferred,
+  );
   if (!track) throw new SourceError("no_transcript", "This video has no captions to import");
   const trackUrl = new URL(track.baseUrl.replace(/\\u0026/g, "&"), base + "/");
   trackUrl.searchParams.set("fmt", "json3");
@@ -192,13 +209,16 @@ export async function readYoutube(settings: YoutubeSettings, ctx: SourceContext)
   const base = youtubeBase(settings.base_url);
   let ids: string[];
   if (target.kind === "video") ids = [target.id];
-  else if (target.kind === "playlist") ids = await feedVideoIds(base, `playlist_id=${encodeURIComponent(target.id)}`, ctx);
+  else if (target.kind === "playlist")
+    ids = await feedVideoIds(base, `playlist_id=${encodeURIComponent(target.id)}`, ctx);
   else {
     let channelId = target.kind === "channel" ? target.id : null;
     if (target.kind === "handle") {
       const page = await get(`${base}${target.path}`, ctx);
-      channelId = /"(?:externalId|channelId)":"(UC[\w-]{22})"/.exec(page)?.[1] ??
-        /<meta itemprop="(?:channelId|identifier)" content="(UC[\w-]{22})"/.exec(page)?.[1] ?? null;
+      channelId =
+        /"(?:externalId|channelId)":"(UC[\w-]{22})"/.exec(page)?.[1] ??
+        /<meta itemprop="(?:channelId|identifier)" content="(UC[\w-]{22})"/.exec(page)?.[1] ??
+        null;
       if (!channelId) throw new SourceError("youtube_not_found", "Could not find the channel on that page");
     }
     ids = await feedVideoIds(base, `channel_id=${channelId}`, ctx);

@@ -1,0 +1,49 @@
+// `account-delete`: the signed-in user deletes their own account.
+//   POST /functions/v1/account-delete  {confirm: "DELETE"}  as the user
+// Deleting an auth user needs the admin API (service role), so the caller's identity is
+// first confirmed by auth itself from their JWT (auth.getUser), and only that user is
+// deleted. The database refuses when the user is the last owner of a shared team
+// (keep_last_team_owner); the function checks that first, as the caller, to answer
+// with the teams to hand over.
+import { z } from "npm:zod@3.25.76";
+import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { bearerToken, handler, HttpError, json, readJson } from "../_shared/http.ts";
+
+const bodySchema = z.object({ confirm: z.literal("DELETE", { errorMap: () => ({ message: 'Send {"confirm":"DELETE"}' }) }) }).strict();
+
+Deno.serve(
+  handler(async (req) => {
+    if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
+    const parsed = bodySchema.safeParse(await readJson(req, 1024));
+    if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
+
+    const token = bearerToken(req);
+    const service = createServiceClient();
+    const { data: who, error: whoError } = token ? await service.auth.getUser(token) : { data: { user: null }, error: null };
+    if (whoError || !who.user) throw new HttpError(401, "session_required", "Sign in to delete your account.");
+    if (who.user.is_anonymous) throw new HttpError(403, "forbidden", "Guest sessions have no account to delete.");
+    const userId = who.user.id;
+
+    // Shared teams the caller owns alone (read as the caller: RLS shows their teams' members).
+    const caller = createUserClient(req);
+    const mine = await caller.from("team_members").select("team_id, role, teams!inner(name, personal)").eq("user_id", userId).eq("role", "owner");
+    if (mine.error) throw new Error(`team_members: ${mine.error.message}`);
+    const shared = (mine.data ?? []).filter((m) => !(m.teams as unknown as { personal: boolean }).personal);
+    const blocking: string[] = [];
+    for (const m of shared) {
+      const owners = await caller.from("team_members").select("user_id", { count: "exact", head: true }).eq("team_id", m.team_id).eq("role", "owner");
+      if (owners.error) throw new Error(`owners: ${owners.error.message}`);
+      if ((owners.count ?? 0) <= 1) blocking.push((m.teams as unknown as { name: string }).name);
+    }
+    if (blocking.length) {
+      throw new HttpError(409, "last_owner", "You are the last owner of a shared team: make another member owner first, or delete the team.", { teams: blocking });
+    }
+
+    const deleted = await service.auth.admin.deleteUser(userId);
+    if (deleted.error) {
+      if (/owner/i.test(deleted.error.message)) throw new HttpError(409, "last_owner", deleted.error.message);
+      throw new Error(`deleteUser: ${deleted.error.message}`);
+    }
+    return json(200, { ok: true });
+  }),
+);

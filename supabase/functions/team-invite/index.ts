@@ -1,0 +1,98 @@
+// `team-invite`: a team owner invites someone by email.
+//   POST /functions/v1/team-invite  {team_id, email, role?, locale?}  as the owner
+// As the caller it runs rpc('invite_team_member') — Postgres decides who may invite and
+// returns the raw token once. Then the service role sends the email through auth's own
+// mail path, so it goes out like every other auth email (dev mailbox or SMTP):
+//   - no account yet: auth.admin.inviteUserByEmail (an "invite" mail that sets up the account),
+//   - an existing account: a sign-in link (signInWithOtp, shouldCreateUser false).
+// Both land on <site>/<lang>/app/auth/invite?token=..., where the invitee accepts.
+import { z } from "npm:zod@3.25.76";
+import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { env } from "../_shared/env.ts";
+import { bearerToken, handler, HttpError, json, readJson } from "../_shared/http.ts";
+
+const LOCALES = ["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"] as const;
+
+const bodySchema = z
+  .object({
+    team_id: z.string().uuid("team_id must be a team id"),
+    email: z.string().trim().toLowerCase().min(3).max(320).email("This is not a valid email address"),
+    role: z.enum(["owner", "admin"]).default("admin"),
+    locale: z.enum(LOCALES).default("en"),
+  })
+  .strict();
+
+/** Where the email's link lands: the invite page in the inviter's language (English has no prefix). */
+function inviteUrl(siteUrl: string, locale: string, token: string): string {
+  const prefix = locale === "en" ? "" : `/${locale}`;
+  return `${siteUrl.replace(/\/+$/, "")}${prefix}/app/auth/invite?token=${encodeURIComponent(token)}`;
+}
+
+// PostgREST carries the SQLSTATE the RPC raised; map the ones invite_team_member uses.
+function rpcError(error: { code?: string; message: string }): HttpError {
+  switch (error.code) {
+    case "42501":
+      return new HttpError(403, "forbidden", error.message);
+    case "22023":
+    case "22P02":
+      return new HttpError(400, "invalid_request", error.message);
+    case "PT404":
+    case "P0002":
+      return new HttpError(404, "not_found", error.message);
+    case "PGRST301":
+    case "PGRST302":
+      return new HttpError(401, "session_required", "Your session is not valid. Sign in again.");
+    default:
+      return new HttpError(400, "invite_failed", error.message);
+  }
+}
+
+Deno.serve(
+  handler(async (req) => {
+    if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
+    const parsed = bodySchema.safeParse(await readJson(req, 4 * 1024));
+    if (!parsed.success) {
+      throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request", parsed.error.issues);
+    }
+    const { team_id, email, role, locale } = parsed.data;
+
+    // The gateway verified the JWT; an anon key or a guest session has no team to invite to.
+    if (jwtRole(req) !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
+    const caller = createUserClient(req);
+    const invited = await caller.rpc("invite_team_member", { team_id, email, role });
+    if (invited.error) throw rpcError(invited.error);
+    const token = invited.data as string;
+    const redirectTo = inviteUrl(env.siteUrl, locale, token);
+
+    const service = createServiceClient();
+    const invite = await service.auth.admin.inviteUserByEmail(email, { redirectTo, data: { locale } });
+    let delivery: "invite" | "sign_in_link" = "invite";
+    if (invite.error) {
+      const code = (invite.error as { code?: string }).code;
+      if (code !== "email_exists" && invite.error.status !== 422) throw mailError(invite.error);
+      // Already has an account: a sign-in link that lands on the same invite page.
+      delivery = "sign_in_link";
+      const otp = await service.auth.signInWithOtp({ email, options: { shouldCreateUser: false, emailRedirectTo: redirectTo } });
+      if (otp.error) throw mailError(otp.error);
+    }
+    return json(200, { ok: true, email, role, delivery });
+  }),
+);
+
+function mailError(error: { status?: number; code?: string; message: string }): Error {
+  if (error.status === 429) {
+    return new HttpError(429, "mail_rate_limited", "The invitation was saved, but no email can be sent right now. Try resending in a minute.");
+  }
+  return new Error(`invite mail: ${error.code ?? ""} ${error.message}`);
+}
+
+function jwtRole(req: Request): string | undefined {
+  const payload = bearerToken(req)?.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(payload.length / 4) * 4, "=")));
+    return typeof claims?.role === "string" ? claims.role : undefined;
+  } catch {
+    return undefined;
+  }
+}

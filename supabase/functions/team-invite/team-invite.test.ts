@@ -1,0 +1,139 @@
+// The invitation flow end to end against the real stack: the owner invites through
+// `team-invite`, the mail arrives through auth's mail path in the dev mailbox with a link
+// that lands on the invite page, and the invitee accepts with their own session.
+import assert from "node:assert/strict";
+import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+
+interface Mail {
+  id: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+async function mailsTo(email: string): Promise<Mail[]> {
+  const res = await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
+async function invite(token: string, body: unknown) {
+  const res = await callFunction("team-invite", {
+    method: "POST",
+    token,
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+/** The invite page link inside the mail, after auth's verify redirect: its token query. */
+async function inviteTokenFromMail(mail: Mail): Promise<string> {
+  const link = /https?:\/\/[^\s"'<>]+\/auth\/v1\/verify\?[^\s"'<>]+/.exec(mail.text || mail.html)?.[0];
+  assert.ok(link, `no verify link in ${mail.subject}`);
+  const res = await fetch(link.replaceAll("&amp;", "&"), { redirect: "manual" });
+  await res.body?.cancel();
+  assert.equal(res.status, 303);
+  const location = new URL(res.headers.get("location")!);
+  assert.match(location.pathname, /\/app\/auth\/invite$/);
+  return location.searchParams.get("token")!;
+}
+
+async function teamWithOwner() {
+  const owner = await signedInUser();
+  const { data: team, error } = await owner.client.rpc("create_team", { name: `Invite test ${crypto.randomUUID().slice(0, 8)}` });
+  assert.equal(error, null);
+  return { owner, teamId: (team as { id: string }).id };
+}
+
+Deno.test("team-invite: a new address gets auth's invite mail and joins as admin after accepting", async () => {
+  const { owner, teamId } = await teamWithOwner();
+  const email = `new-${crypto.randomUUID()}@parley.test`;
+  const res = await invite(owner.token, { team_id: teamId, email: email.toUpperCase(), locale: "de" });
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.json, { ok: true, email, role: "admin", delivery: "invite" });
+
+  const mails = await mailsTo(email);
+  assert.equal(mails.length, 1);
+  assert.match(mails[0].subject, /eingeladen/); // the invitee's locale picks auth's German template
+  const token = await inviteTokenFromMail(mails[0]);
+  assert.ok(token.length >= 16);
+
+  // The owner sees the pending invitation; the raw token is never stored.
+  const pending = await owner.client.from("team_invitations").select("email, role, accepted_at").eq("team_id", teamId);
+  assert.deepEqual(pending.data, [{ email, role: "admin", accepted_at: null }]);
+
+  // The invitee finishes the account (as the invite page does) and accepts with their own session.
+  const invitee = await signedInUser(`other-${crypto.randomUUID()}@parley.test`);
+  const wrongPerson = await invitee.client.rpc("accept_invitation", { token });
+  assert.ok(wrongPerson.error, "an invitation is for its own address only");
+
+  const { data: users } = await serviceClient().auth.admin.listUsers({ perPage: 1000 });
+  const invited = users.users.find((u) => u.email === email);
+  assert.ok(invited, "inviteUserByEmail created the account");
+  await serviceClient().auth.admin.updateUserById(invited.id, { password: "correct-horse-9", email_confirm: true });
+  const me = await signedInAs(email);
+  const accepted = await me.rpc("accept_invitation", { token });
+  assert.equal(accepted.error, null);
+  assert.equal(accepted.data, teamId);
+  const members = await owner.client.rpc("get_team_members", { team_id: teamId });
+  assert.deepEqual(
+    (members.data as { email: string; role: string }[]).map((m) => [m.email, m.role]).sort(),
+    [[email, "admin"], [owner.user.email, "owner"]].sort(),
+  );
+  const again = await me.rpc("accept_invitation", { token });
+  assert.ok(again.error, "a token works once");
+});
+
+Deno.test("team-invite: an existing user gets a sign-in link to the invite page", async () => {
+  const { owner, teamId } = await teamWithOwner();
+  const existing = await signedInUser();
+  const res = await invite(owner.token, { team_id: teamId, email: existing.user.email, role: "owner" });
+  assert.equal(res.status, 200);
+  assert.equal(res.json.delivery, "sign_in_link");
+  const mails = await mailsTo(existing.user.email!);
+  assert.equal(mails.length, 1);
+  assert.doesNotMatch(mails[0].subject, /invited/i);
+  const token = await inviteTokenFromMail(mails[0]);
+  const { data: shown } = await existing.client.rpc("get_invitation", { token });
+  assert.equal((shown as { team_id: string; role: string }[])[0].team_id, teamId);
+  assert.equal((shown as { role: string }[])[0].role, "owner");
+  const accepted = await existing.client.rpc("accept_invitation", { token });
+  assert.equal(accepted.error, null);
+  const { data: role } = await existing.client.from("team_members").select("role").eq("team_id", teamId).eq("user_id", existing.user.id).single();
+  assert.deepEqual(role, { role: "owner" });
+});
+
+Deno.test("team-invite: admins, strangers and anon are refused; bad input is a 400", async () => {
+  const { owner, teamId } = await teamWithOwner();
+  const admin = await signedInUser();
+  const inv = await owner.client.rpc("invite_team_member", { team_id: teamId, email: admin.user.email, role: "admin" });
+  assert.equal((await admin.client.rpc("accept_invitation", { token: inv.data })).error, null);
+
+  const target = `nobody-${crypto.randomUUID()}@parley.test`;
+  const byAdmin = await invite(admin.token, { team_id: teamId, email: target });
+  assert.equal(byAdmin.status, 403);
+  assert.equal(byAdmin.json.error.code, "forbidden");
+  const stranger = await signedInUser();
+  assert.equal((await invite(stranger.token, { team_id: teamId, email: target })).status, 403);
+  assert.equal((await invite(stack.anonKey, { team_id: teamId, email: target })).status, 401);
+  assert.deepEqual(await mailsTo(target), [], "no mail went out for refused invitations");
+
+  assert.equal((await invite(owner.token, "{nope")).json.error.code, "invalid_json");
+  assert.equal((await invite(owner.token, { team_id: teamId, email: "not-an-address" })).status, 400);
+  assert.equal((await invite(owner.token, { team_id: "x", email: target })).status, 400);
+  assert.equal((await invite(owner.token, { team_id: teamId, email: target, role: "root" })).status, 400);
+  assert.equal((await invite(owner.token, { team_id: teamId, email: target, extra: 1 })).status, 400);
+  const get = await callFunction("team-invite", { token: owner.token });
+  await get.body?.cancel();
+  assert.equal(get.status, 405);
+});
+
+async function signedInAs(email: string) {
+  const { createClient } = await import("npm:@supabase/supabase-js@2.119.1");
+  const client = createClient(stack.url, stack.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const { error } = await client.auth.signInWithPassword({ email, password: "correct-horse-9" });
+  assert.equal(error, null);
+  return client;
+}

@@ -17,9 +17,7 @@ import {
   youtube,
 } from "./test-fixtures.ts";
 
-const opts = { sanitizeOps: false, sanitizeResources: false };
-
-Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync is idempotent", opts, async () => {
+Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync is idempotent", async () => {
   const site = website();
   try {
     const owner = await ownerWithBot();
@@ -214,7 +212,7 @@ Deno.test(
   },
 );
 
-Deno.test("web: SSRF attempts are refused", opts, async () => {
+Deno.test("web: SSRF attempts are refused", async () => {
   const owner = await ownerWithBot();
   const metadata = await createSource(owner.client, owner.bot.id, "web", {
     url: "http://169.254.169.254/latest/meta-data/",
@@ -241,7 +239,7 @@ Deno.test("web: SSRF attempts are refused", opts, async () => {
   assert.equal(job3.errors[0].code, "invalid_settings");
 });
 
-Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", opts, async () => {
+Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", async () => {
   const owner = await ownerWithBot();
   const bucket = owner.client.storage.from("data-sources");
 
@@ -349,7 +347,7 @@ Deno.test("files: PDF, DOCX, CSV and Markdown uploaded to Storage", opts, async 
   }
 });
 
-Deno.test("notion: pages and databases through the REST API; token stored by the owner only", opts, async () => {
+Deno.test("notion: pages and databases through the REST API; token stored by the owner only", async () => {
   const token = "secret_notion_token";
   const api = notionApi(token);
   try {
@@ -397,7 +395,7 @@ Deno.test("notion: pages and databases through the REST API; token stored by the
   }
 });
 
-Deno.test("youtube: a playlist's transcripts in the bot's language with timestamps", opts, async () => {
+Deno.test("youtube: a playlist's transcripts in the bot's language with timestamps", async () => {
   const yt = youtube();
   try {
     const owner = await ownerWithBot("de");
@@ -425,7 +423,7 @@ Deno.test("youtube: a playlist's transcripts in the bot's language with timestam
   }
 });
 
-Deno.test("schedules: /tick starts due sources and only answers the service role", opts, async () => {
+Deno.test("schedules: /tick starts due sources and only answers the service role", async () => {
   const owner = await ownerWithBot();
   const sourceId = await createSource(owner.client, owner.bot.id, "text", {
     text: "The office opens at nine.",

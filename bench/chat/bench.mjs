@@ -17,13 +17,20 @@ const failures = [];
 const REQUESTS = Number(process.env.REQUESTS ?? 50);
 const WARMUP = Number(process.env.WARMUP ?? 5);
 const CHUNKS = Number(process.env.CHUNKS ?? 10000);
-const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_DB_URL: dbUrl, SUPABASE_JWT_SECRET: secret } = process.env;
+const {
+  SUPABASE_URL: api,
+  SUPABASE_ANON_KEY: anonKey,
+  SUPABASE_DB_URL: dbUrl,
+  SUPABASE_JWT_SECRET: secret,
+} = process.env;
 
 const b64url = (b) => Buffer.from(b).toString("base64url");
 function mint(sub) {
   const now = Math.floor(Date.now() / 1000);
   const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const body = b64url(JSON.stringify({ sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 7200, is_anonymous: true }));
+  const body = b64url(
+    JSON.stringify({ sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 7200, is_anonymous: true }),
+  );
   const sig = crypto.createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url");
   return `${head}.${body}.${sig}`;
 }
@@ -43,7 +50,8 @@ function sentence(rng) {
 }
 function mulberry32(a) {
   return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -57,20 +65,37 @@ async function setup(db) {
      values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '', now(), '{"provider":"email"}', '{}', now(), now(), false)`,
     [ownerId, `bench-${ownerId}@parley.test`],
   );
-  const { rows: [team] } = await db.query(`insert into public.teams (name, slug, created_by) values ('Bench', $1, $2) returning id`, [`bench-${ownerId.slice(0, 8)}`, ownerId]);
+  const {
+    rows: [team],
+  } = await db.query(`insert into public.teams (name, slug, created_by) values ('Bench', $1, $2) returning id`, [
+    `bench-${ownerId.slice(0, 8)}`,
+    ownerId,
+  ]);
   const bots = {};
-  for (const [key, provider] of [["extractive", "extractive"], ["openai_compatible", "openai_compatible"]]) {
-    const { rows: [bot] } = await db.query(
+  for (const [key, provider] of [
+    ["extractive", "extractive"],
+    ["openai_compatible", "openai_compatible"],
+  ]) {
+    const {
+      rows: [bot],
+    } = await db.query(
       `insert into public.bots (team_id, name, visibility, model_provider, model, created_by) values ($1, $2, 'public', $3, 'zero-latency', $4) returning id`,
       [team.id, `Bench ${key}`, provider, ownerId],
     );
     bots[key] = bot.id;
-    const { rows: [source] } = await db.query(`insert into public.data_sources (bot_id, type, name) values ($1, 'text', 'Generated') returning id`, [bot.id]);
+    const {
+      rows: [source],
+    } = await db.query(
+      `insert into public.data_sources (bot_id, type, name) values ($1, 'text', 'Generated') returning id`,
+      [bot.id],
+    );
     const rng = mulberry32(42);
     const DOCS = 100;
     const perDoc = Math.ceil(CHUNKS / DOCS);
     for (let d = 0; d < DOCS; d++) {
-      const { rows: [doc] } = await db.query(
+      const {
+        rows: [doc],
+      } = await db.query(
         `insert into public.documents (data_source_id, bot_id, title, url) values ($1, $2, $3, $4) returning id`,
         [source.id, bot.id, `Article ${d}`, `https://help.example.test/articles/${d}`],
       );
@@ -82,7 +107,10 @@ async function setup(db) {
         const i = params.length;
         values.push(`($${i - 4}, $${i - 3}, $${i - 2}, $${i - 1}, $${i})`);
       }
-      await db.query(`insert into public.chunks (document_id, bot_id, position, heading_path, content) values ${values.join(",")}`, params);
+      await db.query(
+        `insert into public.chunks (document_id, bot_id, position, heading_path, content) values ${values.join(",")}`,
+        params,
+      );
     }
   }
   await db.query("analyze public.chunks");
@@ -98,7 +126,8 @@ function zeroLatencyServer() {
       res.writeHead(200, { "content-type": "text/event-stream" });
       const base = { id: "x", object: "chat.completion.chunk", created: 0, model: "zero-latency" };
       let out = "";
-      for (const t of tokens) out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] })}\n\n`;
+      for (const t of tokens)
+        out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] })}\n\n`;
       out += `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 20 } })}\n\ndata: [DONE]\n\n`;
       res.end(out);
     });
@@ -107,9 +136,14 @@ function zeroLatencyServer() {
 }
 
 const questions = [
-  "How do I reset my password?", "Can I export my notes as PDF?", "How does billing and invoice work?",
-  "How do I share a folder with my team?", "Is there a dark theme?", "What are the storage limits for uploads?",
-  "How do I restore notes from the trash?", "Do you support webhooks and an API token?",
+  "How do I reset my password?",
+  "Can I export my notes as PDF?",
+  "How does billing and invoice work?",
+  "How do I share a folder with my team?",
+  "Is there a dark theme?",
+  "What are the storage limits for uploads?",
+  "How do I restore notes from the trash?",
+  "Do you support webhooks and an API token?",
 ];
 
 async function one(token, botId, q) {
@@ -121,7 +155,9 @@ async function one(token, botId, q) {
   });
   const reader = res.body.getReader();
   const dec = new TextDecoder();
-  let firstByte = null, firstToken = null, text = "";
+  let firstByte = null,
+    firstToken = null,
+    text = "";
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -164,7 +200,12 @@ async function scenario(name, botId) {
     const xs = runs.map((r) => r[key]);
     return `| ${name} | ${label} | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${fmt(Math.min(...xs))} | ${fmt(Math.max(...xs))} |`;
   };
-  return [row("first byte (meta event)", "firstByte"), row("first token", "firstToken"), row("full answer", "full"), row("server first_token_ms", "serverFirstToken")];
+  return [
+    row("first byte (meta event)", "firstByte"),
+    row("first token", "firstToken"),
+    row("full answer", "full"),
+    row("server first_token_ms", "serverFirstToken"),
+  ];
 }
 
 function gz(file) {
@@ -172,22 +213,34 @@ function gz(file) {
 }
 function jsSizes() {
   const lines = [];
-  const widget = ["sdk/dist/widget.js", "sdk/dist/widget.min.js"].map((f) => path.join(root, f)).find((f) => fs.existsSync(f));
-  lines.push(widget
-    ? `- widget loader \`${path.relative(root, widget)}\`: ${(fs.statSync(widget).size / 1024).toFixed(1)} KB, ${(gz(widget) / 1024).toFixed(1)} KB gzipped`
-    : "- widget loader: `sdk/dist` is not built in this tree, not measured");
+  const widget = ["sdk/dist/widget.js", "sdk/dist/widget.min.js"]
+    .map((f) => path.join(root, f))
+    .find((f) => fs.existsSync(f));
+  lines.push(
+    widget
+      ? `- widget loader \`${path.relative(root, widget)}\`: ${(fs.statSync(widget).size / 1024).toFixed(1)} KB, ${(gz(widget) / 1024).toFixed(1)} KB gzipped`
+      : "- widget loader: `sdk/dist` is not built in this tree, not measured",
+  );
   const index = path.join(root, "frontend/dist/index.html");
   if (fs.existsSync(index)) {
     const html = fs.readFileSync(index, "utf8");
     const entry = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)].map((m) => m[1]);
     const preload = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((m) => m[1]);
-    const files = [...new Set([...entry, ...preload])].map((u) => path.join(root, "frontend/dist", u.replace(/^\//, "")));
+    const files = [...new Set([...entry, ...preload])].map((u) =>
+      path.join(root, "frontend/dist", u.replace(/^\//, "")),
+    );
     const total = files.filter(fs.existsSync).reduce((s, f) => s + gz(f), 0);
-    lines.push(`- app shell JS loaded by every page (entry + modulepreload, ${files.length} files): ${(total / 1024).toFixed(1)} KB gzipped`);
-    const chat = fs.readdirSync(path.join(root, "frontend/dist/assets")).filter((f) => /^(Chat|BotChat|ChatPage)[^/]*\.js$/.test(f));
-    lines.push(chat.length
-      ? `- chat page chunk(s) ${chat.join(", ")}: ${(chat.reduce((s, f) => s + gz(path.join(root, "frontend/dist/assets", f)), 0) / 1024).toFixed(1)} KB gzipped (plus the shell)`
-      : "- chat page: no chat route chunk in `frontend/dist` yet (the visitor pages are not built), not measured");
+    lines.push(
+      `- app shell JS loaded by every page (entry + modulepreload, ${files.length} files): ${(total / 1024).toFixed(1)} KB gzipped`,
+    );
+    const chat = fs
+      .readdirSync(path.join(root, "frontend/dist/assets"))
+      .filter((f) => /^(Chat|BotChat|ChatPage)[^/]*\.js$/.test(f));
+    lines.push(
+      chat.length
+        ? `- chat page chunk(s) ${chat.join(", ")}: ${(chat.reduce((s, f) => s + gz(path.join(root, "frontend/dist/assets", f)), 0) / 1024).toFixed(1)} KB gzipped (plus the shell)`
+        : "- chat page: no chat route chunk in `frontend/dist` yet (the visitor pages are not built), not measured",
+    );
   } else lines.push("- chat page: `frontend/dist` is not built, not measured");
   return lines;
 }
@@ -198,9 +251,10 @@ const t = performance.now();
 const { teamId, bots } = await setup(db);
 console.log(`generated ${CHUNKS} chunks per bot in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 const server = await zeroLatencyServer();
-await db.query(`insert into public.team_provider_keys (team_id, provider, api_key, base_url) values ($1, 'openai_compatible', 'bench', $2)`, [
-  teamId, `http://127.0.0.1:${server.address().port}/v1`,
-]);
+await db.query(
+  `insert into public.team_provider_keys (team_id, provider, api_key, base_url) values ($1, 'openai_compatible', 'bench', $2)`,
+  [teamId, `http://127.0.0.1:${server.address().port}/v1`],
+);
 
 /** match_chunks alone through PostgREST as the visitor: the retrieval share of the first token. */
 async function retrieval(botId) {
@@ -230,7 +284,11 @@ async function retrieval(botId) {
   return `| retrieval only | match_chunks RPC (PostgREST) | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${fmt(Math.min(...xs))} | ${fmt(Math.max(...xs))} |`;
 }
 
-const rows = [await retrieval(bots.extractive), ...await scenario("extractive", bots.extractive), ...await scenario("openai_compatible (zero latency)", bots.openai_compatible)];
+const rows = [
+  await retrieval(bots.extractive),
+  ...(await scenario("extractive", bots.extractive)),
+  ...(await scenario("openai_compatible (zero latency)", bots.openai_compatible)),
+];
 server.close();
 await db.end();
 

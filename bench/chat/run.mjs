@@ -14,9 +14,13 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
-const child = spawn(process.execPath, [path.join(root, "scripts/with-stack.mjs"), "--", process.execPath, path.join(here, "bench.mjs")], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000" },
-});
+const child = spawn(
+  process.execPath,
+  [path.join(root, "scripts/with-stack.mjs"), "--", process.execPath, path.join(here, "bench.mjs")],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000" },
+  },
+);
 child.on("exit", (code) => process.exit(code ?? 1));

@@ -35,7 +35,13 @@ export async function checkRateLimits(limits: RateLimit[]): Promise<Response | n
   const retryAfter = Math.max(...blocked.map((r) => r.retryAfter));
   return json(
     429,
-    { error: { code: "rate_limited", message: "Too many requests. Please wait a moment and try again.", details: { retry_after: retryAfter } } },
+    {
+      error: {
+        code: "rate_limited",
+        message: "Too many requests. Please wait a moment and try again.",
+        details: { retry_after: retryAfter },
+      },
+    },
     { "Retry-After": String(retryAfter) },
   );
 }

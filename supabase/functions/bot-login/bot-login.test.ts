@@ -17,7 +17,11 @@ async function login(token: string, body: unknown, ip = `10.${rand()}.${rand()}.
 const rand = () => Math.floor(Math.random() * 250) + 1;
 
 Deno.test("a password bot refuses until bot-login grants access", async () => {
-  const { botId } = await createBot({ visibility: "password", password: "open-sesame-7", chunks: [{ title: "Secret", content: "The vault opens at noon." }] });
+  const { botId } = await createBot({
+    visibility: "password",
+    password: "open-sesame-7",
+    chunks: [{ title: "Secret", content: "The vault opens at noon." }],
+  });
   const visitor = await signedInUser();
   const before = await chat(visitor.token, { bot_id: botId, message: "vault" });
   assert.equal(before.status, 403);
@@ -35,7 +39,13 @@ Deno.test("a password bot refuses until bot-login grants access", async () => {
 
   const after = await chat(visitor.token, { bot_id: botId, message: "When does the vault open?" });
   assert.equal(after.status, 200);
-  assert.match(after.events.filter((e) => e.event === "token").map((e) => e.data.text).join(""), /noon/);
+  assert.match(
+    after.events
+      .filter((e) => e.event === "token")
+      .map((e) => e.data.text)
+      .join(""),
+    /noon/,
+  );
 
   // Another visitor still needs the password.
   const other = await signedInUser();
@@ -50,14 +60,22 @@ Deno.test("bot-login: private and unknown bots are 404; public bots need no pass
   assert.equal((await login(visitor.token, { bot_id: crypto.randomUUID(), password: "x" })).status, 404);
   const open = await login(visitor.token, { bot_id: pub.botId, password: "anything" });
   assert.deepEqual(open.json, { ok: true });
-  const { count } = await serviceClient().from("bot_access_grants").select("*", { count: "exact", head: true }).eq("bot_id", pub.botId);
+  const { count } = await serviceClient()
+    .from("bot_access_grants")
+    .select("*", { count: "exact", head: true })
+    .eq("bot_id", pub.botId);
   assert.equal(count, 0, "no grant is written for a public bot");
 });
 
 Deno.test("bot-login: bad input and no session are clear 4xx", async () => {
   const visitor = await signedInUser();
   assert.equal((await login(stack.anonKey, { bot_id: crypto.randomUUID(), password: "x" })).status, 401);
-  for (const body of ["{", { bot_id: "x", password: "y" }, { bot_id: crypto.randomUUID(), password: "" }, { bot_id: crypto.randomUUID() }]) {
+  for (const body of [
+    "{",
+    { bot_id: "x", password: "y" },
+    { bot_id: crypto.randomUUID(), password: "" },
+    { bot_id: crypto.randomUUID() },
+  ]) {
     const r = await login(visitor.token, body);
     assert.equal(r.status, 400);
     assert.ok(r.json.error.code);
@@ -67,7 +85,8 @@ Deno.test("bot-login: bad input and no session are clear 4xx", async () => {
 Deno.test("bot-login: the 6th attempt of a visitor within a minute is 429 with Retry-After", async () => {
   const { botId } = await createBot({ visibility: "password", password: "right-pass-1" });
   const visitor = await signedInUser();
-  for (let i = 0; i < 5; i++) assert.equal((await login(visitor.token, { bot_id: botId, password: `guess-${i}` })).status, 401);
+  for (let i = 0; i < 5; i++)
+    assert.equal((await login(visitor.token, { bot_id: botId, password: `guess-${i}` })).status, 401);
   const r = await login(visitor.token, { bot_id: botId, password: "right-pass-1" });
   assert.equal(r.status, 429);
   assert.equal(r.json.error.code, "rate_limited");

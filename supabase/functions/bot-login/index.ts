@@ -10,57 +10,72 @@ import { corsHeaders } from "../_shared/cors.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
 
-const bodySchema = z.object({
-  bot_id: z.string().uuid(),
-  password: z.string().min(1, "Enter the password").max(128, "A chat password has at most 128 characters"),
-}).strict();
+const bodySchema = z
+  .object({
+    bot_id: z.string().uuid(),
+    password: z.string().min(1, "Enter the password").max(128, "A chat password has at most 128 characters"),
+  })
+  .strict();
 
 function clientIp(req: Request): string {
   return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip")?.trim() || "unknown";
 }
 
-Deno.serve(handler(async (req) => {
-  if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
-  const parsed = bodySchema.safeParse(await readJson(req, 4 * 1024));
-  if (!parsed.success) {
-    throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request", parsed.error.issues);
-  }
-  const { bot_id, password } = parsed.data;
+Deno.serve(
+  handler(async (req) => {
+    if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
+    const parsed = bodySchema.safeParse(await readJson(req, 4 * 1024));
+    if (!parsed.success) {
+      throw new HttpError(
+        400,
+        "invalid_request",
+        parsed.error.issues[0]?.message ?? "Invalid request",
+        parsed.error.issues,
+      );
+    }
+    const { bot_id, password } = parsed.data;
 
-  // The grant is written with the service role, so the id must be one PostgREST
-  // accepts: get_public_bot below runs with the same token and fails on a forged one.
-  const userId = callerId(req);
-  const user = createUserClient(req);
+    // The grant is written with the service role, so the id must be one PostgREST
+    // accepts: get_public_bot below runs with the same token and fails on a forged one.
+    const userId = callerId(req);
+    const user = createUserClient(req);
 
-  const limited = await checkRateLimits([
-    { key: `bot-login:user:${userId}`, max: limitFromEnv("PARLEY_BOT_LOGIN_USER_LIMIT", 5), windowSeconds: 60 },
-    { key: `bot-login:ip:${clientIp(req)}`, max: limitFromEnv("PARLEY_BOT_LOGIN_IP_LIMIT", 30), windowSeconds: 60 },
-  ]);
-  if (limited) {
-    return new Response(limited.body, {
-      status: 429,
-      headers: { ...Object.fromEntries(limited.headers), "Access-Control-Expose-Headers": "Retry-After" },
+    const limited = await checkRateLimits([
+      { key: `bot-login:user:${userId}`, max: limitFromEnv("PARLEY_BOT_LOGIN_USER_LIMIT", 5), windowSeconds: 60 },
+      { key: `bot-login:ip:${clientIp(req)}`, max: limitFromEnv("PARLEY_BOT_LOGIN_IP_LIMIT", 30), windowSeconds: 60 },
+    ]);
+    if (limited) {
+      return new Response(limited.body, {
+        status: 429,
+        headers: { ...Object.fromEntries(limited.headers), "Access-Control-Expose-Headers": "Retry-After" },
+      });
+    }
+
+    // The visitor-facing face of the bot: absent for private bots and unknown ids.
+    const face = await user.rpc("get_public_bot", { bot_id });
+    const bot = (Array.isArray(face.data) ? face.data[0] : face.data) as { visibility?: string } | undefined;
+    if (face.error?.code === "PGRST301" || face.error?.message?.includes("JWT")) {
+      throw new HttpError(401, "session_required", "Your session is not valid. Sign in again.");
+    }
+    if (face.error || !bot) throw new HttpError(404, "bot_not_found", "Bot not found");
+    if (bot.visibility !== "password") return json(200, { ok: true });
+
+    const service = createServiceClient();
+    const check = await service.rpc("check_bot_password", { bot_id, password });
+    if (check.error) throw new Error(`check_bot_password: ${check.error.message}`);
+    if (check.data !== true) {
+      return json(401, { error: { code: "incorrect_password", message: "Incorrect password" } });
+    }
+    const grant = await service
+      .from("bot_access_grants")
+      .upsert(
+        { bot_id, user_id: userId, granted_at: new Date().toISOString(), expires_at: null },
+        { onConflict: "bot_id,user_id" },
+      );
+    if (grant.error) throw new Error(`grant: ${grant.error.message}`);
+    return new Response(JSON.stringify({ ok: true }), {
+      status: 200,
+      headers: { ...corsHeaders, "Content-Type": "application/json" },
     });
-  }
-
-  // The visitor-facing face of the bot: absent for private bots and unknown ids.
-  const face = await user.rpc("get_public_bot", { bot_id });
-  const bot = (Array.isArray(face.data) ? face.data[0] : face.data) as { visibility?: string } | undefined;
-  if (face.error?.code === "PGRST301" || face.error?.message?.includes("JWT")) {
-    throw new HttpError(401, "session_required", "Your session is not valid. Sign in again.");
-  }
-  if (face.error || !bot) throw new HttpError(404, "bot_not_found", "Bot not found");
-  if (bot.visibility !== "password") return json(200, { ok: true });
-
-  const service = createServiceClient();
-  const check = await service.rpc("check_bot_password", { bot_id, password });
-  if (check.error) throw new Error(`check_bot_password: ${check.error.message}`);
-  if (check.data !== true) {
-    return json(401, { error: { code: "incorrect_password", message: "Incorrect password" } });
-  }
-  const grant = await service
-    .from("bot_access_grants")
-    .upsert({ bot_id, user_id: userId, granted_at: new Date().toISOString(), expires_at: null }, { onConflict: "bot_id,user_id" });
-  if (grant.error) throw new Error(`grant: ${grant.error.message}`);
-  return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { ...corsHeaders, "Content-Type": "application/json" } });
-}));
+  }),
+);

@@ -8,7 +8,14 @@ export function callerId(req: Request): string {
   let claims: { sub?: unknown; role?: unknown } = {};
   try {
     const payload = token?.split(".")[1] ?? "";
-    claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(payload.length / 4) * 4, "=")));
+    claims = JSON.parse(
+      atob(
+        payload
+          .replace(/-/g, "+")
+          .replace(/_/g, "/")
+          .padEnd(Math.ceil(payload.length / 4) * 4, "="),
+      ),
+    );
   } catch {
     claims = {};
   }

@@ -4,7 +4,16 @@
 import assert from "node:assert/strict";
 import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
 import { startFakeProvider } from "../_shared/providers/fake-servers.ts";
-import { answerText, assertStreamShape, chat, createBot, ownMessages, PNG_1PX, setProviderKey, signedInUser } from "./test-helpers.ts";
+import {
+  answerText,
+  assertStreamShape,
+  chat,
+  createBot,
+  ownMessages,
+  PNG_1PX,
+  setProviderKey,
+  signedInUser,
+} from "./test-helpers.ts";
 
 const knowledge = [
   {
@@ -23,44 +32,54 @@ const knowledge = [
 
 const SEEDED_BOT = "c0000000-0000-4000-8000-000000000001";
 
-Deno.test("extractive default: streams an answer from the bot's knowledge with cited sources, stores both turns", async () => {
-  const { botId, teamId } = await createBot({ chunks: knowledge });
-  const visitor = await signedInUser();
-  const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
-  assert.equal(r.status, 200);
-  assertStreamShape(r.events);
-  const text = answerText(r.events);
-  assert.ok(r.events.filter((e) => e.event === "token").length > 3, "the answer streams in pieces");
-  assert.match(text, /^Here is what I found in the knowledge base:/);
-  assert.match(text, /Reset password/);
-  assert.match(text, /\[1\]/);
-  const sources = r.events.find((e) => e.event === "sources")!.data;
-  assert.ok(sources.length >= 1);
-  assert.equal(sources[0].title, "Passwords › Account > Passwords");
-  assert.match(sources[0].url, /^https:\/\/docs\.example\.test\//);
-  assert.ok(sources[0].chunk_id && sources[0].document_id && sources[0].excerpt);
+Deno.test(
+  "extractive default: streams an answer from the bot's knowledge with cited sources, stores both turns",
+  async () => {
+    const { botId, teamId } = await createBot({ chunks: knowledge });
+    const visitor = await signedInUser();
+    const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
+    assert.equal(r.status, 200);
+    assertStreamShape(r.events);
+    const text = answerText(r.events);
+    assert.ok(r.events.filter((e) => e.event === "token").length > 3, "the answer streams in pieces");
+    assert.match(text, /^Here is what I found in the knowledge base:/);
+    assert.match(text, /Reset password/);
+    assert.match(text, /\[1\]/);
+    const sources = r.events.find((e) => e.event === "sources")!.data;
+    assert.ok(sources.length >= 1);
+    assert.equal(sources[0].title, "Passwords › Account > Passwords");
+    assert.match(sources[0].url, /^https:\/\/docs\.example\.test\//);
+    assert.ok(sources[0].chunk_id && sources[0].document_id && sources[0].excerpt);
 
-  const { chat_id, message_id } = r.events[0].data;
-  const msgs = await ownMessages(visitor.client, chat_id);
-  assert.deepEqual(msgs.map((m) => m.role), ["user", "assistant"]);
-  assert.equal(msgs[1].id, message_id);
-  assert.equal(msgs[1].content, text);
-  assert.equal(msgs[1].provider, "extractive");
-  assert.deepEqual(msgs[1].sources, sources);
-  assert.equal(typeof msgs[1].latency_ms, "number");
-  assert.equal(typeof msgs[1].first_token_ms, "number");
+    const { chat_id, message_id } = r.events[0].data;
+    const msgs = await ownMessages(visitor.client, chat_id);
+    assert.deepEqual(
+      msgs.map((m) => m.role),
+      ["user", "assistant"],
+    );
+    assert.equal(msgs[1].id, message_id);
+    assert.equal(msgs[1].content, text);
+    assert.equal(msgs[1].provider, "extractive");
+    assert.deepEqual(msgs[1].sources, sources);
+    assert.equal(typeof msgs[1].latency_ms, "number");
+    assert.equal(typeof msgs[1].first_token_ms, "number");
 
-  const { data: chatRow } = await visitor.client.from("chats").select("*").eq("id", chat_id).single();
-  assert.equal(chatRow.message_count, 2);
-  assert.equal(chatRow.title, "How do I reset my password?");
-  assert.equal(chatRow.user_id, visitor.user.id);
+    const { data: chatRow } = await visitor.client.from("chats").select("*").eq("id", chat_id).single();
+    assert.equal(chatRow.message_count, 2);
+    assert.equal(chatRow.title, "How do I reset my password?");
+    assert.equal(chatRow.user_id, visitor.user.id);
 
-  const { data: usage } = await serviceClient().from("team_usage").select("messages").eq("team_id", teamId);
-  assert.equal(usage?.[0]?.messages, 1, "the team's monthly count grew by one answer");
-});
+    const { data: usage } = await serviceClient().from("team_usage").select("messages").eq("team_id", teamId);
+    assert.equal(usage?.[0]?.messages, 1, "the team's monthly count grew by one answer");
+  },
+);
 
 Deno.test("extractive default: says honestly, in the bot's language, when nothing matched", async () => {
-  for (const [language, expected] of [["de", /Wissensdatenbank leider nichts/], ["jp", /見つかりませんでした/], ["fr", /Je n'ai rien trouvé/]] as const) {
+  for (const [language, expected] of [
+    ["de", /Wissensdatenbank leider nichts/],
+    ["jp", /見つかりませんでした/],
+    ["fr", /Je n'ai rien trouvé/],
+  ] as const) {
     const { botId } = await createBot({ language, chunks: knowledge });
     const visitor = await signedInUser();
     const r = await chat(visitor.token, { bot_id: botId, message: "zyxwv qqqq" });
@@ -84,7 +103,10 @@ Deno.test("extractive default: continues a chat and answers in the bot's languag
 
 Deno.test("the seeded demo bot answers out of the box (read-only use)", async () => {
   const visitor = await signedInUser();
-  const r = await chat(visitor.token, { bot_id: SEEDED_BOT, message: "Where are my notes stored? Are they encrypted?" });
+  const r = await chat(visitor.token, {
+    bot_id: SEEDED_BOT,
+    message: "Where are my notes stored? Are they encrypted?",
+  });
   assert.equal(r.status, 200);
   assertStreamShape(r.events);
   assert.match(answerText(r.events), /^Here is what I found in the knowledge base:[\s\S]*\[1\]/);
@@ -95,45 +117,63 @@ Deno.test("the seeded demo bot answers out of the box (read-only use)", async ()
 Deno.test("non-streaming mode: Accept: application/json returns the whole answer", async () => {
   const { botId } = await createBot({ chunks: knowledge });
   const visitor = await signedInUser();
-  const r = await chat(visitor.token, { bot_id: botId, message: "When are invoices sent?" }, { accept: "application/json" });
+  const r = await chat(
+    visitor.token,
+    { bot_id: botId, message: "When are invoices sent?" },
+    { accept: "application/json" },
+  );
   assert.equal(r.status, 200);
   assert.match(r.json.content, /first day of each month/);
   assert.ok(r.json.chat_id && r.json.message_id && Array.isArray(r.json.sources) && r.json.usage);
 });
 
-Deno.test("openai_compatible provider: the team key's base_url is used, passages and history reach the model, usage is stored", async () => {
-  const server = startFakeProvider("openai", [{ kind: "stream", tokens: ["Open ", "Settings ", "[1]."], usage: { prompt: 321, completion: 3 } }]);
-  try {
-    const { botId, teamId } = await createBot({ provider: "openai_compatible", model: "llama-test", instructions: "You are Acme's helper.", chunks: knowledge });
-    await setProviderKey(teamId, "openai_compatible", server.baseUrl);
-    const visitor = await signedInUser();
-    const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
-    assertStreamShape(r.events);
-    assert.equal(answerText(r.events), "Open Settings [1].");
-    assert.deepEqual(r.events.at(-1)!.data.usage, { prompt_tokens: 321, completion_tokens: 3 });
-    const req = server.received[0].body;
-    assert.equal(req.model, "llama-test");
-    assert.equal(req.stream, true);
-    assert.match(req.messages[0].content, /^You are Acme's helper\./);
-    assert.match(req.messages[0].content, /\[1\] Passwords › Account > Passwords\nTo reset your password/);
-    assert.equal(req.messages.at(-1).content, "How do I reset my password?");
+Deno.test(
+  "openai_compatible provider: the team key's base_url is used, passages and history reach the model, usage is stored",
+  async () => {
+    const server = startFakeProvider("openai", [
+      { kind: "stream", tokens: ["Open ", "Settings ", "[1]."], usage: { prompt: 321, completion: 3 } },
+    ]);
+    try {
+      const { botId, teamId } = await createBot({
+        provider: "openai_compatible",
+        model: "llama-test",
+        instructions: "You are Acme's helper.",
+        chunks: knowledge,
+      });
+      await setProviderKey(teamId, "openai_compatible", server.baseUrl);
+      const visitor = await signedInUser();
+      const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
+      assertStreamShape(r.events);
+      assert.equal(answerText(r.events), "Open Settings [1].");
+      assert.deepEqual(r.events.at(-1)!.data.usage, { prompt_tokens: 321, completion_tokens: 3 });
+      const req = server.received[0].body;
+      assert.equal(req.model, "llama-test");
+      assert.equal(req.stream, true);
+      assert.match(req.messages[0].content, /^You are Acme's helper\./);
+      assert.match(req.messages[0].content, /\[1\] Passwords › Account > Passwords\nTo reset your password/);
+      assert.equal(req.messages.at(-1).content, "How do I reset my password?");
 
-    const chatId = r.events[0].data.chat_id;
-    const again = await chat(visitor.token, { bot_id: botId, chat_id: chatId, message: "And billing?" });
-    assertStreamShape(again.events);
-    const req2 = server.received[1].body;
-    assert.deepEqual(req2.messages.slice(1).map((m: { role: string }) => m.role), ["user", "assistant", "user"], "recent turns are sent");
-    assert.equal(req2.messages[2].content, "Open Settings [1].");
+      const chatId = r.events[0].data.chat_id;
+      const again = await chat(visitor.token, { bot_id: botId, chat_id: chatId, message: "And billing?" });
+      assertStreamShape(again.events);
+      const req2 = server.received[1].body;
+      assert.deepEqual(
+        req2.messages.slice(1).map((m: { role: string }) => m.role),
+        ["user", "assistant", "user"],
+        "recent turns are sent",
+      );
+      assert.equal(req2.messages[2].content, "Open Settings [1].");
 
-    const msgs = await ownMessages(visitor.client, chatId);
-    assert.equal(msgs[1].provider, "openai_compatible");
-    assert.equal(msgs[1].model, "llama-test");
-    assert.equal(msgs[1].prompt_tokens, 321);
-    assert.equal(msgs[1].completion_tokens, 3);
-  } finally {
-    await server.close();
-  }
-});
+      const msgs = await ownMessages(visitor.client, chatId);
+      assert.equal(msgs[1].provider, "openai_compatible");
+      assert.equal(msgs[1].model, "llama-test");
+      assert.equal(msgs[1].prompt_tokens, 321);
+      assert.equal(msgs[1].completion_tokens, 3);
+    } finally {
+      await server.close();
+    }
+  },
+);
 
 Deno.test("a provider failure becomes an error event with a visitor message, and is stored on the answer", async () => {
   const server = startFakeProvider("openai", [{ kind: "error", status: 401, message: "Incorrect API key sk-secret" }]);
@@ -168,44 +208,51 @@ Deno.test("a bot whose provider has no key configured falls back to the extracti
   assert.match(answerText(r.events), /^Here is what I found/);
 });
 
-Deno.test("access: private bots are 404 to strangers, password bots 403 until the grant, other visitors' chats are invisible", async () => {
-  const priv = await createBot({ visibility: "private", chunks: knowledge });
-  const locked = await createBot({ visibility: "password", password: "open-sesame-1" });
-  const open = await createBot({ chunks: knowledge });
-  const alice = await signedInUser();
-  const bob = await signedInUser();
+Deno.test(
+  "access: private bots are 404 to strangers, password bots 403 until the grant, other visitors' chats are invisible",
+  async () => {
+    const priv = await createBot({ visibility: "private", chunks: knowledge });
+    const locked = await createBot({ visibility: "password", password: "open-sesame-1" });
+    const open = await createBot({ chunks: knowledge });
+    const alice = await signedInUser();
+    const bob = await signedInUser();
 
-  const r1 = await chat(alice.token, { bot_id: priv.botId, message: "hi" });
-  assert.equal(r1.status, 404);
-  assert.equal(r1.json.error.code, "bot_not_found");
-  const missing = await chat(alice.token, { bot_id: crypto.randomUUID(), message: "hi" });
-  assert.equal(missing.status, 404);
+    const r1 = await chat(alice.token, { bot_id: priv.botId, message: "hi" });
+    assert.equal(r1.status, 404);
+    assert.equal(r1.json.error.code, "bot_not_found");
+    const missing = await chat(alice.token, { bot_id: crypto.randomUUID(), message: "hi" });
+    assert.equal(missing.status, 404);
 
-  const r2 = await chat(alice.token, { bot_id: locked.botId, message: "hi" });
-  assert.equal(r2.status, 403);
-  assert.equal(r2.json.error.code, "password_required");
+    const r2 = await chat(alice.token, { bot_id: locked.botId, message: "hi" });
+    assert.equal(r2.status, 403);
+    assert.equal(r2.json.error.code, "password_required");
 
-  // The team may chat with its private bot.
-  const own = await chat(priv.owner.token, { bot_id: priv.botId, message: "reset password" });
-  assertStreamShape(own.events);
+    // The team may chat with its private bot.
+    const own = await chat(priv.owner.token, { bot_id: priv.botId, message: "reset password" });
+    assertStreamShape(own.events);
 
-  const a = await chat(alice.token, { bot_id: open.botId, message: "invoices" });
-  const chatId = a.events[0].data.chat_id;
-  const { data: seen } = await bob.client.from("chats").select("id").eq("id", chatId);
-  assert.deepEqual(seen, []);
-  assert.deepEqual(await ownMessages(bob.client, chatId), []);
-  const hijack = await chat(bob.token, { bot_id: open.botId, chat_id: chatId, message: "me too" });
-  assert.equal(hijack.status, 404);
-  assert.equal(hijack.json.error.code, "chat_not_found");
-  const { error: forge } = await bob.client.from("messages").insert({ chat_id: chatId, role: "user", content: "forged" });
-  assert.ok(forge, "a stranger cannot write into another visitor's chat");
-  const { error: asBot } = await alice.client.from("messages").insert({ chat_id: chatId, role: "assistant", content: "fake answer" });
-  assert.ok(asBot, "a visitor cannot write assistant turns");
+    const a = await chat(alice.token, { bot_id: open.botId, message: "invoices" });
+    const chatId = a.events[0].data.chat_id;
+    const { data: seen } = await bob.client.from("chats").select("id").eq("id", chatId);
+    assert.deepEqual(seen, []);
+    assert.deepEqual(await ownMessages(bob.client, chatId), []);
+    const hijack = await chat(bob.token, { bot_id: open.botId, chat_id: chatId, message: "me too" });
+    assert.equal(hijack.status, 404);
+    assert.equal(hijack.json.error.code, "chat_not_found");
+    const { error: forge } = await bob.client
+      .from("messages")
+      .insert({ chat_id: chatId, role: "user", content: "forged" });
+    assert.ok(forge, "a stranger cannot write into another visitor's chat");
+    const { error: asBot } = await alice.client
+      .from("messages")
+      .insert({ chat_id: chatId, role: "assistant", content: "fake answer" });
+    assert.ok(asBot, "a visitor cannot write assistant turns");
 
-  // The bot's team sees the conversation (owner view).
-  const { data: ownerView } = await open.owner.client.from("messages").select("role").eq("chat_id", chatId);
-  assert.equal(ownerView?.length, 2);
-});
+    // The bot's team sees the conversation (owner view).
+    const { data: ownerView } = await open.owner.client.from("messages").select("role").eq("chat_id", chatId);
+    assert.equal(ownerView?.length, 2);
+  },
+);
 
 Deno.test("no session, bad JSON and invalid bodies are clear 4xx", async () => {
   const { botId } = await createBot();
@@ -233,42 +280,71 @@ Deno.test("no session, bad JSON and invalid bodies are clear 4xx", async () => {
   await get.body?.cancel();
 });
 
-Deno.test("images: own uploads are checked and stored; foreign paths and non-images are refused; images reach the model", async () => {
-  const server = startFakeProvider("openai", [{ kind: "stream", tokens: ["A tiny image."] }]);
-  try {
-    const { botId, teamId } = await createBot({ provider: "openai", chunks: knowledge });
-    await setProviderKey(teamId, "openai", server.baseUrl);
-    const visitor = await signedInUser();
-    const other = await signedInUser();
-    const bucket = visitor.client.storage.from("chat-images");
-    const ok = await bucket.upload(`${visitor.user.id}/pixel.png`, new Blob([PNG_1PX], { type: "image/png" }));
-    assert.equal(ok.error, null);
-    const fake = await bucket.upload(`${visitor.user.id}/fake.png`, new Blob(["not an image"], { type: "image/png" }));
-    assert.equal(fake.error, null);
-    const foreign = await other.client.storage.from("chat-images").upload(`${visitor.user.id}/evil.png`, new Blob([PNG_1PX], { type: "image/png" }));
-    assert.ok(foreign.error, "nobody writes into another visitor's folder");
-    const wrongType = await bucket.upload(`${visitor.user.id}/doc.pdf`, new Blob(["%PDF"], { type: "application/pdf" }));
-    assert.ok(wrongType.error, "the bucket refuses types other than images");
+Deno.test(
+  "images: own uploads are checked and stored; foreign paths and non-images are refused; images reach the model",
+  async () => {
+    const server = startFakeProvider("openai", [{ kind: "stream", tokens: ["A tiny image."] }]);
+    try {
+      const { botId, teamId } = await createBot({ provider: "openai", chunks: knowledge });
+      await setProviderKey(teamId, "openai", server.baseUrl);
+      const visitor = await signedInUser();
+      const other = await signedInUser();
+      const bucket = visitor.client.storage.from("chat-images");
+      const ok = await bucket.upload(`${visitor.user.id}/pixel.png`, new Blob([PNG_1PX], { type: "image/png" }));
+      assert.equal(ok.error, null);
+      const fake = await bucket.upload(
+        `${visitor.user.id}/fake.png`,
+        new Blob(["not an image"], { type: "image/png" }),
+      );
+      assert.equal(fake.error, null);
+      const foreign = await other.client.storage
+        .from("chat-images")
+        .upload(`${visitor.user.id}/evil.png`, new Blob([PNG_1PX], { type: "image/png" }));
+      assert.ok(foreign.error, "nobody writes into another visitor's folder");
+      const wrongType = await bucket.upload(
+        `${visitor.user.id}/doc.pdf`,
+        new Blob(["%PDF"], { type: "application/pdf" }),
+      );
+      assert.ok(wrongType.error, "the bucket refuses types other than images");
 
-    const bad = await chat(visitor.token, { bot_id: botId, message: "what is it?", images: [{ path: `${visitor.user.id}/fake.png` }] });
-    assert.equal(bad.status, 400);
-    assert.equal(bad.json.error.code, "invalid_image");
-    const notMine = await chat(other.token, { bot_id: botId, message: "what is it?", images: [{ path: `${visitor.user.id}/pixel.png` }] });
-    assert.equal(notMine.status, 400);
-    const absent = await chat(visitor.token, { bot_id: botId, message: "what is it?", images: [{ path: `${visitor.user.id}/nope.png` }] });
-    assert.equal(absent.status, 400);
+      const bad = await chat(visitor.token, {
+        bot_id: botId,
+        message: "what is it?",
+        images: [{ path: `${visitor.user.id}/fake.png` }],
+      });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.json.error.code, "invalid_image");
+      const notMine = await chat(other.token, {
+        bot_id: botId,
+        message: "what is it?",
+        images: [{ path: `${visitor.user.id}/pixel.png` }],
+      });
+      assert.equal(notMine.status, 400);
+      const absent = await chat(visitor.token, {
+        bot_id: botId,
+        message: "what is it?",
+        images: [{ path: `${visitor.user.id}/nope.png` }],
+      });
+      assert.equal(absent.status, 400);
 
-    const r = await chat(visitor.token, { bot_id: botId, message: "what is it?", images: [{ path: `${visitor.user.id}/pixel.png` }] });
-    assertStreamShape(r.events);
-    const parts = server.received.at(-1)!.body.messages.at(-1).content;
-    assert.equal(parts[1].type, "image_url");
-    assert.match(parts[1].image_url.url, /^data:image\/png;base64,iVBORw0KGgo/);
-    const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
-    assert.deepEqual(msgs[0].images, [{ path: `${visitor.user.id}/pixel.png`, mime: "image/png", size: PNG_1PX.byteLength }]);
-  } finally {
-    await server.close();
-  }
-});
+      const r = await chat(visitor.token, {
+        bot_id: botId,
+        message: "what is it?",
+        images: [{ path: `${visitor.user.id}/pixel.png` }],
+      });
+      assertStreamShape(r.events);
+      const parts = server.received.at(-1)!.body.messages.at(-1).content;
+      assert.equal(parts[1].type, "image_url");
+      assert.match(parts[1].image_url.url, /^data:image\/png;base64,iVBORw0KGgo/);
+      const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
+      assert.deepEqual(msgs[0].images, [
+        { path: `${visitor.user.id}/pixel.png`, mime: "image/png", size: PNG_1PX.byteLength },
+      ]);
+    } finally {
+      await server.close();
+    }
+  },
+);
 
 Deno.test("rate limit: a visitor's 21st message within a minute is 429 with Retry-After", async () => {
   const visitor = await signedInUser();
@@ -291,8 +367,14 @@ Deno.test("an anonymous visitor session can chat and list its chats through RLS"
   const { botId } = await createBot({ chunks: knowledge });
   const r = await chat(data.session!.access_token, { bot_id: botId, message: "export" });
   assertStreamShape(r.events);
-  const { data: mine } = await client.from("chats").select("id, bot_id, title, message_count").order("last_message_at", { ascending: false });
-  assert.deepEqual(mine?.map((c) => c.id), [r.events[0].data.chat_id]);
+  const { data: mine } = await client
+    .from("chats")
+    .select("id, bot_id, title, message_count")
+    .order("last_message_at", { ascending: false });
+  assert.deepEqual(
+    mine?.map((c) => c.id),
+    [r.events[0].data.chat_id],
+  );
 });
 
 Deno.test("feedback: the visitor rates answers in their own chats; others cannot", async () => {
@@ -303,11 +385,18 @@ Deno.test("feedback: the visitor rates answers in their own chats; others cannot
   const messageId = r.events.at(-1)!.data.message_id;
   const up = await visitor.client.from("message_feedback").insert({ message_id: messageId, rating: "up" });
   assert.equal(up.error, null);
-  const change = await visitor.client.from("message_feedback").update({ rating: "down", comment: "Too short" }).eq("message_id", messageId).select();
+  const change = await visitor.client
+    .from("message_feedback")
+    .update({ rating: "down", comment: "Too short" })
+    .eq("message_id", messageId)
+    .select();
   assert.equal(change.data?.[0]?.rating, "down");
   const stranger = await other.client.from("message_feedback").insert({ message_id: messageId, rating: "down" });
   assert.ok(stranger.error);
-  const { data: seen } = await owner.client.from("message_feedback").select("rating, comment, bot_id").eq("message_id", messageId);
+  const { data: seen } = await owner.client
+    .from("message_feedback")
+    .select("rating, comment, bot_id")
+    .eq("message_id", messageId);
   assert.deepEqual(seen, [{ rating: "down", comment: "Too short", bot_id: botId }]);
 });
 
@@ -323,7 +412,10 @@ Deno.test("sharing: a shared chat is readable by another user through get_shared
   assert.deepEqual(share.data, [{ shared: true }]);
   const after = await other.client.rpc("get_shared_chat", { chat_id: chatId });
   assert.equal(after.data.chat.id, chatId);
-  assert.deepEqual(after.data.messages.map((m: { role: string }) => m.role), ["user", "assistant"]);
+  assert.deepEqual(
+    after.data.messages.map((m: { role: string }) => m.role),
+    ["user", "assistant"],
+  );
   const edit = await other.client.from("chats").update({ title: "mine now" }).eq("id", chatId).select();
   assert.deepEqual(edit.data, [], "another user cannot change a shared chat");
   const cont = await chat(other.token, { bot_id: botId, chat_id: chatId, message: "hi" });

@@ -22,25 +22,40 @@ export function sniffImage(b: Uint8Array): string | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
   if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return "image/gif";
   if (
-    b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 &&
-    b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50
-  ) return "image/webp";
+    b.length >= 12 &&
+    b[0] === 0x52 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x46 &&
+    b[8] === 0x57 &&
+    b[9] === 0x45 &&
+    b[10] === 0x42 &&
+    b[11] === 0x50
+  )
+    return "image/webp";
   return null;
 }
 
 export async function loadImages(client: SupabaseClient, userId: string, paths: string[]): Promise<LoadedImage[]> {
-  return await Promise.all(paths.map(async (path) => {
-    if (!path.startsWith(`${userId}/`)) {
-      throw new HttpError(400, "invalid_image", "Images must be uploaded to your own folder of the chat-images bucket", { path });
-    }
-    const { data, error } = await client.storage.from(CHAT_IMAGES_BUCKET).download(path);
-    if (error || !data) throw new HttpError(400, "invalid_image", "Image not found", { path });
-    if (data.size > MAX_IMAGE_BYTES) {
-      throw new HttpError(400, "invalid_image", "An image can be at most 5 MB", { path });
-    }
-    const bytes = new Uint8Array(await data.arrayBuffer());
-    const mime = sniffImage(bytes);
-    if (!mime) throw new HttpError(400, "invalid_image", "Images must be PNG, JPEG, WebP or GIF", { path });
-    return { path, mime, size: bytes.byteLength, data: Buffer.from(bytes).toString("base64") };
-  }));
+  return await Promise.all(
+    paths.map(async (path) => {
+      if (!path.startsWith(`${userId}/`)) {
+        throw new HttpError(
+          400,
+          "invalid_image",
+          "Images must be uploaded to your own folder of the chat-images bucket",
+          { path },
+        );
+      }
+      const { data, error } = await client.storage.from(CHAT_IMAGES_BUCKET).download(path);
+      if (error || !data) throw new HttpError(400, "invalid_image", "Image not found", { path });
+      if (data.size > MAX_IMAGE_BYTES) {
+        throw new HttpError(400, "invalid_image", "An image can be at most 5 MB", { path });
+      }
+      const bytes = new Uint8Array(await data.arrayBuffer());
+      const mime = sniffImage(bytes);
+      if (!mime) throw new HttpError(400, "invalid_image", "Images must be PNG, JPEG, WebP or GIF", { path });
+      return { path, mime, size: bytes.byteLength, data: Buffer.from(bytes).toString("base64") };
+    }),
+  );
 }

@@ -3,8 +3,16 @@
 import type { Passage } from "../_shared/providers/extractive.ts";
 
 const languageNames: Record<string, string> = {
-  en: "English", de: "German", es: "Spanish", fr: "French", it: "Italian",
-  jp: "Japanese", cn: "Chinese (Simplified)", el: "Greek", pl: "Polish", nl: "Dutch",
+  en: "English",
+  de: "German",
+  es: "Spanish",
+  fr: "French",
+  it: "Italian",
+  jp: "Japanese",
+  cn: "Chinese (Simplified)",
+  el: "Greek",
+  pl: "Polish",
+  nl: "Dutch",
 };
 
 export interface Source {
@@ -43,10 +51,10 @@ export function systemPrompt(instructions: string, language: string, passages: P
   ].join("\n");
   const context = passages.length
     ? passages
-      .map((p, i) => {
-        return `[${i + 1}] ${passageTitle(p) || "Untitled"}\n${p.content.trim()}`;
-      })
-      .join("\n\n")
+        .map((p, i) => {
+          return `[${i + 1}] ${passageTitle(p) || "Untitled"}\n${p.content.trim()}`;
+        })
+        .join("\n\n")
     : "(no passages matched this question)";
   return `${instructions.trim() || "You are a helpful assistant."}\n\n${rules}\n\nPassages:\n${context}`;
 }

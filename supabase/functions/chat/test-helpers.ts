@@ -31,14 +31,32 @@ async function mintToken(sub: string, anonymous: boolean): Promise<string> {
   const secret = Deno.env.get("SUPABASE_JWT_SECRET");
   if (!secret) throw new Error("SUPABASE_JWT_SECRET is not set: run through scripts/with-stack.mjs");
   const b64 = (v: string | Uint8Array) =>
-    btoa(typeof v === "string" ? v : String.fromCharCode(...v)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    btoa(typeof v === "string" ? v : String.fromCharCode(...v))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
   const now = Math.floor(Date.now() / 1000);
   const head = b64(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const body = b64(JSON.stringify({
-    sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, is_anonymous: anonymous,
-    session_id: crypto.randomUUID(), app_metadata: { provider: "email" }, user_metadata: {},
-  }));
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const body = b64(
+    JSON.stringify({
+      sub,
+      role: "authenticated",
+      aud: "authenticated",
+      iat: now,
+      exp: now + 3600,
+      is_anonymous: anonymous,
+      session_id: crypto.randomUUID(),
+      app_metadata: { provider: "email" },
+      user_metadata: {},
+    }),
+  );
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${head}.${body}`)));
   return `${head}.${body}.${b64(sig)}`;
 }
@@ -59,25 +77,27 @@ export async function createTeam(owner?: Awaited<ReturnType<typeof signedInUser>
   return { owner, teamId: (data as { id: string }).id };
 }
 
-export async function createBot(opts: {
-  visibility?: Visibility;
-  language?: string;
-  provider?: string;
-  model?: string;
-  instructions?: string;
-  password?: string;
-  showPoweredBy?: boolean;
-  chunks?: Array<{ title: string; heading?: string; content: string; url?: string }>;
-  team?: { owner: Awaited<ReturnType<typeof signedInUser>>; teamId: string };
-} = {}): Promise<BotFixture> {
-  const { owner, teamId } = opts.team ?? await createTeam();
+export async function createBot(
+  opts: {
+    visibility?: Visibility;
+    language?: string;
+    provider?: string;
+    model?: string;
+    instructions?: string;
+    password?: string;
+    showPoweredBy?: boolean;
+    chunks?: Array<{ title: string; heading?: string; content: string; url?: string }>;
+    team?: { owner: Awaited<ReturnType<typeof signedInUser>>; teamId: string };
+  } = {},
+): Promise<BotFixture> {
+  const { owner, teamId } = opts.team ?? (await createTeam());
   const admin = serviceClient();
   const botId = crypto.randomUUID();
   const { error } = await admin.from("bots").insert({
     id: botId,
     team_id: teamId,
     name: "Test Bot",
-    visibility: opts.visibility === "password" ? "private" : opts.visibility ?? "public",
+    visibility: opts.visibility === "password" ? "private" : (opts.visibility ?? "public"),
     language: opts.language ?? "en",
     model_provider: opts.provider ?? "extractive",
     model: opts.model ?? null,
@@ -86,17 +106,25 @@ export async function createBot(opts: {
   });
   if (error) throw error;
   if (opts.visibility === "password") {
-    const { error: e } = await owner.client.rpc("set_bot_password", { bot_id: botId, password: opts.password ?? "letmein-42" });
+    const { error: e } = await owner.client.rpc("set_bot_password", {
+      bot_id: botId,
+      password: opts.password ?? "letmein-42",
+    });
     if (e) throw e;
   }
   if (opts.chunks?.length) await addChunks(botId, opts.chunks);
   return { botId, teamId, owner };
 }
 
-export async function addChunks(botId: string, chunks: Array<{ title: string; heading?: string; content: string; url?: string }>) {
+export async function addChunks(
+  botId: string,
+  chunks: Array<{ title: string; heading?: string; content: string; url?: string }>,
+) {
   const admin = serviceClient();
   const sourceId = crypto.randomUUID();
-  let r = await admin.from("data_sources").insert({ id: sourceId, bot_id: botId, type: "text", name: "Test knowledge" });
+  let r = await admin
+    .from("data_sources")
+    .insert({ id: sourceId, bot_id: botId, type: "text", name: "Test knowledge" });
   if (r.error) throw r.error;
   const docs = chunks.map((c, i) => ({
     id: crypto.randomUUID(),
@@ -108,17 +136,29 @@ export async function addChunks(botId: string, chunks: Array<{ title: string; he
   }));
   r = await admin.from("documents").insert(docs);
   if (r.error) throw r.error;
-  r = await admin.from("chunks").insert(
-    chunks.map((c, i) => ({ document_id: docs[i].id, bot_id: botId, position: 0, heading_path: c.heading ?? c.title, content: c.content })),
-  );
+  r = await admin
+    .from("chunks")
+    .insert(
+      chunks.map((c, i) => ({
+        document_id: docs[i].id,
+        bot_id: botId,
+        position: 0,
+        heading_path: c.heading ?? c.title,
+        content: c.content,
+      })),
+    );
   if (r.error) throw r.error;
 }
 
-export async function setProviderKey(teamId: string, provider: string, baseUrl: string | null, apiKey: string | null = "sk-test") {
-  const { error } = await serviceClient().from("team_provider_keys").upsert(
-    { team_id: teamId, provider, api_key: apiKey, base_url: baseUrl },
-    { onConflict: "team_id,provider" },
-  );
+export async function setProviderKey(
+  teamId: string,
+  provider: string,
+  baseUrl: string | null,
+  apiKey: string | null = "sk-test",
+) {
+  const { error } = await serviceClient()
+    .from("team_provider_keys")
+    .upsert({ team_id: teamId, provider, api_key: apiKey, base_url: baseUrl }, { onConflict: "team_id,provider" });
   if (error) throw error;
 }
 
@@ -161,14 +201,20 @@ export async function chat(token: string, body: unknown, headers: Record<string,
 }
 
 export function answerText(events: SseEvent[]): string {
-  return events.filter((e) => e.event === "token").map((e) => e.data.text).join("");
+  return events
+    .filter((e) => e.event === "token")
+    .map((e) => e.data.text)
+    .join("");
 }
 
 export function assertStreamShape(events: SseEvent[]) {
   assert.equal(events[0]?.event, "meta", "meta comes first");
   const last = events.at(-1)!;
   assert.equal(last.event, "done", `ends with done, got ${JSON.stringify(last)}`);
-  assert.ok(events.some((e) => e.event === "sources"), "sources are sent");
+  assert.ok(
+    events.some((e) => e.event === "sources"),
+    "sources are sent",
+  );
   assert.equal(last.data.message_id, events[0].data.message_id);
 }
 

@@ -14,7 +14,11 @@ export interface Transcript {
   messages: TranscriptMessage[];
 }
 
-const stamp = (iso: string) => iso.replace("T", " ").replace(/\.\d+/, "").replace(/\+00:00$|Z$/, " UTC");
+const stamp = (iso: string) =>
+  iso
+    .replace("T", " ")
+    .replace(/\.\d+/, "")
+    .replace(/\+00:00$|Z$/, " UTC");
 
 export function toText(t: Transcript): string {
   const lines = [t.title, "=".repeat(t.title.length), `Bot: ${t.botName}`, `Started: ${stamp(t.createdAt)}`, ""];
@@ -22,7 +26,11 @@ export function toText(t: Transcript): string {
     lines.push(`[${stamp(m.created_at)}] ${m.role === "user" ? "You" : t.botName}:`, m.content, "");
     const sources = (m.sources ?? []).filter((s) => s.title || s.url);
     if (sources.length) {
-      lines.push("Sources:", ...sources.map((s, i) => `  [${i + 1}] ${s.title ?? ""}${s.url ? ` <${s.url}>` : ""}`), "");
+      lines.push(
+        "Sources:",
+        ...sources.map((s, i) => `  [${i + 1}] ${s.title ?? ""}${s.url ? ` <${s.url}>` : ""}`),
+        "",
+      );
     }
   }
   return lines.join("\n");
@@ -33,9 +41,20 @@ function mdEscapeInline(s: string): string {
 }
 
 export function toMarkdown(t: Transcript): string {
-  const out = [`# ${mdEscapeInline(t.title)}`, "", `**Bot:** ${mdEscapeInline(t.botName)}  `, `**Started:** ${stamp(t.createdAt)}`, ""];
+  const out = [
+    `# ${mdEscapeInline(t.title)}`,
+    "",
+    `**Bot:** ${mdEscapeInline(t.botName)}  `,
+    `**Started:** ${stamp(t.createdAt)}`,
+    "",
+  ];
   for (const m of t.messages) {
-    out.push(`### ${m.role === "user" ? "You" : mdEscapeInline(t.botName)} · ${stamp(m.created_at)}`, "", m.content, "");
+    out.push(
+      `### ${m.role === "user" ? "You" : mdEscapeInline(t.botName)} · ${stamp(m.created_at)}`,
+      "",
+      m.content,
+      "",
+    );
     const sources = (m.sources ?? []).filter((s) => s.title || s.url);
     if (sources.length) {
       out.push(
@@ -54,7 +73,13 @@ export function toMarkdown(t: Transcript): string {
 
 /** A safe ASCII filename plus an RFC 5987 UTF-8 one. */
 export function contentDisposition(base: string, ext: string): string {
-  const ascii = base.normalize("NFKD").replace(/[^\w\- ]+/g, "").trim().replace(/\s+/g, "-").slice(0, 80) || "chat";
+  const ascii =
+    base
+      .normalize("NFKD")
+      .replace(/[^\w\- ]+/g, "")
+      .trim()
+      .replace(/\s+/g, "-")
+      .slice(0, 80) || "chat";
   const utf8 = encodeURIComponent(`${base.slice(0, 80)}.${ext}`);
   return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${utf8}`;
 }

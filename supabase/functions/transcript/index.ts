@@ -30,7 +30,8 @@ async function load(user: ReturnType<typeof createUserClient>, chatId: string): 
   if (own.data) {
     // The bot's face: public/password bots through get_public_bot; a team's private bot through bots (RLS).
     const face = await user.rpc("get_public_bot", { bot_id: own.data.bot_id });
-    let bot = (Array.isArray(face.data) ? face.data[0] : face.data) as { name: string; show_powered_by: boolean } | undefined;
+    let bot = (Array.isArray(face.data) ? face.data[0] : face.data) as
+      { name: string; show_powered_by: boolean } | undefined;
     if (!bot) {
       const row = await user.from("bots").select("name, show_powered_by").eq("id", own.data.bot_id).maybeSingle();
       bot = row.data ?? { name: "Bot", show_powered_by: true };
@@ -45,32 +46,38 @@ async function load(user: ReturnType<typeof createUserClient>, chatId: string): 
   return (shared.data as SharedChat | null) ?? null;
 }
 
-Deno.serve(handler(async (req) => {
-  if (req.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET");
-  const url = new URL(req.url);
-  const q = querySchema.safeParse({ chat_id: url.searchParams.get("chat_id") ?? undefined, format: url.searchParams.get("format") ?? undefined });
-  if (!q.success) throw new HttpError(400, "invalid_request", q.error.issues[0]?.message ?? "Invalid request", q.error.issues);
+Deno.serve(
+  handler(async (req) => {
+    if (req.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET");
+    const url = new URL(req.url);
+    const q = querySchema.safeParse({
+      chat_id: url.searchParams.get("chat_id") ?? undefined,
+      format: url.searchParams.get("format") ?? undefined,
+    });
+    if (!q.success)
+      throw new HttpError(400, "invalid_request", q.error.issues[0]?.message ?? "Invalid request", q.error.issues);
 
-  const data = await load(createUserClient(req), q.data.chat_id);
-  if (!data) throw new HttpError(404, "chat_not_found", "Chat not found");
+    const data = await load(createUserClient(req), q.data.chat_id);
+    if (!data) throw new HttpError(404, "chat_not_found", "Chat not found");
 
-  const title = data.bot.show_powered_by ? "Chat transcript powered by Parley" : `Chat transcript: ${data.bot.name}`;
-  const transcript: Transcript = {
-    title,
-    botName: data.bot.name,
-    chatTitle: data.chat.title,
-    createdAt: data.chat.created_at,
-    messages: data.messages,
-  };
-  const md = q.data.format === "md";
-  const filename = `${data.bot.name} chat ${data.chat.created_at.slice(0, 10)}`;
-  return new Response(md ? toMarkdown(transcript) : toText(transcript), {
-    headers: {
-      ...corsHeaders,
-      "Content-Type": md ? "text/markdown; charset=utf-8" : "text/plain; charset=utf-8",
-      "Content-Disposition": contentDisposition(filename, md ? "md" : "txt"),
-      "Access-Control-Expose-Headers": "Content-Disposition",
-      "Cache-Control": "no-store",
-    },
-  });
-}));
+    const title = data.bot.show_powered_by ? "Chat transcript powered by Parley" : `Chat transcript: ${data.bot.name}`;
+    const transcript: Transcript = {
+      title,
+      botName: data.bot.name,
+      chatTitle: data.chat.title,
+      createdAt: data.chat.created_at,
+      messages: data.messages,
+    };
+    const md = q.data.format === "md";
+    const filename = `${data.bot.name} chat ${data.chat.created_at.slice(0, 10)}`;
+    return new Response(md ? toMarkdown(transcript) : toText(transcript), {
+      headers: {
+        ...corsHeaders,
+        "Content-Type": md ? "text/markdown; charset=utf-8" : "text/plain; charset=utf-8",
+        "Content-Disposition": contentDisposition(filename, md ? "md" : "txt"),
+        "Access-Control-Expose-Headers": "Content-Disposition",
+        "Cache-Control": "no-store",
+      },
+    });
+  }),
+);

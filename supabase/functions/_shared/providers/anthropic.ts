@@ -7,12 +7,16 @@ import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } fro
 export function anthropicMessages(turns: Turn[]) {
   return turns.map((t) => ({
     role: t.role,
-    content: t.role === "user" && t.images?.length
-      ? [
-        ...t.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mime, data: i.data } })),
-        { type: "text" as const, text: t.content },
-      ]
-      : t.content,
+    content:
+      t.role === "user" && t.images?.length
+        ? [
+            ...t.images.map((i) => ({
+              type: "image" as const,
+              source: { type: "base64" as const, media_type: i.mime, data: i.data },
+            })),
+            { type: "text" as const, text: t.content },
+          ]
+        : t.content,
   }));
 }
 

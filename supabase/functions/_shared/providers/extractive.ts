@@ -69,7 +69,11 @@ const MAX_EXCERPT_CHARS = 420;
 
 function terms(text: string): Set<string> {
   return new Set(
-    text.toLowerCase().normalize("NFKC").split(/[^\p{L}\p{N}]+/u).filter((t) => t.length >= 3),
+    text
+      .toLowerCase()
+      .normalize("NFKC")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((t) => t.length >= 3),
   );
 }
 
@@ -91,9 +95,7 @@ export function excerpt(content: string, question: string, maxChars = MAX_EXCERP
     for (const t of terms(s)) if (q.has(t)) hits++;
     return { s, i, hits };
   });
-  const best = scored.some((x) => x.hits > 0)
-    ? [...scored].sort((a, b) => b.hits - a.hits || a.i - b.i)
-    : scored;
+  const best = scored.some((x) => x.hits > 0) ? [...scored].sort((a, b) => b.hits - a.hits || a.i - b.i) : scored;
   const picked: typeof scored = [];
   let size = 0;
   for (const x of best) {
@@ -102,7 +104,10 @@ export function excerpt(content: string, question: string, maxChars = MAX_EXCERP
     size += x.s.length + 1;
     if (size >= maxChars) break;
   }
-  const text = picked.sort((a, b) => a.i - b.i).map((x) => x.s).join(" ");
+  const text = picked
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.s)
+    .join(" ");
   return text.length > maxChars ? text.slice(0, maxChars - 1).trimEnd() + "…" : text;
 }
 
@@ -126,10 +131,14 @@ export function extractiveAnswer(question: string, passages: Passage[], language
 
 /** Splits text into small pieces (a few words, or a few characters of CJK) so the answer streams. */
 export function pieces(text: string): string[] {
-  return text.match(/\S+\s*|\s+/gu)?.flatMap((w) => (w.length > 12 ? w.match(/.{1,6}/gsu) ?? [w] : [w])) ?? [];
+  return text.match(/\S+\s*|\s+/gu)?.flatMap((w) => (w.length > 12 ? (w.match(/.{1,6}/gsu) ?? [w]) : [w])) ?? [];
 }
 
-export async function* generateExtractive(question: string, passages: Passage[], language: string): AsyncGenerator<GenerateEvent> {
+export async function* generateExtractive(
+  question: string,
+  passages: Passage[],
+  language: string,
+): AsyncGenerator<GenerateEvent> {
   const text = extractiveAnswer(question, passages, language);
   let n = 0;
   let buf = "";

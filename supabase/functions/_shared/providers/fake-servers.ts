@@ -27,11 +27,20 @@ function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; 
   const id = "chatcmpl-fake";
   const created = Math.floor(Date.now() / 1000);
   const base = { id, object: "chat.completion.chunk", created, model: "fake-model" };
-  const out = [sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })];
-  for (const t of tokens) out.push(sse({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] }));
-  const u = { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion };
+  const out = [
+    sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
+  ];
+  for (const t of tokens)
+    out.push(sse({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] }));
+  const u = {
+    prompt_tokens: usage.prompt,
+    completion_tokens: usage.completion,
+    total_tokens: usage.prompt + usage.completion,
+  };
   if (vendor === "groq") {
-    out.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], x_groq: { id: "req_fake", usage: u } }));
+    out.push(
+      sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], x_groq: { id: "req_fake", usage: u } }),
+    );
   } else if (vendor === "mistral") {
     out.push(sse({ ...base, choices: [{ index: 0, delta: { content: "" }, finish_reason: "stop" }], usage: u }));
   } else {
@@ -44,19 +53,40 @@ function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; 
 
 function anthropicEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
   const out = [
-    sse({
-      type: "message_start",
-      message: {
-        id: "msg_fake", type: "message", role: "assistant", model: "fake-model", content: [], stop_reason: null,
-        stop_sequence: null, usage: { input_tokens: usage.prompt, output_tokens: 1 },
+    sse(
+      {
+        type: "message_start",
+        message: {
+          id: "msg_fake",
+          type: "message",
+          role: "assistant",
+          model: "fake-model",
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.prompt, output_tokens: 1 },
+        },
       },
-    }, "message_start"),
+      "message_start",
+    ),
     sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
     sse({ type: "ping" }, "ping"),
   ];
-  for (const t of tokens) out.push(sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: t } }, "content_block_delta"));
+  for (const t of tokens)
+    out.push(
+      sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: t } }, "content_block_delta"),
+    );
   out.push(sse({ type: "content_block_stop", index: 0 }, "content_block_stop"));
-  out.push(sse({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage.completion } }, "message_delta"));
+  out.push(
+    sse(
+      {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: usage.completion },
+      },
+      "message_delta",
+    ),
+  );
   out.push(sse({ type: "message_stop" }, "message_stop"));
   return out;
 }
@@ -64,23 +94,47 @@ function anthropicEvents(tokens: string[], usage: { prompt: number; completion: 
 function geminiEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
   return tokens.map((t, i) =>
     sse({
-      candidates: [{ content: { parts: [{ text: t }], role: "model" }, index: 0, ...(i === tokens.length - 1 ? { finishReason: "STOP" } : {}) }],
-      usageMetadata: { promptTokenCount: usage.prompt, candidatesTokenCount: i === tokens.length - 1 ? usage.completion : i + 1, totalTokenCount: usage.prompt + i + 1 },
+      candidates: [
+        {
+          content: { parts: [{ text: t }], role: "model" },
+          index: 0,
+          ...(i === tokens.length - 1 ? { finishReason: "STOP" } : {}),
+        },
+      ],
+      usageMetadata: {
+        promptTokenCount: usage.prompt,
+        candidatesTokenCount: i === tokens.length - 1 ? usage.completion : i + 1,
+        totalTokenCount: usage.prompt + i + 1,
+      },
       modelVersion: "fake-model",
-    })
+    }),
   );
 }
 
 function errorBody(vendor: Vendor, status: number, message: string): unknown {
   switch (vendor) {
     case "anthropic":
-      return { type: "error", error: { type: status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : "api_error", message } };
+      return {
+        type: "error",
+        error: {
+          type: status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : "api_error",
+          message,
+        },
+      };
     case "google":
-      return { error: { code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL" } };
+      return {
+        error: {
+          code: status,
+          message,
+          status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL",
+        },
+      };
     case "mistral":
       return { object: "error", message, type: "error", param: null, code: String(status) };
     default:
-      return { error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", param: null, code: null } };
+      return {
+        error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", param: null, code: null },
+      };
   }
 }
 
@@ -104,13 +158,21 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     const text = await req.text();
-    if (req.method !== "POST" || !pathFor(vendor, url.pathname) || (vendor === "google" && url.searchParams.get("alt") !== "sse")) {
-      return new Response(JSON.stringify(errorBody(vendor, 404, `no route ${req.method} ${url.pathname}`)), { status: 404 });
+    if (
+      req.method !== "POST" ||
+      !pathFor(vendor, url.pathname) ||
+      (vendor === "google" && url.searchParams.get("alt") !== "sse")
+    ) {
+      return new Response(JSON.stringify(errorBody(vendor, 404, `no route ${req.method} ${url.pathname}`)), {
+        status: 404,
+      });
     }
     let body: Record<string, any> = {};
     try {
       body = JSON.parse(text);
-    } catch { /* recorded as {} */ }
+    } catch {
+      /* recorded as {} */
+    }
     received.push({ path: url.pathname + url.search, headers: req.headers, body });
     const reply = replies[Math.min(received.length - 1, replies.length - 1)];
     if (reply.kind === "error") {
@@ -120,11 +182,12 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
       });
     }
     const usage = reply.usage ?? { prompt: 11, completion: reply.tokens.length };
-    const frames = vendor === "anthropic"
-      ? anthropicEvents(reply.tokens, usage)
-      : vendor === "google"
-      ? geminiEvents(reply.tokens, usage)
-      : openAiStyle(vendor, reply.tokens, usage);
+    const frames =
+      vendor === "anthropic"
+        ? anthropicEvents(reply.tokens, usage)
+        : vendor === "google"
+          ? geminiEvents(reply.tokens, usage)
+          : openAiStyle(vendor, reply.tokens, usage);
     const enc = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {

@@ -34,7 +34,11 @@ export function mistralProvider(config: ProviderConfig): Provider {
         "mistral",
         () =>
           client.chat.stream(
-            { model: input.model, messages: mistralMessages(input.system, input.messages) as never, temperature: input.temperature },
+            {
+              model: input.model,
+              messages: mistralMessages(input.system, input.messages) as never,
+              temperature: input.temperature,
+            },
             { fetchOptions: { signal: input.signal } },
           ),
         { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
@@ -43,11 +47,12 @@ export function mistralProvider(config: ProviderConfig): Provider {
       try {
         for await (const event of stream) {
           const content = event.data.choices?.[0]?.delta?.content;
-          const text = typeof content === "string"
-            ? content
-            : Array.isArray(content)
-            ? content.map((c) => ("text" in c && typeof c.text === "string" ? c.text : "")).join("")
-            : "";
+          const text =
+            typeof content === "string"
+              ? content
+              : Array.isArray(content)
+                ? content.map((c) => ("text" in c && typeof c.text === "string" ? c.text : "")).join("")
+                : "";
           if (text) yield { type: "token", text };
           if (event.data.usage) {
             usage.prompt_tokens = event.data.usage.promptTokens ?? usage.prompt_tokens;

@@ -31,7 +31,11 @@ interface OpenAiStyleChunk {
 }
 
 /** Reads an OpenAI-style chunk stream (OpenAI, Groq, compatible servers). */
-export async function* readOpenAiStyle(name: string, stream: AsyncIterable<OpenAiStyleChunk>, signal?: AbortSignal): AsyncGenerator<GenerateEvent> {
+export async function* readOpenAiStyle(
+  name: string,
+  stream: AsyncIterable<OpenAiStyleChunk>,
+  signal?: AbortSignal,
+): AsyncGenerator<GenerateEvent> {
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   try {
     for await (const chunk of stream) {

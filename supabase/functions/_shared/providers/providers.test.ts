@@ -34,7 +34,11 @@ const input = (images = false) => ({
   messages: [
     { role: "user" as const, content: "earlier question" },
     { role: "assistant" as const, content: "earlier answer" },
-    { role: "user" as const, content: "What is in the picture?", images: images ? [{ mime: "image/png", data: PNG_1PX }] : undefined },
+    {
+      role: "user" as const,
+      content: "What is in the picture?",
+      images: images ? [{ mime: "image/png", data: PNG_1PX }] : undefined,
+    },
   ],
   temperature: 0.3,
   model: "fake-model",
@@ -42,7 +46,9 @@ const input = (images = false) => ({
 
 for (const { provider, vendor } of kinds) {
   Deno.test(`${provider}: streams tokens and usage, sends system prompt and image parts`, async () => {
-    const server = startFakeProvider(vendor, [{ kind: "stream", tokens: ["Hel", "lo ", "there"], usage: { prompt: 42, completion: 3 } }]);
+    const server = startFakeProvider(vendor, [
+      { kind: "stream", tokens: ["Hel", "lo ", "there"], usage: { prompt: 42, completion: 3 } },
+    ]);
     try {
       const p = createProvider({ provider, apiKey: "sk-test-key", baseUrl: server.baseUrl, backoffMs: 5 });
       const out = await collect(p.generate(input(true)));
@@ -64,7 +70,10 @@ for (const { provider, vendor } of kinds) {
         assert.deepEqual(last.content[0].source, { type: "base64", media_type: "image/png", data: PNG_1PX });
       } else if (vendor === "google") {
         assert.equal(headers.get("x-goog-api-key"), "sk-test-key");
-        assert.deepEqual(body.contents.map((c: { role: string }) => c.role), ["user", "model", "user"]);
+        assert.deepEqual(
+          body.contents.map((c: { role: string }) => c.role),
+          ["user", "model", "user"],
+        );
         assert.deepEqual(body.contents.at(-1).parts[0], { inlineData: { mimeType: "image/png", data: PNG_1PX } });
         assert.equal(body.systemInstruction.parts[0].text, "You are Fake Bot.");
       } else {
@@ -135,5 +144,8 @@ Deno.test("an unreachable server is provider_unavailable after retries", async (
   const baseUrl = server.baseUrl;
   await server.close();
   const p = createProvider({ provider: "openai_compatible", baseUrl, backoffMs: 5 });
-  await assert.rejects(collect(p.generate(input())), (e: unknown) => e instanceof ProviderError && e.code === "provider_unavailable");
+  await assert.rejects(
+    collect(p.generate(input())),
+    (e: unknown) => e instanceof ProviderError && e.code === "provider_unavailable",
+  );
 });

@@ -106,111 +106,107 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
   }
 });
 
-Deno.test(
-  "web: a stranger cannot sync, a job can be cancelled and retried, routes refuse bad input",
-  opts,
-  async () => {
-    const site = slowWebsite();
-    try {
-      const owner = await ownerWithBot();
-      const sourceId = await createSource(owner.client, owner.bot.id, "web", {
-        url: `${site.url}/p/0`,
-        max_pages: 200,
-        max_depth: 20,
-        delay_ms: 100,
-      });
+Deno.test("web: a stranger cannot sync, a job can be cancelled and retried, routes refuse bad input", async () => {
+  const site = slowWebsite();
+  try {
+    const owner = await ownerWithBot();
+    const sourceId = await createSource(owner.client, owner.bot.id, "web", {
+      url: `${site.url}/p/0`,
+      max_pages: 200,
+      max_depth: 20,
+      delay_ms: 100,
+    });
 
-      const stranger = await signedInUser();
-      const refused = await startSync(stranger.token, sourceId);
-      assert.equal(refused.status, 404);
-      assert.equal(refused.body.error.code, "not_found");
-      const anon = await startSync(stack.anonKey, sourceId);
-      assert.equal(anon.status, 404);
+    const stranger = await signedInUser();
+    const refused = await startSync(stranger.token, sourceId);
+    assert.equal(refused.status, 404);
+    assert.equal(refused.body.error.code, "not_found");
+    const anon = await startSync(stack.anonKey, sourceId);
+    assert.equal(anon.status, 404);
 
-      const started = await startSync(owner.token, sourceId);
-      assert.equal(started.status, 202);
-      const busy = await startSync(owner.token, sourceId);
-      assert.equal(busy.status, 409);
-      assert.equal(busy.body.error.details.job_id, started.body.job_id);
+    const started = await startSync(owner.token, sourceId);
+    assert.equal(started.status, 202);
+    const busy = await startSync(owner.token, sourceId);
+    assert.equal(busy.status, 409);
+    assert.equal(busy.body.error.details.job_id, started.body.job_id);
 
-      const strangerCancel = await callFunction("ingest", {
-        method: "POST",
-        path: `/jobs/${started.body.job_id}/cancel`,
-        token: stranger.token,
-      });
-      assert.equal(strangerCancel.status, 404);
-      await strangerCancel.body?.cancel();
-      // wait until a few pages are in, then cancel
-      const service = serviceClient();
-      for (let i = 0; i < 200; i++) {
-        const { data } = await service
-          .from("ingestion_jobs")
-          .select("progress_done")
-          .eq("id", started.body.job_id)
-          .single();
-        if (data!.progress_done >= 2) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const cancel = await callFunction("ingest", {
-        method: "POST",
-        path: `/jobs/${started.body.job_id}/cancel`,
-        token: owner.token,
-      });
-      assert.equal(cancel.status, 200);
-      const cancelBody = await cancel.json();
-      assert.equal(
-        cancelBody.cancel_requested,
-        true,
-        JSON.stringify((await service.from("ingestion_jobs").select("*").eq("id", started.body.job_id).single()).data),
-      );
-      const job = await waitForJob(started.body.job_id);
-      assert.equal(job.status, "cancelled");
-      const docs = await documentsOf(sourceId);
-      assert.ok(docs.length >= 1 && docs.length < 200, `cancelled mid-way (${docs.length} documents)`);
-      const { data: source } = await owner.client.from("data_sources").select("status").eq("id", sourceId).single();
-      assert.equal(source!.status, "cancelled");
-
-      // retry: a new job; cancel it right away so the test stays short
-      const retry = await callFunction("ingest", {
-        method: "POST",
-        path: `/jobs/${started.body.job_id}/retry`,
-        token: owner.token,
-      });
-      assert.equal(retry.status, 202);
-      const retryJob = (await retry.json()).job_id;
-      assert.notEqual(retryJob, started.body.job_id);
-      const c2 = await callFunction("ingest", { method: "POST", path: `/jobs/${retryJob}/cancel`, token: owner.token });
-      await c2.body?.cancel();
-      assert.equal((await waitForJob(retryJob)).status, "cancelled");
-
-      // bad input
-      const bad = await callFunction("ingest", {
-        method: "POST",
-        path: `/sources/${sourceId}/sync`,
-        token: owner.token,
-        body: "{nope",
-      });
-      assert.equal(bad.status, 400);
-      assert.equal((await bad.json()).error.code, "invalid_json");
-      const wrong = await callFunction("ingest", {
-        method: "POST",
-        path: `/sources/${sourceId}/sync`,
-        token: owner.token,
-        body: '{"trigger":"schedule"}',
-      });
-      assert.equal(wrong.status, 400);
-      await wrong.body?.cancel();
-      const notUuid = await callFunction("ingest", { method: "POST", path: "/sources/x'--/sync", token: owner.token });
-      assert.equal(notUuid.status, 404);
-      await notUuid.body?.cancel();
-      const tick = await callFunction("ingest", { method: "POST", path: "/tick", token: owner.token });
-      assert.equal(tick.status, 403);
-      await tick.body?.cancel();
-    } finally {
-      await site.close();
+    const strangerCancel = await callFunction("ingest", {
+      method: "POST",
+      path: `/jobs/${started.body.job_id}/cancel`,
+      token: stranger.token,
+    });
+    assert.equal(strangerCancel.status, 404);
+    await strangerCancel.body?.cancel();
+    // wait until a few pages are in, then cancel
+    const service = serviceClient();
+    for (let i = 0; i < 200; i++) {
+      const { data } = await service
+        .from("ingestion_jobs")
+        .select("progress_done")
+        .eq("id", started.body.job_id)
+        .single();
+      if (data!.progress_done >= 2) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
-  },
-);
+    const cancel = await callFunction("ingest", {
+      method: "POST",
+      path: `/jobs/${started.body.job_id}/cancel`,
+      token: owner.token,
+    });
+    assert.equal(cancel.status, 200);
+    const cancelBody = await cancel.json();
+    assert.equal(
+      cancelBody.cancel_requested,
+      true,
+      JSON.stringify((await service.from("ingestion_jobs").select("*").eq("id", started.body.job_id).single()).data),
+    );
+    const job = await waitForJob(started.body.job_id);
+    assert.equal(job.status, "cancelled");
+    const docs = await documentsOf(sourceId);
+    assert.ok(docs.length >= 1 && docs.length < 200, `cancelled mid-way (${docs.length} documents)`);
+    const { data: source } = await owner.client.from("data_sources").select("status").eq("id", sourceId).single();
+    assert.equal(source!.status, "cancelled");
+
+    // retry: a new job; cancel it right away so the test stays short
+    const retry = await callFunction("ingest", {
+      method: "POST",
+      path: `/jobs/${started.body.job_id}/retry`,
+      token: owner.token,
+    });
+    assert.equal(retry.status, 202);
+    const retryJob = (await retry.json()).job_id;
+    assert.notEqual(retryJob, started.body.job_id);
+    const c2 = await callFunction("ingest", { method: "POST", path: `/jobs/${retryJob}/cancel`, token: owner.token });
+    await c2.body?.cancel();
+    assert.equal((await waitForJob(retryJob)).status, "cancelled");
+
+    // bad input
+    const bad = await callFunction("ingest", {
+      method: "POST",
+      path: `/sources/${sourceId}/sync`,
+      token: owner.token,
+      body: "{nope",
+    });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.code, "invalid_json");
+    const wrong = await callFunction("ingest", {
+      method: "POST",
+      path: `/sources/${sourceId}/sync`,
+      token: owner.token,
+      body: '{"trigger":"schedule"}',
+    });
+    assert.equal(wrong.status, 400);
+    await wrong.body?.cancel();
+    const notUuid = await callFunction("ingest", { method: "POST", path: "/sources/x'--/sync", token: owner.token });
+    assert.equal(notUuid.status, 404);
+    await notUuid.body?.cancel();
+    const tick = await callFunction("ingest", { method: "POST", path: "/tick", token: owner.token });
+    assert.equal(tick.status, 403);
+    await tick.body?.cancel();
+  } finally {
+    await site.close();
+  }
+});
 
 Deno.test("web: SSRF attempts are refused", async () => {
   const owner = await ownerWithBot();

@@ -5,6 +5,7 @@ import { data, redirect } from "react-router";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { LocaleCode } from "../i18n/locales";
 import { localizePath } from "../i18n/locales";
+import { notFound } from "./errors";
 
 export interface GuardContext {
   request: Request;
@@ -35,7 +36,8 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
   async function requireSession(ctx: GuardContext) {
     const client = await getClient();
     const { data: session } = await client.auth.getSession();
-    if (!session.session) throw loginRedirect(ctx.request, ctx.locale);
+    // An anonymous session (a bot visitor) is not an account: it signs in like anyone else.
+    if (!session.session || session.session.user?.is_anonymous === true) throw loginRedirect(ctx.request, ctx.locale);
     return client;
   }
   return {
@@ -50,16 +52,46 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
         throw data({ code: "forbidden", path: new URL(ctx.request.url).pathname }, { status: 403, statusText: "Forbidden" });
       }
     },
-    "bot-auth": async () => {
+    "bot-auth": async (ctx) => {
       // A bot visitor needs a session of their own: an anonymous one when not signed in.
-      // Password-protected bots are added by the chat issue.
       const client = await getClient();
       const { data: session } = await client.auth.getSession();
-      if (session.session) return;
-      const { error } = await client.auth.signInAnonymously();
-      if (error) throw Object.assign(new Error(error.message), { code: error.code ?? "anonymous_sign_in_failed" });
+      if (!session.session) {
+        const { error } = await client.auth.signInAnonymously();
+        if (error) throw Object.assign(new Error(error.message), { code: error.code ?? "anonymous_sign_in_failed" });
+      }
+      const botId = ctx.params.botId;
+      if (botId) await checkBotAccess(client, botId, ctx);
     },
   };
+}
+
+/** Members of the bot's team can read its row (RLS); nobody else can. */
+async function isTeamMember(client: SupabaseClient, botId: string): Promise<boolean> {
+  const { data: row } = await client.from("bots").select("id").eq("id", botId).maybeSingle();
+  return !!row;
+}
+
+// Postgres decides: get_public_bot shows public and password bots to anyone; a password bot
+// needs an access grant for this visitor (written when the password was accepted) unless the
+// visitor belongs to the bot's team; a private or unknown bot is a 404 except for members.
+async function checkBotAccess(client: SupabaseClient, botId: string, ctx: GuardContext): Promise<void> {
+  const { data: rows, error } = await client.rpc("get_public_bot", { bot_id: botId });
+  if (error) throw Object.assign(new Error(error.message), { code: error.code || "bot_lookup_failed" });
+  // The function returns a set (a list); any other answer cannot be judged here and is left
+  // to the page, whose reads are under RLS anyway.
+  if (!Array.isArray(rows)) return;
+  const bot = rows[0] as { visibility?: string } | undefined;
+  const pathname = new URL(ctx.request.url).pathname;
+  if (!bot) {
+    if (await isTeamMember(client, botId)) return;
+    notFound(pathname);
+  }
+  if (bot.visibility !== "password") return;
+  const { data: grant } = await client.from("bot_access_grants").select("bot_id").eq("bot_id", botId).maybeSingle();
+  if (grant || (await isTeamMember(client, botId))) return;
+  const url = new URL(ctx.request.url);
+  throw redirect(`${localizePath(`/bots/${botId}/login`, ctx.locale)}?redirect=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
 export function resolveGuard(guards: Record<string, Guard>, name: string): Guard {

@@ -8,6 +8,7 @@ import { LanguageSwitcher } from "../features/site/LanguageSwitcher";
 import { ColorModeSwitcher } from "../features/site/ColorModeSwitcher";
 import { LocalizedLink, LocalizedNavLink } from "../features/site/LocalizedLink";
 import { DocsNav } from "../features/content/DocsNav";
+import { AccountArea } from "../features/auth/AccountArea";
 import type { LayoutName } from "./routes";
 
 function DefaultLayout() {
@@ -89,6 +90,7 @@ function AppHeader() {
         <div className="site-header__actions">
           <LanguageSwitcher />
           <ColorModeSwitcher />
+          <AccountArea />
         </div>
       </div>
     </header>

@@ -63,7 +63,16 @@ const marketing = {
   testPage: () => import("../routes/marketing/TestPage"),
 };
 const placeholder = () => import("../routes/PlaceholderPage");
-const auth = () => import("../routes/auth/AuthPlaceholderPage");
+const authPages: Record<string, () => Promise<RouteModule>> = {
+  login: () => import("../routes/auth/LoginPage"),
+  register: () => import("../routes/auth/RegisterPage"),
+  reset: () => import("../routes/auth/ResetPage"),
+  invite: () => import("../routes/auth/InvitePage"),
+  "confirm-email": () => import("../routes/auth/ConfirmEmailPage"),
+  "forgotten-password": () => import("../routes/auth/ForgottenPasswordPage"),
+  provider: () => import("../routes/auth/ProviderStartPage"),
+  callback: () => import("../routes/auth/ProviderCallbackPage"),
+};
 
 const slugParams = (collection: string) => async () => {
   const { listContent } = await import("../features/content/collections");
@@ -118,13 +127,13 @@ const botRoutes: RouteDef[] = [
 
 const authRoutes: RouteDef[] = [
   ...["login", "register", "reset", "invite", "confirm-email", "forgotten-password"].map((p): RouteDef => ({
-    id: `auth.${p}`, path: `/app/auth/${p}`, layout: "basic", title: `page.auth.${p}.title`, component: auth,
+    id: `auth.${p}`, path: `/app/auth/${p}`, layout: "basic", title: `page.auth.${p}.title`, component: authPages[p]!,
   })),
   ...["google", "notion"].map((p): RouteDef => ({
-    id: `auth.providers.${p}`, path: `/app/auth/providers/${p}`, layout: "basic", title: "page.auth.provider.title", meta: { provider: p }, component: auth,
+    id: `auth.providers.${p}`, path: `/app/auth/providers/${p}`, layout: "basic", title: "page.auth.provider.title", meta: { provider: p }, component: authPages.provider!,
   })),
   ...["google", "notion", "shopify", "nylas"].map((p): RouteDef => ({
-    id: `auth.providers.${p}.callback`, path: `/app/auth/providers/${p}/callback`, layout: "basic", title: "page.auth.callback.title", meta: { provider: p }, component: auth,
+    id: `auth.providers.${p}.callback`, path: `/app/auth/providers/${p}/callback`, layout: "basic", title: "page.auth.callback.title", meta: { provider: p }, component: authPages.callback!,
   })),
 ];
 

@@ -2,7 +2,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { LocalizedLink, LocalizedNavLink } from "./LocalizedLink";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { ColorModeSwitcher } from "./ColorModeSwitcher";
-import { buttonClassName } from "../../components/ui";
+import { AccountArea } from "../auth/AccountArea";
 
 const NAV = [
   { to: "/features", id: "nav.features" },
@@ -42,12 +42,7 @@ export function SiteHeader() {
         <div className="site-header__actions">
           <LanguageSwitcher />
           <ColorModeSwitcher />
-          <LocalizedLink to="/app/auth/login" className={buttonClassName({ theme: "transparent", size: "sm" })}>
-            <FormattedMessage id="nav.login" />
-          </LocalizedLink>
-          <LocalizedLink to="/app/auth/register" className={buttonClassName({ theme: "primary", size: "sm" })}>
-            <FormattedMessage id="nav.getStarted" />
-          </LocalizedLink>
+          <AccountArea />
         </div>
       </div>
     </header>

@@ -1,0 +1,69 @@
+// For pages reached from an auth link or redirect (confirm, reset, invite, OAuth callback):
+// settle the session the URL carries. supabase-js already exchanges a PKCE ?code while it
+// initialises (getSession waits for that); if it did not (e.g. it started before the page),
+// exchange here. Hash tokens (admin invites and magic links have no PKCE) are set directly.
+// Errors from the URL or the exchange are returned for the page to show.
+import { useEffect, useState } from "react";
+import type { Session } from "@supabase/supabase-js";
+import { useAuthDeps } from "./deps";
+import { failureFromUrl, toFailure, type AuthFailure } from "./errors";
+
+export type LandingState =
+  | { status: "loading" }
+  | { status: "session"; session: Session; fromUrl: boolean }
+  | { status: "none" }
+  | { status: "error"; failure: AuthFailure };
+
+function cleanUrl() {
+  const url = new URL(window.location.href);
+  for (const k of ["code", "error", "error_code", "error_description"]) url.searchParams.delete(k);
+  window.history.replaceState(window.history.state, "", url.pathname + url.search);
+}
+
+export function useLandingSession(): LandingState {
+  const { client } = useAuthDeps();
+  const [state, setState] = useState<LandingState>({ status: "loading" });
+
+  useEffect(() => {
+    let cancelled = false;
+    const search = window.location.search;
+    const hash = window.location.hash;
+    const set = (s: LandingState) => !cancelled && setState(s);
+    (async () => {
+      const urlFailure = failureFromUrl(search, hash);
+      if (urlFailure) {
+        cleanUrl();
+        return set({ status: "error", failure: urlFailure });
+      }
+      const supabase = await client();
+      const code = new URLSearchParams(search).get("code");
+      const h = new URLSearchParams(hash.replace(/^#/, ""));
+      const accessToken = h.get("access_token");
+      const refreshToken = h.get("refresh_token");
+      if (accessToken && refreshToken) {
+        const { data, error } = await supabase.auth.setSession({ access_token: accessToken, refresh_token: refreshToken });
+        cleanUrl();
+        if (error || !data.session) return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
+        return set({ status: "session", session: data.session, fromUrl: true });
+      }
+      const { data } = await supabase.auth.getSession();
+      if (code) {
+        if (data.session) {
+          cleanUrl();
+          return set({ status: "session", session: data.session, fromUrl: true });
+        }
+        const { data: exchanged, error } = await supabase.auth.exchangeCodeForSession(code);
+        cleanUrl();
+        if (error || !exchanged.session) return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
+        return set({ status: "session", session: exchanged.session, fromUrl: true });
+      }
+      if (data.session) return set({ status: "session", session: data.session, fromUrl: false });
+      set({ status: "none" });
+    })().catch((err) => set({ status: "error", failure: toFailure(err) }));
+    return () => {
+      cancelled = true;
+    };
+  }, [client]);
+
+  return state;
+}

@@ -1,0 +1,58 @@
+// /app/auth/providers/{google|notion}/callback: finish the PKCE exchange, then go where the
+// user was heading. Shopify and Nylas callbacks are not available in Parley (yet).
+import { useEffect } from "react";
+import { FormattedMessage } from "react-intl";
+import { useNavigate } from "react-router";
+import { buttonClassName, Loading } from "../../components/ui";
+import { useRouteDef } from "../../app/handle";
+import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
+import { useLandingSession } from "../../features/auth/useLandingSession";
+import { defaultAfterLogin, safeRedirect, takeHeading } from "../../features/auth/redirect";
+import { PROVIDERS } from "../../features/auth/ProviderButtons";
+
+function NotAvailable({ provider }: { provider: string }) {
+  return (
+    <AuthCard title="auth.provider.notAvailableTitle" titleValues={{ provider }}>
+      <FormAlert tone="info" testId="provider-unavailable">
+        <FormattedMessage id="auth.provider.notAvailable" values={{ provider }} />
+      </FormAlert>
+      <LocalizedLink to="/" className={buttonClassName({ block: true, theme: "secondary" })}>
+        <FormattedMessage id="auth.provider.home" />
+      </LocalizedLink>
+    </AuthCard>
+  );
+}
+
+function Callback() {
+  const state = useLandingSession();
+  const navigate = useNavigate();
+  const locale = useLocale();
+  useEffect(() => {
+    if (state.status === "session") navigate(safeRedirect(takeHeading(), defaultAfterLogin(locale)), { replace: true });
+  }, [state, navigate, locale]);
+  if (state.status === "error" || state.status === "none") {
+    return (
+      <AuthCard>
+        <FormAlert testId="callback-error">
+          <FailureText failure={state.status === "error" ? state.failure : { code: "session_not_found" }} headline="auth.login.failed" />
+        </FormAlert>
+        <LocalizedLink to="/app/auth/login" className={buttonClassName({ block: true, theme: "secondary" })}>
+          <FormattedMessage id="auth.register.backToLogin" />
+        </LocalizedLink>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard>
+      <Loading />
+    </AuthCard>
+  );
+}
+
+export default function ProviderCallbackPage() {
+  const def = useRouteDef();
+  const id = def?.meta?.provider ?? "";
+  if (!PROVIDERS.some((p) => p.id === id)) return <NotAvailable provider={id ? id[0]!.toUpperCase() + id.slice(1) : ""} />;
+  return <Callback />;
+}

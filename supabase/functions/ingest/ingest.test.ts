@@ -101,6 +101,16 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
       docs3.reduce((n, d) => n + d.chunks.length, 0),
       "no orphaned or duplicate chunks",
     );
+
+    // a page that is briefly down keeps its knowledge
+    site.unavailable.add("/guide/install");
+    const fourth = await syncAndWait(owner.token, sourceId);
+    assert.equal(fourth.status, "succeeded");
+    assert.deepEqual(
+      fourth.errors.filter((e) => e.code === "http_503").map((e) => new URL(e.url).pathname),
+      ["/guide/install"],
+    );
+    assert.ok((await documentsOf(sourceId)).some((d) => d.url.endsWith("/guide/install")));
   } finally {
     await site.close();
   }

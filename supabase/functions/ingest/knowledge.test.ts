@@ -9,7 +9,7 @@ import { globToRegExp, urlMatches } from "../_shared/knowledge/web.ts";
 import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/youtube.ts";
 import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { parseSettings } from "./settings.ts";
-import { nextSyncAt } from "./sync.ts";
+import { isTransient, nextSyncAt } from "./sync.ts";
 
 Deno.test("sentences split on Latin and CJK punctuation, not inside numbers or names", () => {
   assert.deepEqual(splitSentences("Version 3.5 is out. See example.com for more! Ready?"), [
@@ -167,6 +167,8 @@ Deno.test("Notion ids, embeddings URLs, schedules", () => {
   assert.equal(nextSyncAt("daily", from), "2026-02-01T00:00:00.000Z");
   assert.equal(nextSyncAt("weekly", from), "2026-02-07T00:00:00.000Z");
   assert.equal(nextSyncAt("never", from), null);
+  assert.ok(isTransient("timeout") && isTransient("http_503") && isTransient("network_error"));
+  assert.ok(!isTransient("http_404") && !isTransient("file_not_found") && !isTransient("blocked_address"));
 });
 
 Deno.test("embeddings through an OpenAI-compatible /v1/embeddings server", async () => {

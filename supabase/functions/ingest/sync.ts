@@ -28,6 +28,13 @@ export async function sha256(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Failures that say nothing about whether the document still exists. */
+export function isTransient(code: string): boolean {
+  return /^(timeout|network_error|dns_failed|http_5\d\d|http_429|notion_error|notion_unreachable|youtube_error|youtube_unreachable)$/.test(
+    code,
+  );
+}
+
 export function nextSyncAt(schedule: string, from = new Date()): string | null {
   const d = new Date(from);
   if (schedule === "daily") d.setUTCDate(d.getUTCDate() + 1);
@@ -214,7 +221,12 @@ export async function runJob(
     botLanguage: bot.language,
     allowPrivate: options.allowPrivate,
     emit: storeDocument,
-    fail: (url, code, message) => record("error", url, code, message),
+    fail: (url, code, message) => {
+      record("error", url, code, message);
+      // A document we already have survives a passing failure (timeout, 5xx);
+      // a definite answer (404, missing file) lets it be removed as vanished.
+      if (isTransient(code) && existing.has(url)) seen.add(url);
+    },
     warn: (url, code, message) => record("warning", url, code, message),
     async progress(done, total) {
       const now = Date.now();

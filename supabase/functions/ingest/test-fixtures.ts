@@ -57,9 +57,11 @@ export function website() {
     ["/private/secret", { title: "Secret", body: "<p>robots.txt forbids this page.</p>" }],
   ]);
   const requested: string[] = [];
+  const unavailable = new Set<string>();
   const fixture = serve((req, base) => {
     const { pathname } = new URL(req.url);
     requested.push(pathname);
+    if (unavailable.has(pathname)) return new Response("try later", { status: 503 });
     if (pathname === "/robots.txt") {
       return new Response(`User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap.xml\n`);
     }
@@ -82,7 +84,7 @@ export function website() {
       ? page(p.title, p.body)
       : new Response("<h1>Not found</h1>", { status: 404, headers: { "content-type": "text/html" } });
   });
-  return { ...fixture, pages, requested };
+  return { ...fixture, pages, requested, unavailable };
 }
 
 /** An endless chain of slow pages, for cancelling a crawl mid-way. */

@@ -385,6 +385,11 @@ Deno.test("feedback: the visitor rates answers in their own chats; others cannot
   const messageId = r.events.at(-1)!.data.message_id;
   const up = await visitor.client.from("message_feedback").insert({ message_id: messageId, rating: "up" });
   assert.equal(up.error, null);
+  const again = await visitor.client
+    .from("message_feedback")
+    .upsert({ message_id: messageId, rating: "up" }, { onConflict: "message_id,user_id" })
+    .select("rating");
+  assert.deepEqual(again.data, [{ rating: "up" }], "one feedback per visitor and answer: upsert replaces it");
   const change = await visitor.client
     .from("message_feedback")
     .update({ rating: "down", comment: "Too short" })
@@ -422,4 +427,48 @@ Deno.test("sharing: a shared chat is readable by another user through get_shared
   assert.equal(cont.status, 404, "nor write into it");
   const counters = await visitor.client.from("chats").update({ message_count: 99 }).eq("id", chatId);
   assert.ok(counters.error, "counters are the system's");
+});
+
+Deno.test("realtime: the bot's team sees a conversation's turns arrive live", async () => {
+  const { botId, owner } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  await owner.client.realtime.setAuth(owner.token);
+  const seen: Array<{ role: string; chat_id: string }> = [];
+  let resolveTwo!: () => void;
+  const two = new Promise<void>((r) => (resolveTwo = r));
+  const channel = owner.client
+    .channel(`owner-view-${botId}`)
+    .on(
+      "postgres_changes",
+      { event: "INSERT", schema: "public", table: "messages", filter: `bot_id=eq.${botId}` },
+      (payload) => {
+        seen.push(payload.new as { role: string; chat_id: string });
+        if (seen.length === 2) resolveTwo();
+      },
+    );
+  const subscribed = new Promise<void>((resolve, reject) =>
+    channel.subscribe((status, err) => {
+      if (status === "SUBSCRIBED") resolve();
+      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
+    }),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await subscribed;
+    const r = await chat(visitor.token, { bot_id: botId, message: "When are invoices sent?" });
+    assertStreamShape(r.events);
+    // Waits for delivery (bounded so a broken feed fails instead of hanging); asserts no timing.
+    await Promise.race([
+      two,
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`got ${seen.length} of 2 events`)), 20_000)),
+      ),
+    ]);
+    assert.deepEqual(seen.map((m) => m.role).sort(), ["assistant", "user"]);
+    assert.ok(seen.every((m) => m.chat_id === r.events[0].data.chat_id));
+  } finally {
+    clearTimeout(timer);
+    await owner.client.removeChannel(channel);
+    owner.client.realtime.disconnect();
+  }
 });

@@ -26,7 +26,9 @@ async function load(user: ReturnType<typeof createUserClient>, chatId: string): 
     .eq("id", chatId)
     .order("created_at", { referencedTable: "messages", ascending: true })
     .maybeSingle();
-  if (own.error && own.error.code !== "PGRST116") throw new Error(`chat: ${own.error.message}`);
+  // 42501: the anon role may not read chats at all; that is "not visible", not a failure.
+  if (own.error && own.error.code !== "PGRST116" && own.error.code !== "42501")
+    throw new Error(`chat: ${own.error.message}`);
   if (own.data) {
     // The bot's face: public/password bots through get_public_bot; a team's private bot through bots (RLS).
     const face = await user.rpc("get_public_bot", { bot_id: own.data.bot_id });

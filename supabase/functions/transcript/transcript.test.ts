@@ -1,7 +1,7 @@
 // GET /transcript: txt and Markdown downloads of a visible chat, 404 otherwise;
 // a shared chat may be downloaded by anyone with the link.
 import assert from "node:assert/strict";
-import { callFunction } from "../_shared/testing.ts";
+import { callFunction, stack } from "../_shared/testing.ts";
 import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
 import { contentDisposition } from "./format.ts";
 
@@ -64,6 +64,12 @@ Deno.test("transcript: 404 for other visitors until shared, then readable by lin
   const shared = await transcript(other.token, `chat_id=${chatId}&format=md`);
   assert.equal(shared.status, 200);
   assert.match(shared.text, /When|invoices/);
+
+  assert.equal(
+    (await transcript(stack.anonKey, `chat_id=${chatId}`)).status,
+    404,
+    "a shared chat still needs a (possibly anonymous) session",
+  );
 
   assert.equal((await transcript(visitor.token, "chat_id=nope")).status, 400);
   assert.equal((await transcript(visitor.token, `chat_id=${chatId}&format=pdf`)).status, 400);

@@ -142,6 +142,12 @@ const signedIn = (id: string, path: string, title: string, extra: Partial<RouteD
 });
 const BOT = { botId: "uuid" } as const;
 const DS_TABS = ["content", "general", "syncing", "scraping", "documents"] as const;
+const sources = {
+  list: () => import("../routes/app/data-sources/DataSourcesPage"),
+  create: () => import("../routes/app/data-sources/NewDataSourcePage"),
+  detail: () => import("../routes/app/data-sources/DataSourcePage"),
+  settings: () => import("../routes/app/data-sources/DataSourceSettingsPage"),
+};
 
 const appRoutes: RouteDef[] = [
   signedIn("app.account", "/app/account", "page.app.account.title"),
@@ -163,13 +169,13 @@ const appRoutes: RouteDef[] = [
   signedIn("app.bot.power-up.settings", "/app/bots/:botId/power-ups/:functionId/settings", "page.app.bot.powerUps.title", { validate: { ...BOT, functionId: "uuid" }, roles: OWNER_ADMIN }),
   signedIn("app.bot.channels", "/app/bots/:botId/channels", "page.app.bot.channels.title", { validate: BOT, roles: OWNER_ADMIN }),
   signedIn("app.bot.channel.settings", "/app/bots/:botId/channels/:channelId/settings", "page.app.bot.channels.title", { validate: { ...BOT, channelId: "uuid" }, roles: OWNER_ADMIN }),
-  signedIn("app.bot.data-sources", "/app/bots/:botId/data-sources", "page.app.bot.dataSources.title", { validate: BOT, roles: OWNER_ADMIN }),
-  signedIn("app.bot.data-sources.new", "/app/bots/:botId/data-sources/new", "page.app.bot.dataSources.title", { validate: BOT, roles: OWNER_ADMIN }),
-  signedIn("app.bot.data-source", "/app/bots/:botId/data-source/:dataSourceId", "page.app.bot.dataSources.title", { validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN }),
-  signedIn("app.bot.data-source.settings", "/app/bots/:botId/data-source/:dataSourceId/settings", "page.app.bot.dataSources.title", { validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN }),
+  signedIn("app.bot.data-sources", "/app/bots/:botId/data-sources", "page.app.bot.dataSources.title", { validate: BOT, roles: OWNER_ADMIN, component: sources.list }),
+  signedIn("app.bot.data-sources.new", "/app/bots/:botId/data-sources/new", "page.app.bot.dataSources.title", { validate: BOT, roles: OWNER_ADMIN, component: sources.create }),
+  signedIn("app.bot.data-source", "/app/bots/:botId/data-source/:dataSourceId", "page.app.bot.dataSources.title", { validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN, component: sources.detail }),
+  signedIn("app.bot.data-source.settings", "/app/bots/:botId/data-source/:dataSourceId/settings", "page.app.bot.dataSources.title", { validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN, component: sources.settings }),
   ...DS_TABS.map((tab) =>
     signedIn(`app.bot.data-source.settings.${tab}`, `/app/bots/:botId/data-source/:dataSourceId/settings/${tab}`, "page.app.bot.dataSources.title", {
-      validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN, meta: { tab },
+      validate: { ...BOT, dataSourceId: "uuid" }, roles: OWNER_ADMIN, meta: { tab }, component: sources.settings,
     }),
   ),
   signedIn("app.billing", "/app/billing", "page.app.billing.title", { roles: ["owner"] }),

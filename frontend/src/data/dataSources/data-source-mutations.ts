@@ -1,0 +1,104 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { getSupabase } from "../../lib/supabase";
+import { documentKeys } from "../documents/keys";
+import { ingestionJobKeys } from "../ingestionJobs/keys";
+import { IngestError, startSync, storeNotionToken } from "./ingest-api";
+import { dataSourceKeys } from "./keys";
+import { DATA_SOURCE_COLUMNS, toAppError, type DataSource, type DataSourceType, type SyncSchedule } from "./types";
+
+export interface NewDataSource {
+  botId: string;
+  type: DataSourceType;
+  name: string;
+  settings: Record<string, unknown>;
+  syncSchedule: SyncSchedule;
+  /** Notion only: stored through the ingest function, never in the row. */
+  notionToken?: string;
+}
+
+/** Inserts the row (RLS decides), stores a Notion token if any, then starts the first sync. */
+export async function createDataSource(input: NewDataSource): Promise<{ source: DataSource; syncError?: IngestError }> {
+  const supabase = getSupabase();
+  const { data: auth } = await supabase.auth.getSession();
+  const { data, error } = await supabase
+    .from("data_sources")
+    .insert({ bot_id: input.botId, type: input.type, name: input.name.trim(), settings: input.settings, sync_schedule: input.syncSchedule, created_by: auth.session?.user.id })
+    .select(DATA_SOURCE_COLUMNS)
+    .single();
+  if (error) throw toAppError(error);
+  const source = data as DataSource;
+  try {
+    if (input.type === "notion" && input.notionToken) await storeNotionToken(source.id, input.notionToken);
+    await startSync(source.id, "create");
+    return { source };
+  } catch (e) {
+    // The source exists either way; its page shows the failure and offers "sync now".
+    if (e instanceof IngestError) return { source, syncError: e };
+    throw e;
+  }
+}
+
+export function useCreateDataSourceMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: createDataSource,
+    onSuccess: (_r, v) => qc.invalidateQueries({ queryKey: dataSourceKeys.list(v.botId) }),
+  });
+}
+
+export interface DataSourcePatch {
+  id: string;
+  botId: string;
+  name?: string;
+  settings?: Record<string, unknown>;
+  sync_schedule?: SyncSchedule;
+}
+
+export async function updateDataSource({ id, botId: _botId, ...patch }: DataSourcePatch): Promise<DataSource> {
+  const { data, error } = await getSupabase().from("data_sources").update(patch).eq("id", id).select(DATA_SOURCE_COLUMNS).single();
+  if (error) throw toAppError(error);
+  return data as DataSource;
+}
+
+export function useUpdateDataSourceMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: updateDataSource,
+    onSuccess: (row, v) => {
+      qc.setQueryData(dataSourceKeys.detail(v.id), row);
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.list(v.botId) });
+    },
+  });
+}
+
+/** Deleting the row cascades to its documents, chunks, jobs and secrets (foreign keys). */
+export async function deleteDataSource({ id }: { id: string; botId: string }): Promise<void> {
+  const { error, count } = await getSupabase().from("data_sources").delete({ count: "exact" }).eq("id", id);
+  if (error) throw toAppError(error);
+  if (count === 0) throw toAppError({ code: "not_found", message: "This data source no longer exists or you may not delete it." });
+}
+
+export function useDeleteDataSourceMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDataSource,
+    onSuccess: (_r, v) => {
+      qc.removeQueries({ queryKey: dataSourceKeys.detail(v.id) });
+      qc.removeQueries({ queryKey: documentKeys.bySource(v.id) });
+      qc.removeQueries({ queryKey: ingestionJobKeys.bySource(v.id) });
+      return qc.invalidateQueries({ queryKey: dataSourceKeys.list(v.botId) });
+    },
+  });
+}
+
+export function useSyncDataSourceMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: string; botId: string }) => startSync(id, "manual"),
+    onSettled: (_r, _e, v) => {
+      void qc.invalidateQueries({ queryKey: ingestionJobKeys.bySource(v.id) });
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(v.id) });
+      return qc.invalidateQueries({ queryKey: dataSourceKeys.list(v.botId) });
+    },
+  });
+}

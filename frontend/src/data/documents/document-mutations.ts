@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { getSupabase } from "../../lib/supabase";
+import { dataSourceKeys } from "../dataSources/keys";
+import { reingestDocument } from "../dataSources/ingest-api";
+import { toAppError } from "../dataSources/types";
+import { ingestionJobKeys } from "../ingestionJobs/keys";
+import { documentKeys } from "./keys";
+
+/** Deletes one document; its chunks go with it (on delete cascade). */
+export async function deleteDocument({ id }: { id: string; sourceId: string }): Promise<void> {
+  const { error, count } = await getSupabase().from("documents").delete({ count: "exact" }).eq("id", id);
+  if (error) throw toAppError(error);
+  if (count === 0) throw toAppError({ code: "not_found", message: "This document no longer exists or you may not delete it." });
+}
+
+export function useDeleteDocumentMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDocument,
+    onSuccess: (_r, v) => {
+      qc.removeQueries({ queryKey: documentKeys.detail(v.id) });
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(v.sourceId) });
+      return qc.invalidateQueries({ queryKey: documentKeys.bySource(v.sourceId) });
+    },
+  });
+}
+
+export function useReingestDocumentMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: string; sourceId: string }) => reingestDocument(id),
+    onSettled: (_r, _e, v) => qc.invalidateQueries({ queryKey: ingestionJobKeys.bySource(v.sourceId) }),
+  });
+}

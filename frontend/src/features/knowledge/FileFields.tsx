@@ -1,0 +1,85 @@
+// Files to upload: type and size checks before anything is sent, a progress bar per file
+// while uploading, and the CSV header for the column picker.
+import { useId } from "react";
+import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { Button } from "../../components/ui";
+import { ACCEPT, checkFile, type FileProblem } from "./files";
+
+export interface PickedFile {
+  file: File;
+  problem: FileProblem | null;
+  /** 0..1 while uploading, 1 when done, null before. */
+  progress: number | null;
+}
+
+export function FileFields({ files, onAdd, onRemove, error, disabled }: { files: PickedFile[]; onAdd: (files: File[]) => void; onRemove: (index: number) => void; error?: string; disabled?: boolean }) {
+  const intl = useIntl();
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        <FormattedMessage id="sources.file.choose" />
+      </label>
+      <input
+        id={id}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        disabled={disabled}
+        className="control"
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => {
+          onAdd(Array.from(e.target.files ?? []));
+          e.target.value = "";
+        }}
+      />
+      <p id={`${id}-hint`} className="field__hint">
+        <FormattedMessage id="sources.file.hint" />
+      </p>
+      {error && (
+        <p className="ks-error" role="alert">
+          {intl.formatMessage({ id: error })}
+        </p>
+      )}
+      {files.length > 0 && (
+        <ul className="ks-files" aria-label={intl.formatMessage({ id: "sources.file.list" })}>
+          {files.map((f, i) => (
+            <li key={`${f.file.name}-${i}`}>
+              <div className="ks-files__row">
+                <span>
+                  {f.file.name} <span className="ks-muted">(<FormattedNumber value={f.file.size / 1024} maximumFractionDigits={1} /> KB)</span>
+                </span>
+                {f.progress === null && (
+                  <Button size="xs" theme="transparent" onClick={() => onRemove(i)} disabled={disabled} aria-label={intl.formatMessage({ id: "sources.file.remove" }, { name: f.file.name })}>
+                    ×
+                  </Button>
+                )}
+              </div>
+              {f.problem && (
+                <p className="ks-error" role="alert">
+                  <FormattedMessage id={f.problem} values={{ name: f.file.name }} />
+                </p>
+              )}
+              {f.progress !== null && (
+                <div className="ks-progress ks-progress--compact">
+                  <div
+                    className="ks-progress__track"
+                    role="progressbar"
+                    aria-label={intl.formatMessage({ id: "sources.file.uploading" }, { name: f.file.name })}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={Math.round(f.progress * 100)}
+                  >
+                    <div className="ks-progress__bar" style={{ width: `${Math.round(f.progress * 100)}%` }} />
+                  </div>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export const pickFiles = (files: File[]): PickedFile[] => files.map((file) => ({ file, problem: checkFile(file), progress: null }));

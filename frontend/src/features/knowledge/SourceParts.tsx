@@ -1,0 +1,132 @@
+// Pieces shared by the data source screens.
+import { useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { useNavigate } from "react-router";
+import { Button, Dialog, useToast } from "../../components/ui";
+import { useDeleteDataSourceMutation, useSyncDataSourceMutation } from "../../data/dataSources/data-source-mutations";
+import type { DataSource } from "../../data/dataSources/types";
+import type { JobError } from "../../data/ingestionJobs/types";
+import { LocalizedLink, useLocalePath } from "../site/LocalizedLink";
+import { ErrorText, SourceTypeIcon, StatusBadge } from "./badges";
+import "./knowledge.css";
+
+export const sourcesPath = (botId: string) => `/app/bots/${botId}/data-sources`;
+export const sourcePath = (botId: string, id: string) => `/app/bots/${botId}/data-source/${id}`;
+export const settingsPath = (botId: string, id: string, tab?: string) => `${sourcePath(botId, id)}/settings${tab ? `/${tab}` : ""}`;
+
+export function SourceHeader({ source, children }: { source: DataSource; children?: React.ReactNode }) {
+  return (
+    <>
+      <nav className="ks-crumbs" aria-label="breadcrumb">
+        <LocalizedLink to={sourcesPath(source.bot_id)}>
+          <FormattedMessage id="sources.list.back" />
+        </LocalizedLink>
+      </nav>
+      <header className="ks-head">
+        <div className="ks-table__name">
+          <SourceTypeIcon type={source.type} />
+          <h1>{source.name}</h1>
+          <StatusBadge status={source.status} />
+        </div>
+        <div className="ks-head__actions">{children}</div>
+      </header>
+    </>
+  );
+}
+
+export function SyncNowButton({ source, size = "sm", busyJob }: { source: Pick<DataSource, "id" | "bot_id" | "name">; size?: "xs" | "sm"; busyJob?: boolean }) {
+  const intl = useIntl();
+  const toast = useToast();
+  const sync = useSyncDataSourceMutation();
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <>
+      <Button
+        size={size}
+        theme="secondary"
+        loading={sync.isPending}
+        disabled={busyJob}
+        aria-label={intl.formatMessage({ id: "sources.action.syncNamed" }, { name: source.name })}
+        onClick={() => {
+          setError(null);
+          sync.mutate({ id: source.id, botId: source.bot_id }, { onSuccess: () => toast.show("sources.toast.syncStarted"), onError: setError });
+        }}
+      >
+        <FormattedMessage id="sources.action.sync" />
+      </Button>
+      {error !== null && (
+        <span className="ks-error" role="alert">
+          <ErrorText error={error} />
+        </span>
+      )}
+    </>
+  );
+}
+
+export function DeleteSourceButton({ source }: { source: DataSource }) {
+  const [open, setOpen] = useState(false);
+  const del = useDeleteDataSourceMutation();
+  const navigate = useNavigate();
+  const lp = useLocalePath();
+  const toast = useToast();
+  return (
+    <>
+      <Button size="sm" theme="delete" onClick={() => setOpen(true)}>
+        <FormattedMessage id="sources.action.delete" />
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={<FormattedMessage id="sources.delete.title" values={{ name: source.name }} />}
+        footer={
+          <>
+            <Button theme="gray" onClick={() => setOpen(false)} disabled={del.isPending}>
+              <FormattedMessage id="sources.action.cancel" />
+            </Button>
+            <Button
+              theme="error"
+              loading={del.isPending}
+              onClick={() =>
+                del.mutate(
+                  { id: source.id, botId: source.bot_id },
+                  {
+                    onSuccess: () => {
+                      setOpen(false);
+                      toast.show("sources.toast.deleted");
+                      void navigate(lp(sourcesPath(source.bot_id)));
+                    },
+                  },
+                )
+              }
+            >
+              <FormattedMessage id="sources.delete.confirm" />
+            </Button>
+          </>
+        }
+      >
+        <p>
+          <FormattedMessage id="sources.delete.text" values={{ documents: source.document_count, chunks: source.chunk_count }} />
+        </p>
+        {del.error && (
+          <p className="ks-error" role="alert">
+            <ErrorText error={del.error} />
+          </p>
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+export function JobErrors({ errors }: { errors: JobError[] }) {
+  const intl = useIntl();
+  if (!errors.length) return null;
+  return (
+    <ul className="ks-errors" aria-label={intl.formatMessage({ id: "sources.job.errors" })}>
+      {errors.map((e, i) => (
+        <li key={i} data-level={e.level ?? "error"}>
+          {e.url && <span className="ks-url">{e.url}</span>} {e.code && <code>{e.code}</code>} {e.message}
+        </li>
+      ))}
+    </ul>
+  );
+}

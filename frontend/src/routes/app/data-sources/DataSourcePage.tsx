@@ -1,0 +1,127 @@
+// /app/bots/:botId/data-source/:dataSourceId — status, counts, the current job live,
+// its per-document errors, cancel / retry / sync now, delete.
+import { FormattedMessage, FormattedNumber } from "react-intl";
+import { useParams } from "react-router";
+import { Button, buttonClassName, EmptyState, Loading } from "../../../components/ui";
+import { useDataSourceQuery } from "../../../data/dataSources/data-source-query";
+import { useSourceJobsQuery } from "../../../data/ingestionJobs/ingestion-jobs-query";
+import { useCancelJobMutation, useRetryJobMutation } from "../../../data/ingestionJobs/job-mutations";
+import { isActiveJob } from "../../../data/ingestionJobs/types";
+import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
+import { ErrorText, When } from "../../../features/knowledge/badges";
+import { JobProgress } from "../../../features/knowledge/JobProgress";
+import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, sourcesPath, SyncNowButton } from "../../../features/knowledge/SourceParts";
+import { LocalizedLink } from "../../../features/site/LocalizedLink";
+import "../../../features/knowledge/knowledge.css";
+
+export default function DataSourcePage() {
+  const { botId = "", dataSourceId = "" } = useParams();
+  const source = useDataSourceQuery(dataSourceId);
+  const jobs = useSourceJobsQuery(dataSourceId);
+  const cancel = useCancelJobMutation();
+  const retry = useRetryJobMutation();
+  useLiveJobs(botId);
+
+  if (source.isPending) return <Loading />;
+  if (source.isError)
+    return (
+      <div className="ks-alert" role="alert">
+        <ErrorText error={source.error} />
+      </div>
+    );
+  if (!source.data)
+    return (
+      <EmptyState
+        title={<FormattedMessage id="sources.detail.notFound" />}
+        action={
+          <LocalizedLink className={buttonClassName({ size: "sm" })} to={sourcesPath(botId)}>
+            <FormattedMessage id="sources.list.back" />
+          </LocalizedLink>
+        }
+      />
+    );
+  const s = source.data;
+  const job = jobs.data?.[0];
+  const active = isActiveJob(job);
+  const actionError = cancel.error ?? retry.error;
+  return (
+    <div className="ks-page">
+      <SourceHeader source={s}>
+        <SyncNowButton source={s} busyJob={active} />
+        <LocalizedLink className={buttonClassName({ size: "sm", theme: "gray" })} to={settingsPath(botId, s.id)}>
+          <FormattedMessage id="sources.detail.settings" />
+        </LocalizedLink>
+        <DeleteSourceButton source={s} />
+      </SourceHeader>
+
+      <dl className="ks-stats">
+        <div>
+          <dt><FormattedMessage id="sources.col.documents" /></dt>
+          <dd data-testid="document-count"><FormattedNumber value={s.document_count} /></dd>
+        </div>
+        <div>
+          <dt><FormattedMessage id="sources.col.chunks" /></dt>
+          <dd><FormattedNumber value={s.chunk_count} /></dd>
+        </div>
+        <div>
+          <dt><FormattedMessage id="sources.col.lastSync" /></dt>
+          <dd><When at={s.last_synced_at} /></dd>
+        </div>
+        <div>
+          <dt><FormattedMessage id="sources.detail.nextSync" /></dt>
+          <dd>{s.sync_schedule === "never" ? <FormattedMessage id="sources.schedule.never" /> : <When at={s.next_sync_at} />}</dd>
+        </div>
+      </dl>
+
+      {s.error && (
+        <div className="ks-alert" role="alert">
+          <FormattedMessage id="sources.detail.lastError" values={{ message: s.error }} />
+        </div>
+      )}
+
+      <section className="ks-card" aria-labelledby="current-job">
+        <h2 id="current-job">
+          <FormattedMessage id="sources.detail.currentJob" />
+        </h2>
+        {jobs.isPending ? (
+          <Loading />
+        ) : jobs.isError ? (
+          <p className="ks-error" role="alert"><ErrorText error={jobs.error} /></p>
+        ) : !job ? (
+          <p className="ks-muted"><FormattedMessage id="sources.detail.noJobs" /></p>
+        ) : (
+          <div className="ks-form">
+            <JobProgress job={job} />
+            <div className="ks-head__actions">
+              {active && (
+                <Button size="sm" theme="gray" loading={cancel.isPending} disabled={job.cancel_requested} onClick={() => cancel.mutate({ jobId: job.id, sourceId: s.id })}>
+                  <FormattedMessage id="sources.action.cancelJob" />
+                </Button>
+              )}
+              {(job.status === "failed" || job.status === "cancelled") && (
+                <Button size="sm" theme="secondary" loading={retry.isPending} onClick={() => retry.mutate({ jobId: job.id, sourceId: s.id })}>
+                  <FormattedMessage id="sources.action.retry" />
+                </Button>
+              )}
+            </div>
+            {actionError && <p className="ks-error" role="alert"><ErrorText error={actionError} /></p>}
+            {job.errors.length > 0 && (
+              <>
+                <h3><FormattedMessage id="sources.job.errors" /></h3>
+                <JobErrors errors={job.errors} />
+              </>
+            )}
+          </div>
+        )}
+      </section>
+
+      <nav className="ks-head__actions" aria-label="settings">
+        {(["content", "general", "syncing", ...(s.type === "web" ? ["scraping"] : []), "documents"] as const).map((tab) => (
+          <LocalizedLink key={tab} className={buttonClassName({ size: "sm", theme: "transparent" })} to={settingsPath(botId, s.id, tab)}>
+            <FormattedMessage id={`sources.tab.${tab}`} />
+          </LocalizedLink>
+        ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+// /app/bots/:botId/data-sources/new — type picker and a form per type.
+import { FormattedMessage } from "react-intl";
+import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import { DATA_SOURCE_TYPES, type DataSourceType } from "../../../data/dataSources/types";
+import { NewSourceForm } from "../../../features/knowledge/NewSourceForm";
+import { sourcePath, sourcesPath } from "../../../features/knowledge/SourceParts";
+import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import "../../../features/knowledge/knowledge.css";
+
+export default function NewDataSourcePage() {
+  const { botId = "" } = useParams();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const lp = useLocalePath();
+  const t = params.get("type");
+  const initialType = DATA_SOURCE_TYPES.includes(t as DataSourceType) ? (t as DataSourceType) : undefined;
+  // The auth area runs the Notion OAuth and sends the user back here afterwards.
+  const back = `${location.pathname}?type=notion`;
+  const notionConnectHref = `${lp("/app/auth/providers/notion")}?redirect=${encodeURIComponent(back)}`;
+  return (
+    <div className="ks-page">
+      <nav className="ks-crumbs" aria-label="breadcrumb">
+        <LocalizedLink to={sourcesPath(botId)}>
+          <FormattedMessage id="sources.list.back" />
+        </LocalizedLink>
+      </nav>
+      <header className="ks-head">
+        <h1>
+          <FormattedMessage id="sources.new.title" />
+        </h1>
+      </header>
+      <div className="ks-card">
+        <NewSourceForm
+          botId={botId}
+          initialType={initialType}
+          notionConnectHref={notionConnectHref}
+          onCancel={() => void navigate(lp(sourcesPath(botId)))}
+          onCreated={(id) => void navigate(lp(sourcePath(botId, id)))}
+        />
+      </div>
+    </div>
+  );
+}

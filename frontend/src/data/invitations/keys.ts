@@ -1,0 +1,4 @@
+export const invitationKeys = {
+  all: ["invitations"] as const,
+  team: (teamId: string) => [...invitationKeys.all, "team", teamId] as const,
+};

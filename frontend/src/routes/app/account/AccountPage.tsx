@@ -1,0 +1,38 @@
+// /app/account: profile, language, password, email and account deletion.
+import { FormattedMessage } from "react-intl";
+import { Loading } from "../../../components/ui";
+import { useMyProfileQuery } from "../../../data/profiles/profile";
+import { LanguagePanel } from "../../../features/account/LanguagePanel";
+import { ProfilePanel } from "../../../features/account/ProfilePanel";
+import { DeleteAccountPanel, EmailPanel, PasswordPanel } from "../../../features/account/SecurityPanels";
+import { useSession } from "../../../features/auth/session";
+import { ErrorNote } from "../../../features/teams/ErrorNote";
+import "../../../features/teams/teams.css";
+
+export default function AccountPage() {
+  const { user } = useSession();
+  const profile = useMyProfileQuery();
+  const email = user?.email ?? "";
+  return (
+    <section className="page-section">
+      <div className="page-head">
+        <div>
+          <h1><FormattedMessage id="account.title" /></h1>
+          <p className="page-head__sub">{email}</p>
+        </div>
+      </div>
+      {profile.isPending && <Loading />}
+      {profile.isError && <ErrorNote error={profile.error} />}
+      {profile.isSuccess && !profile.data && <ErrorNote error={{ message: "", code: "profile_missing" }} />}
+      {profile.data && (
+        <>
+          <ProfilePanel key={profile.data.id} profile={profile.data} email={email} />
+          <LanguagePanel profile={profile.data} />
+        </>
+      )}
+      <PasswordPanel />
+      {email && <EmailPanel current={email} />}
+      {email && <DeleteAccountPanel email={email} />}
+    </section>
+  );
+}

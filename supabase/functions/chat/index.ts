@@ -147,7 +147,7 @@ Deno.serve(
           ? Promise.resolve({ data: [] as Array<{ role: "user" | "assistant"; content: string }>, error: null })
           : user
               .from("messages")
-              .select("role, content")
+              .select("role, content, error")
               .eq("chat_id", chatId!)
               .neq("id", userMessageId)
               .order("created_at", { ascending: false })
@@ -197,7 +197,11 @@ Deno.serve(
         model = bot!.model || DEFAULT_MODELS[named];
         sources = passages.map(toSource);
         const turns: Turn[] = [
-          ...((history.data ?? []) as Turn[]).reverse().map((t) => ({ role: t.role, content: t.content })),
+          // Failed or empty answers are not part of the conversation a model should see.
+          ...((history.data ?? []) as Array<Turn & { error: string | null }>)
+            .reverse()
+            .filter((t) => !t.error && t.content.trim())
+            .map((t) => ({ role: t.role, content: t.content })),
           { role: "user", content: body.message, images: images.map(({ mime, data }) => ({ mime, data })) },
         ];
         events = createProvider({

@@ -31,7 +31,10 @@ function run(cmd, args, { cwd = root, env = {}, capture = false } = {}) {
     };
     child.stdout.on("data", onData(process.stdout));
     child.stderr.on("data", onData(process.stderr));
-    child.on("close", (code) => resolve({ code, out }));
+    child.on("close", (code, signal) => {
+      if (code !== 0) console.error(`${path.basename(cmd)} ${args.filter((a) => !a.includes("/")).join(" ")}: exit ${code ?? signal}`);
+      resolve({ code, out });
+    });
     child.on("error", (e) => resolve({ code: 1, out: String(e) }));
   });
 }

@@ -206,13 +206,17 @@ export class FunctionsRuntime {
         if (!res.writableFinished) upstream.destroy();
         resolve();
       });
-      upstream.on("error", (e) => {
+      upstream.on("error", (e: NodeJS.ErrnoException) => {
         clearTimeout(timeout);
         this.o.log.warn(`function ${name} request failed`, { error: e.message });
+        // A refused or reset connection means the worker died (its exit event may not have
+        // arrived yet): retire it now so the next request starts a fresh one.
+        const died = w.exited || e.code === "ECONNREFUSED" || e.code === "ECONNRESET" || e.code === "EPIPE" || /socket hang up/.test(e.message);
+        if (died) this.retire(name, w);
         if (!res.headersSent) {
-          sendJson(res, w.exited ? 503 : 502, {
-            code: w.exited ? "WORKER_ERROR" : "FUNCTION_ERROR",
-            message: w.exited ? "Function exited while handling the request" : `Function request failed: ${e.message}`,
+          sendJson(res, died ? 503 : 502, {
+            code: died ? "WORKER_ERROR" : "FUNCTION_ERROR",
+            message: died ? "Function exited while handling the request" : `Function request failed: ${e.message}`,
           });
         } else res.destroy();
         resolve();
@@ -220,6 +224,12 @@ export class FunctionsRuntime {
       body.on("error", () => upstream.destroy());
       body.pipe(upstream);
     });
+  }
+
+  private retire(name: string, w: Worker) {
+    if (this.workers.get(name) === w) this.workers.delete(name);
+    w.exited = true;
+    w.proc.kill("SIGKILL");
   }
 
   pids(): number[] {

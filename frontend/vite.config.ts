@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
 import { parseMarkdownFile } from "./scripts/markdown.mjs";
+import { widgetLoader } from "./scripts/widget-plugin.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -67,7 +68,7 @@ function precompiledMessages(): Plugin {
 const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
 
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), react()],
+  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), react(), widgetLoader()],
   resolve: {
     // Only the client build drops the parser; dev and tests keep it for clear errors.
     alias: command === "build" && !isSsrBuild ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }] : [],

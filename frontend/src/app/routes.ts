@@ -112,17 +112,17 @@ const publicRoutes: RouteDef[] = [
   { id: "gallery", path: "/gallery", layout: "gallery", title: "page.gallery.title", prerender: true, component: marketing.gallery },
   { id: "gallery.bot", path: "/gallery/:botId", layout: "gallery", title: "page.gallery.title", validate: { botId: "uuid" }, component: marketing.galleryBot },
   { id: "pages", path: "/pages/*", layout: "default", title: "page.pages.title", validate: { "*": "slugPath" }, meta: { collection: "pages" }, prerender: slugParams("pages"), component: marketing.contentPage },
-  { id: "test.widget", path: "/test/widget", layout: "none", title: "page.test.widget.title", meta: { test: "widget" }, component: marketing.testPage },
-  { id: "test.features", path: "/test/features", layout: "none", title: "page.test.features.title", meta: { test: "features" }, component: marketing.testPage },
+  { id: "test.widget", path: "/test/widget", layout: "none", title: "page.test.widget.title", meta: { test: "widget" }, component: () => import("../routes/test/WidgetTestPage") },
+  { id: "test.features", path: "/test/features", layout: "none", title: "page.test.features.title", meta: { test: "features" }, component: () => import("../routes/test/FeaturesTestPage") },
 ];
 
 const botRoutes: RouteDef[] = [
-  { id: "bots.chat", path: "/bots/:botId", layout: "app-full-flex-col", guard: "bot-auth", title: "page.bots.chat.title", validate: { botId: "uuid" }, component: placeholder },
-  { id: "bots.chat.detail", path: "/bots/:botId/chats/:chatId", layout: "app-full-flex-col", guard: "bot-auth", title: "page.bots.chat.title", validate: { botId: "uuid", chatId: "uuid" }, component: placeholder },
-  { id: "bots.sdk", path: "/bots/:botId/sdk", layout: "none", title: "page.bots.sdk.title", validate: { botId: "uuid" }, component: placeholder },
-  { id: "bots.embed", path: "/bots/:botId/embed", layout: "none", title: "page.bots.embed.title", validate: { botId: "uuid" }, component: placeholder },
-  { id: "bots.embed-center", path: "/bots/:botId/embed-center", layout: "none", title: "page.bots.embed.title", validate: { botId: "uuid" }, component: placeholder },
-  { id: "bots.login", path: "/bots/:botId/login", layout: "none", title: "page.bots.login.title", validate: { botId: "uuid" }, component: placeholder },
+  { id: "bots.chat", path: "/bots/:botId", layout: "app-full-flex-col", guard: "bot-auth", title: "page.bots.chat.title", validate: { botId: "uuid" }, component: () => import("../routes/bots/ChatPage") },
+  { id: "bots.chat.detail", path: "/bots/:botId/chats/:chatId", layout: "app-full-flex-col", guard: "bot-auth", title: "page.bots.chat.title", validate: { botId: "uuid", chatId: "uuid" }, component: () => import("../routes/bots/ChatPage") },
+  { id: "bots.sdk", path: "/bots/:botId/sdk", layout: "none", title: "page.bots.sdk.title", validate: { botId: "uuid" }, component: () => import("../routes/bots/SdkPage") },
+  { id: "bots.embed", path: "/bots/:botId/embed", layout: "none", title: "page.bots.embed.title", validate: { botId: "uuid" }, component: () => import("../routes/bots/EmbedPage") },
+  { id: "bots.embed-center", path: "/bots/:botId/embed-center", layout: "none", title: "page.bots.embed.title", validate: { botId: "uuid" }, component: () => import("../routes/bots/EmbedCenterPage") },
+  { id: "bots.login", path: "/bots/:botId/login", layout: "none", title: "page.bots.login.title", validate: { botId: "uuid" }, component: () => import("../routes/bots/LoginPage") },
 ];
 
 const authRoutes: RouteDef[] = [

@@ -1,0 +1,3 @@
+import type { Plugin } from "vite";
+export function buildWidget(): Promise<string>;
+export function widgetLoader(): Plugin;

@@ -1,0 +1,5 @@
+import { EmbedScreen } from "./EmbedScreen";
+
+export default function EmbedPage() {
+  return <EmbedScreen variant="embed" />;
+}

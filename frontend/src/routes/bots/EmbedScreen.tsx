@@ -1,0 +1,29 @@
+// The chat inside an iframe (the widget's, or a site's own). ?lang= picks the language
+// (a redirect to that language's URL, as every other page has it) and ?color= the accent.
+import { useEffect } from "react";
+import { useNavigate, useParams, useSearchParams, useLocation } from "react-router";
+import { isLocaleCode, localizePath, splitLocale } from "../../i18n/locales";
+import { ChatView, type ChatVariant } from "../../features/chat/ChatView";
+
+export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page"> }) {
+  const { botId } = useParams();
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const lang = search.get("lang");
+  const { locale, path } = splitLocale(location.pathname);
+  const wrongLang = !!lang && isLocaleCode(lang) && lang !== locale;
+  useEffect(() => {
+    if (!wrongLang || !lang || !isLocaleCode(lang)) return;
+    const rest = new URLSearchParams(search);
+    rest.delete("lang");
+    const q = rest.toString();
+    navigate(`${localizePath(path, lang)}${q ? `?${q}` : ""}`, { replace: true });
+  }, [wrongLang, lang, path, search, navigate]);
+  if (wrongLang) return null;
+  return (
+    <div className={`embed-root embed-root--${variant}`}>
+      <ChatView botId={botId!} variant={variant} color={search.get("color")} />
+    </div>
+  );
+}

@@ -66,6 +66,22 @@ export class BodyLimit extends Transform {
   }
 }
 
+/**
+ * The caller's address for functions (rate limits): `x-real-ip` is the socket's address,
+ * never what the client claims, unless PARLEY_TRUST_FORWARDED_FOR=1 says a trusted proxy
+ * (or the test runner) sets X-Forwarded-For. X-Forwarded-For gets the socket address appended.
+ */
+export function clientAddressHeaders(req: http.IncomingMessage): Record<string, string> {
+  const remote = (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+  const fwd = req.headers["x-forwarded-for"];
+  const forwarded = (Array.isArray(fwd) ? fwd.join(", ") : fwd)?.trim();
+  const trusted = process.env.PARLEY_TRUST_FORWARDED_FOR === "1" && forwarded;
+  return {
+    "x-real-ip": trusted ? forwarded.split(",")[0]!.trim() : remote,
+    "x-forwarded-for": forwarded ? `${forwarded}, ${remote}` : remote,
+  };
+}
+
 export class Gateway {
   readonly server: http.Server;
 
@@ -197,7 +213,7 @@ export class Gateway {
       req.resume();
       return sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${this.o.maxBodyBytes} bytes` });
     }
-    const headers: http.OutgoingHttpHeaders = { ...req.headers };
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, ...clientAddressHeaders(req) };
     delete headers.host;
     if (id.token && bearer(req)?.startsWith("sb_")) headers.authorization = `Bearer ${id.token}`;
     // A Transform (not a 'data' listener) so nothing is lost while a cold worker boots.

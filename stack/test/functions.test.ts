@@ -50,6 +50,12 @@ describe("edge functions", () => {
     expect((await r.json()).path).toBe("/echo/deeper/path");
   });
 
+  it("tells functions the caller's real address, whatever X-Forwarded-For claims", async () => {
+    const s = stackInfo();
+    const r = await fetch(`${s.apiUrl}/functions/v1/echo`, { headers: { authorization: `Bearer ${s.anonKey}`, "x-forwarded-for": "203.0.113.9" } });
+    expect((await r.json()).ip).toBe("127.0.0.1");
+  });
+
   it("answers 404 for unknown or private function names", async () => {
     const s = stackInfo();
     for (const name of ["nope", "_shared", "..%2Fecho"]) {

@@ -79,3 +79,16 @@ export function handler(fn: (req: Request) => Promise<Response> | Response): (re
 export function bearerToken(req: Request): string | null {
   return /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim() ?? null;
 }
+
+/**
+ * The caller's IP for rate limits: `x-real-ip`, which the gateway sets from the connection
+ * (the local stack) or the platform's proxy sets (hosted Supabase); the first
+ * X-Forwarded-For entry only as a fallback.
+ */
+export function clientIp(req: Request): string {
+  return (
+    req.headers.get("x-real-ip")?.trim() ||
+    req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ||
+    "unknown"
+  );
+}

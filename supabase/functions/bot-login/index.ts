@@ -7,7 +7,7 @@ import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { callerId } from "../chat/caller.ts";
 import { corsHeaders } from "../_shared/cors.ts";
-import { handler, HttpError, json, readJson } from "../_shared/http.ts";
+import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
 
 const bodySchema = z
@@ -17,9 +17,6 @@ const bodySchema = z
   })
   .strict();
 
-function clientIp(req: Request): string {
-  return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip")?.trim() || "unknown";
-}
 
 Deno.serve(
   handler(async (req) => {

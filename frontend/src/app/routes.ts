@@ -155,7 +155,7 @@ const appRoutes: RouteDef[] = [
   signedIn("app.teams.detail", "/app/teams/:teamId", "page.app.teams.detail.title", { validate: { teamId: "uuid" }, roles: OWNER_ADMIN, component: () => import("../routes/app/teams/TeamPage") }),
   signedIn("app.bots", "/app/bots", "page.app.bots.title", { component: () => import("../routes/app/bots/BotsPage") }),
   signedIn("app.bots.wizard", "/app/bots/wizard", "page.app.bots.wizard.title", { layout: "app-full", roles: OWNER_ADMIN, component: () => import("../routes/app/bots/BotWizardPage") }),
-  signedIn("app.bot", "/app/bots/:botId", "page.app.bot.title", { validate: BOT, roles: OWNER_ADMIN }),
+  signedIn("app.bot", "/app/bots/:botId", "page.app.bot.title", { validate: BOT, roles: OWNER_ADMIN, component: () => import("../routes/app/bot-overview/BotOverviewPage") }),
   signedIn("app.bot.settings", "/app/bots/:botId/settings", "page.app.bot.settings.title", { validate: BOT, roles: OWNER_ADMIN, component: () => import("../routes/app/bots/BotSettingsPage") }),
   signedIn("app.bot.webhooks", "/app/bots/:botId/webhooks", "page.app.bot.webhooks.title", { validate: BOT, roles: OWNER_ADMIN }),
   signedIn("app.bot.tests", "/app/bots/:botId/tests", "page.app.bot.tests.title", { validate: BOT, roles: OWNER_ADMIN }),
@@ -181,8 +181,8 @@ const appRoutes: RouteDef[] = [
   signedIn("app.billing", "/app/billing", "page.app.billing.title", { roles: ["owner"] }),
   signedIn("app.billing.cancel", "/app/billing/cancel", "page.app.billing.title", { roles: ["owner"] }),
   signedIn("app.billing.success", "/app/billing/success", "page.app.billing.title", { roles: ["owner"] }),
-  signedIn("app.my-chats", "/app/my-chats", "page.app.myChats.title"),
-  signedIn("app.conversations", "/app/conversations/*", "page.app.conversations.title", { layout: "app-wide", validate: { "*": "segments" } }),
+  signedIn("app.my-chats", "/app/my-chats", "page.app.myChats.title", { component: () => import("../routes/app/my-chats/MyChatsPage") }),
+  signedIn("app.conversations", "/app/conversations/*", "page.app.conversations.title", { layout: "app-wide", validate: { "*": "segments" }, component: () => import("../routes/app/conversations/ConversationsPage") }),
 ];
 
 const admin = (id: string, path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({

@@ -1,0 +1,65 @@
+// One conversation, kept live: new messages arrive through realtime without a reload.
+import { useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { Button, EmptyState, Loading } from "../../components/ui";
+import { useConversationQuery } from "../../data/conversations/conversation-query";
+import { useDeleteConversationMutation } from "../../data/conversations/delete-conversation-mutation";
+import { ConfirmDialog } from "../teams/ConfirmDialog";
+import { ErrorNote } from "../teams/ErrorNote";
+import { LocalizedLink } from "../site/LocalizedLink";
+import { MessageItem } from "./MessageItem";
+import { useLiveConversation } from "./useLiveConversations";
+import { When } from "./ConversationList";
+
+export function ConversationView({ chatId, canDelete, onDeleted }: { chatId: string; canDelete: boolean; onDeleted: () => void }) {
+  const intl = useIntl();
+  const q = useConversationQuery(chatId);
+  const del = useDeleteConversationMutation();
+  const [confirming, setConfirming] = useState(false);
+  useLiveConversation(chatId);
+
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <ErrorNote error={q.error} />;
+  const { chat, messages, ratings } = q.data;
+  if (!chat) {
+    return <EmptyState title={<FormattedMessage id="conversations.view.notFoundTitle" />} description={<FormattedMessage id="conversations.view.notFoundText" />} />;
+  }
+  return (
+    <article className="conv-view" aria-labelledby="conv-view-title">
+      <header className="conv-view__head">
+        <div>
+          <h2 id="conv-view-title" className="conv-view__title">{chat.title || <FormattedMessage id="conversations.list.untitled" />}</h2>
+          <p className="form-note">
+            {chat.bot && <LocalizedLink to={`/app/bots/${chat.bot_id}`}>{chat.bot.name}</LocalizedLink>}
+            {" · "}
+            <FormattedMessage id={`conversations.channel.${chat.channel}`} />
+            {" · "}
+            <When iso={chat.created_at} />
+          </p>
+        </div>
+        {canDelete && (
+          <Button theme="delete" size="sm" onClick={() => setConfirming(true)}>
+            <FormattedMessage id="conversations.view.delete" />
+          </Button>
+        )}
+      </header>
+      {messages.length === 0 ? (
+        <p className="form-note"><FormattedMessage id="conversations.view.noMessages" /></p>
+      ) : (
+        <ol className="conv-view__messages" aria-label={intl.formatMessage({ id: "conversations.view.messages" })} aria-live="polite">
+          {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} />)}
+        </ol>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={<FormattedMessage id="conversations.delete.title" />}
+        body={<FormattedMessage id="conversations.delete.body" />}
+        confirmLabel={<FormattedMessage id="conversations.delete.confirm" />}
+        busy={del.isPending}
+        error={del.isError ? <ErrorNote error={del.error} /> : undefined}
+        onClose={() => { setConfirming(false); del.reset(); }}
+        onConfirm={() => del.mutate(chatId, { onSuccess: () => { setConfirming(false); onDeleted(); } })}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,61 @@
+// One turn of a conversation. Text is rendered as text (React escapes it), never as HTML.
+import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import type { ConversationMessage, MessageRating } from "../../data/conversations/types";
+import { safeUrl } from "./format";
+
+export function MessageItem({ message, rating }: { message: ConversationMessage; rating?: MessageRating }) {
+  const intl = useIntl();
+  const mine = message.role === "user";
+  return (
+    <li className={`conv-msg conv-msg--${message.role}`}>
+      <div className="conv-msg__who">
+        <FormattedMessage id={mine ? "conversations.message.visitor" : "conversations.message.bot"} />
+        <time dateTime={message.created_at}>{intl.formatTime(message.created_at, { hour: "2-digit", minute: "2-digit" })}</time>
+      </div>
+      <div className="conv-msg__bubble">
+        {message.content && <p className="conv-msg__text">{message.content}</p>}
+        {message.error && (
+          <p className="conv-msg__error" role="note">
+            <FormattedMessage id="conversations.message.error" values={{ error: message.error }} />
+          </p>
+        )}
+      </div>
+      {message.sources.length > 0 && (
+        <details className="conv-msg__sources">
+          <summary><FormattedMessage id="conversations.message.sources" values={{ count: message.sources.length }} /></summary>
+          <ol>
+            {message.sources.map((s, i) => {
+              const href = safeUrl(s.url);
+              const title = s.title || intl.formatMessage({ id: "conversations.message.sourceUntitled" });
+              return (
+                <li key={s.chunk_id ?? i}>
+                  {href ? <a href={href} target="_blank" rel="noreferrer noopener">{title}</a> : <strong>{title}</strong>}
+                  {s.excerpt && <p className="conv-msg__excerpt">{s.excerpt}</p>}
+                </li>
+              );
+            })}
+          </ol>
+        </details>
+      )}
+      {!mine && (
+        <div className="conv-msg__facts">
+          {message.latency_ms !== null && (
+            <span><FormattedMessage id="conversations.message.latency" values={{ ms: <FormattedNumber value={message.latency_ms} /> }} /></span>
+          )}
+          {message.first_token_ms !== null && (
+            <span><FormattedMessage id="conversations.message.firstToken" values={{ ms: <FormattedNumber value={message.first_token_ms} /> }} /></span>
+          )}
+          {(message.model || message.provider) && (
+            <span><FormattedMessage id="conversations.message.model" values={{ model: [message.provider, message.model].filter(Boolean).join(" · ") }} /></span>
+          )}
+          {rating && (
+            <span className={`badge conv-msg__rating conv-msg__rating--${rating.rating}`}>
+              <FormattedMessage id={rating.rating === "up" ? "conversations.feedback.up" : "conversations.feedback.down"} />
+              {rating.comment && <span className="conv-msg__comment">“{rating.comment}”</span>}
+            </span>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,233 @@
+// The conversation screens and charts against a recording stand-in for the Supabase client:
+// charts render their data and an accessible table, filters and the URL stay in step, the
+// open conversation updates from realtime events and renders hostile text as text.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { IntlProvider } from "react-intl";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import type { ComponentType } from "react";
+import base from "../src/i18n/messages/en.json";
+import teams from "../src/i18n/messages/teams/en.json";
+import bots from "../src/i18n/messages/bots/en.json";
+import conv from "../src/i18n/messages/conversations/en.json";
+
+interface Call { table: string; ops: string[] }
+type Rows = unknown[] | Record<string, unknown> | null;
+const db = {
+  calls: [] as Call[],
+  tables: {} as Record<string, (call: Call) => Rows>,
+  listeners: [] as { table: string; filter: string; cb: () => void }[],
+  reset() {
+    this.calls = [];
+    this.tables = {};
+    this.listeners = [];
+  },
+};
+
+// Every query-builder method is recorded and chains; awaiting answers from db.tables.
+function builder(table: string) {
+  const call: Call = { table, ops: [] };
+  const answer = () => Promise.resolve().then(() => {
+    db.calls.push(call);
+    const data = db.tables[table]?.(call) ?? [];
+    return { data, error: null };
+  });
+  const proxy: object = new Proxy({}, {
+    get(_t, prop: string) {
+      if (prop === "then") return (ok: (v: unknown) => unknown, ko: (e: unknown) => unknown) => answer().then(ok, ko);
+      if (prop === "maybeSingle") return () => answer().then((a) => ({ ...a, data: Array.isArray(a.data) ? (a.data[0] ?? null) : a.data }));
+      return (...args: unknown[]) => {
+        call.ops.push(`${prop} ${args.map((a) => (typeof a === "object" ? JSON.stringify(a) : String(a))).join(" ")}`.trim());
+        return proxy;
+      };
+    },
+  });
+  return proxy;
+}
+
+const client = {
+  from: (t: string) => builder(t),
+  auth: { getSession: async () => ({ data: { session: { access_token: "t", user: { id: USER } } } }) },
+  channel: () => {
+    const ch = {
+      on: (_type: string, opts: { table: string; filter: string }, cb: () => void) => (db.listeners.push({ table: opts.table, filter: opts.filter, cb }), ch),
+      subscribe: () => ch,
+    };
+    return ch;
+  },
+  removeChannel: async () => "ok",
+};
+
+vi.mock("../src/lib/supabase", () => ({ getSupabase: () => client }));
+vi.mock("../src/features/auth/session", () => ({ useSession: () => ({ status: "ready", user: { id: USER }, session: null, lastEvent: null }) }));
+
+import { BarChart } from "../src/features/charts/BarChart";
+import { bucketByDay } from "../src/data/stats/aggregate";
+import { conversationPath, parseConversationLocation } from "../src/features/conversations/filters";
+import ConversationsPage from "../src/routes/app/conversations/ConversationsPage";
+import MyChatsPage from "../src/routes/app/my-chats/MyChatsPage";
+
+const USER = "11111111-1111-1111-1111-111111111111";
+const TEAM = "22222222-2222-2222-2222-222222222222";
+const BOT_A = "c0000000-0000-4000-8000-00000000000a";
+const BOT_B = "c0000000-0000-4000-8000-00000000000b";
+const CHAT = "f9000000-0000-4000-8000-000000000001";
+const messages = { ...base, ...teams, ...bots, ...conv } as Record<string, string>;
+
+function renderAt(Screen: ComponentType, path: string, url: string) {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path, Component: Screen }, { path: "/bots/:botId/chats/:chatId", element: <p>visitor chat page</p> }], { initialEntries: [url] });
+  render(
+    <IntlProvider locale="en" messages={messages}>
+      <QueryClientProvider client={qc}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </IntlProvider>,
+  );
+  return router;
+}
+
+const chatRow = (id: string, title: string | null, extra: Record<string, unknown> = {}) => ({
+  id, bot_id: BOT_A, user_id: USER, channel: "web", title, shared: false, message_count: 2,
+  last_message_at: "2026-11-20T10:00:00Z", created_at: "2026-11-20T09:59:00Z", bot: { name: "Acme Help Center", avatar_url: null }, ...extra,
+});
+
+describe("BarChart", () => {
+  it("draws one focusable point per day with a tooltip and the same numbers in a hidden table", async () => {
+    render(
+      <BarChart title="Feedback per day" labelHeader="Day" points={[{ label: "Nov 19", values: { up: 2, down: 0 } }, { label: "Nov 20", values: { up: 1, down: 3 } }]}
+        series={[{ key: "up", name: "Up", color: "green" }, { key: "down", name: "Down", color: "red" }]} />,
+    );
+    const table = screen.getByRole("table", { name: "Feedback per day" });
+    const rows = within(table).getAllByRole("row");
+    expect(rows.map((r) => r.textContent)).toEqual(["DayUpDown", "Nov 1920", "Nov 2013"]);
+    const point = screen.getByRole("img", { name: "Nov 20: Up 1, Down 3" });
+    expect(point.getAttribute("tabindex")).toBe("0");
+    expect(point.querySelectorAll("rect[fill]")).toHaveLength(2);
+    expect(screen.queryByRole("tooltip")).toBeNull();
+    fireEvent.focus(point);
+    expect(screen.getByRole("tooltip").textContent).toContain("Down: 3");
+    fireEvent.blur(point);
+    expect(screen.queryByRole("tooltip")).toBeNull();
+  });
+
+  it("buckets rows into UTC days, empty days included", () => {
+    const points = bucketByDay(3, new Date("2026-11-21T12:00:00Z"), {
+      conversations: [{ created_at: "2026-11-21T01:00:00Z" }, { created_at: "2026-11-10T01:00:00Z" }],
+      messages: [{ created_at: "2026-11-19T23:59:59Z" }, { created_at: "2026-11-21T00:00:00Z" }],
+      feedback: [{ created_at: "2026-11-20T05:00:00Z", rating: "up" }, { created_at: "2026-11-20T06:00:00Z", rating: "down" }],
+    });
+    expect(points).toEqual([
+      { day: "2026-11-19", conversations: 0, messages: 1, up: 0, down: 0 },
+      { day: "2026-11-20", conversations: 0, messages: 0, up: 1, down: 1 },
+      { day: "2026-11-21", conversations: 1, messages: 1, up: 0, down: 0 },
+    ]);
+  });
+});
+
+describe("conversation filters in the URL", () => {
+  it("round-trips bot, chat, channel, dates and feedback", () => {
+    const loc = { filters: { botId: BOT_A, channel: "widget" as const, from: "2026-11-01", to: "2026-11-20", feedback: "down" as const }, chatId: CHAT };
+    const url = conversationPath(loc);
+    expect(url).toBe(`/app/conversations/bot/${BOT_A}/chat/${CHAT}?channel=widget&from=2026-11-01&to=2026-11-20&feedback=down`);
+    const [p, q] = url.split("?");
+    expect(parseConversationLocation(p!.replace("/app/conversations/", ""), new URLSearchParams(q))).toEqual(loc);
+  });
+
+  it("ignores malformed and hostile parts", () => {
+    const loc = parseConversationLocation("bot/not-a-uuid/chat/<script>/x", new URLSearchParams("channel=fax&from=2026-13-45&feedback=maybe&to=');drop"));
+    expect(loc).toEqual({ filters: {}, chatId: undefined });
+    expect(conversationPath(loc)).toBe("/app/conversations/all");
+  });
+});
+
+describe("ConversationsPage", () => {
+  beforeEach(() => {
+    db.reset();
+    localStorage.clear();
+    db.tables.team_members = () => [{ role: "owner", teams: { id: TEAM, name: "Acme Support", slug: "acme", personal: false } }];
+    db.tables.bots = () => [
+      { id: BOT_A, team_id: TEAM, name: "Acme Help Center", suggested_questions: [], theme: {} },
+      { id: BOT_B, team_id: TEAM, name: "Acme Internal", suggested_questions: [], theme: {} },
+    ];
+  });
+
+  it("reads filters from the URL, writes them back, and opens a conversation that updates live", async () => {
+    const thread = [
+      { id: "m1", chat_id: CHAT, role: "user", content: "<img src=x onerror=alert(1)>Hello?", sources: [], latency_ms: null, first_token_ms: null, model: null, provider: null, error: null, created_at: "2026-11-20T09:59:00Z" },
+      { id: "m2", chat_id: CHAT, role: "assistant", content: "Hi there", sources: [{ title: "Guide", url: "javascript:alert(1)", excerpt: "Read me" }], latency_ms: 48, first_token_ms: 41, model: null, provider: "extractive", error: null, created_at: "2026-11-20T09:59:01Z" },
+    ];
+    db.tables.chats = (call) => (call.ops.some((o) => o.startsWith(`eq id ${CHAT}`)) ? [chatRow(CHAT, "Where are my notes?")] : [chatRow(CHAT, "Where are my notes?")]);
+    db.tables.messages = () => [...thread];
+    db.tables.message_feedback = () => [{ message_id: "m2", rating: "up", comment: "Great" }];
+    const router = renderAt(ConversationsPage, "/app/conversations/*", "/app/conversations/all?channel=web");
+    const list = await screen.findByRole("list", { name: "Conversations" });
+    expect(within(list).getByText("Where are my notes?")).toBeTruthy();
+    const listCall = db.calls.find((c) => c.table === "chats")!;
+    expect(listCall.ops).toContain("eq channel web");
+    expect(listCall.ops).toContain(`in bot_id ${JSON.stringify([BOT_A, BOT_B])}`);
+    expect((screen.getByLabelText("Channel") as HTMLSelectElement).value).toBe("web");
+
+    // Choosing a bot rewrites the path; the channel stays in the query.
+    await userEvent.selectOptions(screen.getByLabelText("Bot"), BOT_B);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/app/conversations/bot/${BOT_B}`));
+    expect(router.state.location.search).toBe("?channel=web");
+    await waitFor(() => expect(db.calls.some((c) => c.table === "chats" && c.ops.includes(`in bot_id ${JSON.stringify([BOT_B])}`))).toBe(true));
+    await userEvent.selectOptions(screen.getByLabelText("Feedback"), "none");
+    await waitFor(() => expect(router.state.location.search).toBe("?channel=web&feedback=none"));
+
+    // Opening a conversation: hostile text stays text, a javascript: source is not a link.
+    await userEvent.click(await within(await screen.findByRole("list", { name: "Conversations" })).findByRole("link", { name: /Where are my notes/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/app/conversations/bot/${BOT_B}/chat/${CHAT}`));
+    const view = await screen.findByRole("list", { name: "Messages" });
+    expect(within(view).getByText("<img src=x onerror=alert(1)>Hello?")).toBeTruthy();
+    expect(view.querySelector("img")).toBeNull();
+    expect(within(view).getByText("Guide").closest("a")).toBeNull();
+    expect(within(view).getByText("Answered in 48 ms")).toBeTruthy();
+    expect(within(view).getByText(/Helpful/)).toBeTruthy();
+
+    // A realtime insert on this chat's messages refreshes the view.
+    const live = db.listeners.find((l) => l.table === "messages");
+    expect(live?.filter).toBe(`chat_id=eq.${CHAT}`);
+    expect(db.listeners.find((l) => l.table === "chats")?.filter).toBe(`bot_id=in.(${[BOT_A, BOT_B].sort().join(",")})`);
+    thread.push({ ...thread[0]!, id: "m3", content: "One more question", created_at: "2026-11-20T10:01:00Z" });
+    live!.cb();
+    expect(await within(view).findByText("One more question")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Delete conversation" })).toBeTruthy();
+  });
+
+  it("shows an empty state when nothing matches and clears filters back to /all", async () => {
+    db.tables.chats = () => [];
+    const router = renderAt(ConversationsPage, "/app/conversations/*", `/app/conversations/bot/${BOT_A}?feedback=down`);
+    expect(await screen.findByText("No matching conversations")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/app/conversations/all"));
+    expect(router.state.location.search).toBe("");
+    expect(await screen.findByText("No conversations yet")).toBeTruthy();
+  });
+});
+
+describe("MyChatsPage", () => {
+  beforeEach(() => db.reset());
+
+  it("lists the user's chats with their first question, searches, and opens the visitor chat page", async () => {
+    db.tables.chats = () => [chatRow("f9000000-0000-4000-8000-000000000002", null), chatRow(CHAT, "Where are my notes?")];
+    db.tables.messages = () => [{ chat_id: "f9000000-0000-4000-8000-000000000002", content: "Can I export?" }];
+    const router = renderAt(MyChatsPage, "/app/my-chats", "/app/my-chats");
+    const list = await screen.findByRole("list", { name: "My chats" });
+    expect(within(list).getAllByRole("link").map((a) => a.querySelector(".conv-list__title")?.textContent)).toEqual(["Can I export?", "Where are my notes?"]);
+    expect(db.calls.find((c) => c.table === "chats")!.ops).toContain(`eq user_id ${USER}`);
+    await userEvent.type(screen.getByLabelText("Search your chats"), "export");
+    expect(within(list).getAllByRole("link")).toHaveLength(1);
+    await userEvent.click(within(list).getByRole("link"));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/bots/${BOT_A}/chats/f9000000-0000-4000-8000-000000000002`));
+  });
+
+  it("has an empty state", async () => {
+    db.tables.chats = () => [];
+    renderAt(MyChatsPage, "/app/my-chats", "/app/my-chats");
+    expect(await screen.findByText("No chats yet")).toBeTruthy();
+  });
+});

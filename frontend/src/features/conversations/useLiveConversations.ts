@@ -30,8 +30,7 @@ function useSubscription(name: string | null, table: "chats" | "messages", filte
       cancelled = true;
       stop?.();
     };
-    // onChange is rebuilt each render; the subscription only depends on what it listens to
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // onChange is rebuilt each render; the subscription only depends on what it listens to.
   }, [name, table, filter]);
 }
 

@@ -11,16 +11,30 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 
-const BOT = "c0000000-0000-0000-0000-000000000002"; // "Acme Internal", team "Acme Support"
+const BOT = "c0000000-0000-4000-8000-000000000002"; // "Acme Internal", team "Acme Support"
 const ART = path.join(import.meta.dirname, "artifacts");
 
 type Msgs = Record<string, string>;
-const readMessages = (code: string): Msgs => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "frontend", "src", "i18n", "messages", "sources", `${code}.json`), "utf8")) as Msgs;
+const readMessages = (code: string): Msgs =>
+  JSON.parse(
+    fs.readFileSync(
+      path.join(import.meta.dirname, "..", "frontend", "src", "i18n", "messages", "sources", `${code}.json`),
+      "utf8",
+    ),
+  ) as Msgs;
 
 // A three-page site with a sitemap, as the crawler will see it.
 const PAGES: Record<string, { title: string; body: string; links: string[] }> = {
-  "/": { title: "Lumen Lamps", body: "Lumen Lamps makes reading lamps with warm amber light.", links: ["/warranty", "/shipping"] },
-  "/warranty": { title: "Warranty", body: "Every Lumen lamp carries a seven year warranty on the brass arm.", links: ["/"] },
+  "/": {
+    title: "Lumen Lamps",
+    body: "Lumen Lamps makes reading lamps with warm amber light.",
+    links: ["/warranty", "/shipping"],
+  },
+  "/warranty": {
+    title: "Warranty",
+    body: "Every Lumen lamp carries a seven year warranty on the brass arm.",
+    links: ["/"],
+  },
   "/shipping": { title: "Shipping", body: "Orders ship from Rotterdam within two working days.", links: ["/"] },
 };
 
@@ -34,7 +48,9 @@ function startSite(): Promise<{ url: string; close: () => Promise<void> }> {
     }
     const links = page.links.map((l) => `<li><a href="${l}">${PAGES[l]!.title}</a></li>`).join("");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html><head><title>${page.title}</title></head><body><nav><ul>${links}</ul></nav><main><h1>${page.title}</h1><p>${page.body}</p></main></body></html>`);
+    res.end(
+      `<!doctype html><html><head><title>${page.title}</title></head><body><nav><ul>${links}</ul></nav><main><h1>${page.title}</h1><p>${page.body}</p></main></body></html>`,
+    );
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () => {
@@ -73,17 +89,35 @@ async function signedInContext(colorScheme: "light" | "dark"): Promise<BrowserCo
   const value = `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`;
   // @supabase/ssr splits cookies over 3180 characters into name.0, name.1, ...
   const name = `sb-${new URL(app.apiUrl).hostname.split(".")[0]}-auth-token`;
-  const parts = value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
+  const parts =
+    value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
   const context = await browser.newContext({ colorScheme });
   await context.addCookies(parts.map(([n, v]) => ({ name: n!, value: v!, url: app.appUrl })));
   return context;
+}
+
+/** On failure: a screenshot and what the page said, so a red run explains itself. */
+async function explain<T>(page: Page, name: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    await page.screenshot({ path: path.join(ART, `sources-failure-${name}.png`), fullPage: true }).catch(() => {});
+    const text = await page
+      .locator("body")
+      .innerText()
+      .catch(() => "");
+    throw new Error(`${(e as Error).message}\n--- at ${page.url()}:\n${text.slice(0, 2000)}`);
+  }
 }
 
 async function waitForJob(page: Page, status = "succeeded") {
   await page.locator(`[role=progressbar][data-status=${status}]`).first().waitFor({ timeout: 60_000 });
 }
 
-for (const [prefix, code] of [["", "en"], ["/de", "de"]] as const) {
+for (const [prefix, code] of [
+  ["", "en"],
+  ["/de", "de"],
+] as const) {
   describe(`data sources (${code})`, () => {
     const m = readMessages(code);
     it("adds a website, watches it ingest, reads its documents, re-syncs without duplicates", async () => {
@@ -91,54 +125,66 @@ for (const [prefix, code] of [["", "en"], ["/de", "de"]] as const) {
       const page = await context.newPage();
       const errors = watchErrors(page);
       const base = `${app.appUrl}${prefix}/app/bots/${BOT}`;
-      await page.goto(`${base}/data-sources/new`);
-      await page.getByRole("heading", { name: m["sources.new.title"] }).waitFor({ timeout: 20_000 });
-      await page.getByLabel(m["sources.type.web"]!, { exact: false }).first().check();
-      await page.getByLabel(m["sources.form.name"]!, { exact: true }).fill(`Lumen site ${code}`);
-      await page.getByLabel(m["sources.web.startUrl"]!).fill(site.url);
-      await page.screenshot({ path: path.join(ART, `sources-new-${code}.png`), fullPage: true });
-      await page.getByRole("button", { name: m["sources.new.submit"] }).click();
+      await explain(page, `web-${code}`, async () => {
+        await page.goto(`${base}/data-sources/new`);
+        await page.getByRole("heading", { name: m["sources.new.title"] }).waitFor({ timeout: 20_000 });
+        await page.getByLabel(m["sources.type.web"]!, { exact: false }).first().check();
+        await page.getByLabel(m["sources.form.name"]!, { exact: true }).fill(`Lumen site ${code}`);
+        await page.getByLabel(m["sources.web.startUrl"]!).fill(site.url);
+        await page.screenshot({ path: path.join(ART, `sources-new-${code}.png`), fullPage: true });
+        await page.getByRole("button", { name: m["sources.new.submit"] }).click();
 
-      await page.waitForURL(/\/data-source\/[0-9a-f-]{36}$/, { timeout: 20_000 });
-      await page.getByRole("heading", { name: `Lumen site ${code}` }).waitFor();
-      await waitForJob(page);
-      await page.getByText(m["sources.job.status.succeeded"]!, { exact: true }).first().waitFor();
-      await page.getByTestId("document-count").filter({ hasText: "3" }).waitFor({ timeout: 20_000 });
-      await page.screenshot({ path: path.join(ART, `sources-overview-${code}.png`), fullPage: true });
-      const sourceUrl = page.url();
+        await page.waitForURL(/\/data-source\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+        await page.getByRole("heading", { name: `Lumen site ${code}` }).waitFor();
+        await waitForJob(page);
+        await page.getByText(m["sources.job.status.succeeded"]!, { exact: true }).first().waitFor();
+        await page.getByTestId("document-count").filter({ hasText: "3" }).waitFor({ timeout: 20_000 });
+        await page.screenshot({ path: path.join(ART, `sources-overview-${code}.png`), fullPage: true });
+        const sourceUrl = page.url();
 
-      // content: the documents and their extracted text
-      await page.getByRole("link", { name: m["sources.tab.content"] }).click();
-      await page.getByRole("tab", { name: m["sources.tab.content"], selected: true }).waitFor();
-      await page.getByRole("button", { name: /Warranty/ }).click();
-      await page.getByTestId("document-text").filter({ hasText: "seven year warranty" }).waitFor();
-      await page.screenshot({ path: path.join(ART, `sources-content-${code}.png`), fullPage: true });
+        // content: the documents and their extracted text
+        await page.getByRole("link", { name: m["sources.tab.content"] }).click();
+        await page.getByRole("tab", { name: m["sources.tab.content"], selected: true }).waitFor();
+        await page.getByRole("button", { name: /Warranty/ }).click();
+        await page.getByTestId("document-text").filter({ hasText: "seven year warranty" }).waitFor();
+        await page.screenshot({ path: path.join(ART, `sources-content-${code}.png`), fullPage: true });
 
-      // syncing: sync now, then two finished runs in the history and still three documents
-      await page.getByRole("tab", { name: m["sources.tab.syncing"] }).click();
-      await page.getByRole("button", { name: m["sources.action.syncNamed"]!.replace("{name}", `Lumen site ${code}`) }).click();
-      await page.locator("tbody tr").nth(1).waitFor({ timeout: 20_000 });
-      await page.waitForFunction(() => {
-        const bars = [...document.querySelectorAll("tbody [role=progressbar]")];
-        return bars.length === 2 && bars.every((b) => b.getAttribute("data-status") === "succeeded");
-      }, undefined, { timeout: 60_000 });
-      await page.screenshot({ path: path.join(ART, `sources-syncing-${code}.png`), fullPage: true });
-      await page.goto(sourceUrl);
-      await page.getByTestId("document-count").waitFor();
-      assert.equal((await page.getByTestId("document-count").textContent())?.trim(), "3");
+        // syncing: sync now, then two finished runs in the history and still three documents
+        await page.getByRole("tab", { name: m["sources.tab.syncing"] }).click();
+        await page
+          .getByRole("button", { name: m["sources.action.syncNamed"]!.replace("{name}", `Lumen site ${code}`) })
+          .click();
+        await page.locator("tbody tr").nth(1).waitFor({ timeout: 20_000 });
+        await page.waitForFunction(
+          () => {
+            const bars = [...document.querySelectorAll("tbody [role=progressbar]")];
+            return bars.length === 2 && bars.every((b) => b.getAttribute("data-status") === "succeeded");
+          },
+          undefined,
+          { timeout: 60_000 },
+        );
+        await page.screenshot({ path: path.join(ART, `sources-syncing-${code}.png`), fullPage: true });
+        await page.goto(sourceUrl);
+        await page.getByTestId("document-count").waitFor();
+        assert.equal((await page.getByTestId("document-count").textContent())?.trim(), "3");
 
-      // documents tab lists exactly three, searchable
-      await page.goto(`${sourceUrl}/settings/documents`);
-      await page.getByRole("button", { name: m["sources.documents.deleteNamed"]!.replace("{name}", "Shipping") }).waitFor();
-      assert.equal(await page.locator("tbody tr").count(), 3);
-      await page.getByLabel(m["sources.documents.search"]!).fill("warranty");
-      await page.waitForFunction(() => document.querySelectorAll("tbody tr").length === 1, undefined, { timeout: 10_000 });
+        // documents tab lists exactly three, searchable
+        await page.goto(`${sourceUrl}/settings/documents`);
+        await page
+          .getByRole("button", { name: m["sources.documents.deleteNamed"]!.replace("{name}", "Shipping") })
+          .waitFor();
+        assert.equal(await page.locator("tbody tr").count(), 3);
+        await page.getByLabel(m["sources.documents.search"]!).fill("warranty");
+        await page.waitForFunction(() => document.querySelectorAll("tbody tr").length === 1, undefined, {
+          timeout: 10_000,
+        });
 
-      // the list shows it with its counts and a finished progress bar
-      await page.goto(`${base}/data-sources`);
-      const row = page.locator("tr", { hasText: `Lumen site ${code}` });
-      await row.locator("[role=progressbar][data-status=succeeded]").waitFor({ timeout: 20_000 });
-      await page.screenshot({ path: path.join(ART, `sources-list-${code}.png`), fullPage: true });
+        // the list shows it with its counts and a finished progress bar
+        await page.goto(`${base}/data-sources`);
+        const row = page.locator("tr", { hasText: `Lumen site ${code}` });
+        await row.locator("[role=progressbar][data-status=succeeded]").waitFor({ timeout: 20_000 });
+        await page.screenshot({ path: path.join(ART, `sources-list-${code}.png`), fullPage: true });
+      });
       assert.deepEqual(errors, []);
       await context.close();
     });
@@ -149,24 +195,34 @@ for (const [prefix, code] of [["", "en"], ["/de", "de"]] as const) {
       const errors = watchErrors(page);
       const base = `${app.appUrl}${prefix}/app/bots/${BOT}`;
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "parley-md-")), `returns-${code}.md`);
-      fs.writeFileSync(file, "# Returns\n\nLamps can be returned within 30 days in their original box.\n\n## Refunds\n\nRefunds reach your card within five days.\n");
-      await page.goto(`${base}/data-sources/new?type=file`);
-      await page.getByLabel(m["sources.file.choose"]!, { exact: true }).setInputFiles(file);
-      await page.getByText(`returns-${code}.md`).first().waitFor();
-      await page.getByRole("button", { name: m["sources.new.submit"] }).click();
-      await page.waitForURL(/\/data-source\/[0-9a-f-]{36}$/, { timeout: 20_000 });
-      await waitForJob(page);
-      await page.getByTestId("document-count").filter({ hasText: "1" }).waitFor({ timeout: 20_000 });
-      await page.getByRole("link", { name: m["sources.tab.content"] }).click();
-      await page.getByTestId("document-text").filter({ hasText: "returned within 30 days" }).waitFor({ timeout: 20_000 });
+      fs.writeFileSync(
+        file,
+        "# Returns\n\nLamps can be returned within 30 days in their original box.\n\n## Refunds\n\nRefunds reach your card within five days.\n",
+      );
+      await explain(page, `file-${code}`, async () => {
+        await page.goto(`${base}/data-sources/new?type=file`);
+        await page.getByLabel(m["sources.file.choose"]!, { exact: true }).setInputFiles(file);
+        await page.getByText(`returns-${code}.md`).first().waitFor();
+        await page.getByRole("button", { name: m["sources.new.submit"] }).click();
+        await page.waitForURL(/\/data-source\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+        await waitForJob(page);
+        await page.getByTestId("document-count").filter({ hasText: "1" }).waitFor({ timeout: 20_000 });
+        await page.getByRole("link", { name: m["sources.tab.content"] }).click();
+        await page
+          .getByTestId("document-text")
+          .filter({ hasText: "returned within 30 days" })
+          .waitFor({ timeout: 20_000 });
 
-      await page.getByRole("link", { name: m["sources.detail.overview"] }).click();
-      await page.getByRole("button", { name: m["sources.action.delete"], exact: true }).click();
-      const dialog = page.getByRole("dialog");
-      await dialog.getByRole("button", { name: m["sources.delete.confirm"], exact: true }).click();
-      await page.waitForURL(/\/data-sources$/, { timeout: 20_000 });
-      await page.getByRole("heading", { name: m["sources.list.title"] }).waitFor();
-      await page.waitForFunction((name) => !document.body.innerText.includes(name), `returns-${code}.md`, { timeout: 10_000 });
+        await page.getByRole("link", { name: m["sources.detail.overview"] }).click();
+        await page.getByRole("button", { name: m["sources.action.delete"], exact: true }).click();
+        const dialog = page.getByRole("dialog");
+        await dialog.getByRole("button", { name: m["sources.delete.confirm"], exact: true }).click();
+        await page.waitForURL(/\/data-sources$/, { timeout: 20_000 });
+        await page.getByRole("heading", { name: m["sources.list.title"] }).waitFor();
+        await page.waitForFunction((name) => !document.body.innerText.includes(name), `returns-${code}.md`, {
+          timeout: 10_000,
+        });
+      });
       assert.deepEqual(errors, []);
       await context.close();
     });

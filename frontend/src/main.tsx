@@ -41,7 +41,12 @@ async function start() {
   const prerendered = container.dataset.prerendered;
   const canHydrate = !!prerendered && prerendered === window.location.pathname && !!window.__staticRouterHydrationData;
   if (canHydrate) await resolveLazyMatches(routes, window.location.pathname);
-  else container.textContent = "";
+  else {
+    container.textContent = "";
+    // createBrowserRouter reads window.__staticRouterHydrationData by itself when no
+    // hydrationData is given: the fallback's English root data would then be reused on /de/app/...
+    delete window.__staticRouterHydrationData;
+  }
   const router = createBrowserRouter(routes, canHydrate ? { hydrationData: window.__staticRouterHydrationData as never } : {});
   const app = (
     <StrictMode>

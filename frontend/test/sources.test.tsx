@@ -36,6 +36,7 @@ import { emptyForm, toSettings, validateForm } from "../src/features/knowledge/f
 import { applyJobEvent } from "../src/data/ingestionJobs/use-live-jobs";
 import { ingestionJobKeys } from "../src/data/ingestionJobs/keys";
 import { mergeJob, type IngestionJob } from "../src/data/ingestionJobs/types";
+import { isStaleAfterJob } from "../src/data/ingestionJobs/use-stale-source-check";
 import { ToastProvider } from "../src/components/ui";
 
 const messages = { ...shared, ...sources } as Record<string, string>;
@@ -225,5 +226,13 @@ describe("progress bar from ingestion job rows", () => {
     expect(list[0]!.progress_done).toBe(3);
     const next = mergeJob(list, job({ id: "j2", created_at: "2026-11-21T11:00:00Z", updated_at: "2026-11-21T11:00:00Z", status: "queued" }));
     expect(next.map((j) => j.id)).toEqual(["j2", "j1"]);
+  });
+
+  it("rereads a source whose row says syncing after its job finished", () => {
+    const done = job({ status: "succeeded", finished_at: "2026-11-21T10:00:05Z" });
+    expect(isStaleAfterJob({ status: "running", updated_at: "2026-11-21T10:00:01Z" }, done)).toBe(true);
+    expect(isStaleAfterJob({ status: "ready", updated_at: "2026-11-21T10:00:06Z" }, done)).toBe(false);
+    expect(isStaleAfterJob({ status: "ready", updated_at: "2026-11-21T10:00:02Z" }, done)).toBe(true);
+    expect(isStaleAfterJob({ status: "running", updated_at: "2026-11-21T10:00:01Z" }, job({ status: "running" }))).toBe(false);
   });
 });

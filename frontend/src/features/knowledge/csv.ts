@@ -8,25 +8,30 @@ export function parseCsvRows(text: string, maxRows = 6): string[][] {
   let row: string[] = [];
   let field = "";
   let quoted = false;
+  const endRow = () => {
+    row.push(field);
+    field = "";
+    if (row.some((f) => f !== "")) rows.push(row);
+    row = [];
+  };
   for (let i = 0; i < src.length && rows.length < maxRows; i++) {
     const c = src[i]!;
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === "") quoted = true;
-    else if (c === delimiter) row.push(field), (field = "");
-    else if (c === "\n" || c === "\r") {
+    else if (c === delimiter) {
+      row.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
       if (c === "\r" && src[i + 1] === "\n") i++;
-      row.push(field), (field = "");
-      if (row.some((f) => f !== "")) rows.push(row);
-      row = [];
+      endRow();
     } else field += c;
   }
-  if (rows.length < maxRows && (field !== "" || row.length)) {
-    row.push(field);
-    if (row.some((f) => f !== "")) rows.push(row);
-  }
+  if (rows.length < maxRows && (field !== "" || row.length)) endRow();
   return rows;
 }
 

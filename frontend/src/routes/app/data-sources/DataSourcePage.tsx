@@ -8,6 +8,7 @@ import { useSourceJobsQuery } from "../../../data/ingestionJobs/ingestion-jobs-q
 import { useCancelJobMutation, useRetryJobMutation } from "../../../data/ingestionJobs/job-mutations";
 import { isActiveJob } from "../../../data/ingestionJobs/types";
 import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
+import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
 import { ErrorText, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
 import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, sourcesPath, SyncNowButton } from "../../../features/knowledge/SourceParts";
@@ -21,6 +22,7 @@ export default function DataSourcePage() {
   const cancel = useCancelJobMutation();
   const retry = useRetryJobMutation();
   useLiveJobs(botId);
+  useStaleSourceCheck(source.data ? [source.data] : [], () => jobs.data?.[0]);
 
   if (source.isPending) return <Loading />;
   if (source.isError)

@@ -6,6 +6,7 @@ import { useDataSourcesQuery } from "../../../data/dataSources/data-sources-quer
 import { useBotJobsQuery } from "../../../data/ingestionJobs/ingestion-jobs-query";
 import { isActiveJob, latestJobBySource } from "../../../data/ingestionJobs/types";
 import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
+import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
 import { ErrorText, SourceTypeIcon, StatusBadge, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
 import { sourcePath, SyncNowButton } from "../../../features/knowledge/SourceParts";
@@ -19,6 +20,7 @@ export default function DataSourcesPage() {
   const jobs = useBotJobsQuery(botId);
   useLiveJobs(botId);
   const latest = latestJobBySource(jobs.data ?? []);
+  useStaleSourceCheck(sources.data ?? [], (id) => latest.get(id));
   const addLink = (
     <LocalizedLink className={buttonClassName({ size: "sm" })} to={`/app/bots/${botId}/data-sources/new`}>
       <FormattedMessage id="sources.list.add" />

@@ -1,0 +1,28 @@
+// The source row and its jobs are fetched separately, and a fast job can finish between the
+// two reads (or before the realtime channel is up). When a source still says queued/running
+// but its latest job has finished, its counters are stale: read them again, once per job state.
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { dataSourceKeys } from "../dataSources/keys";
+import type { DataSource } from "../dataSources/types";
+import { documentKeys } from "../documents/keys";
+import { isActiveJob, type IngestionJob } from "./types";
+
+export function isStaleAfterJob(source: Pick<DataSource, "status" | "updated_at">, job: Pick<IngestionJob, "status" | "finished_at"> | undefined): boolean {
+  if (!job || isActiveJob(job)) return false;
+  if (source.status === "queued" || source.status === "running" || source.status === "idle") return true;
+  return !!job.finished_at && source.updated_at < job.finished_at;
+}
+
+export function useStaleSourceCheck(sources: readonly Pick<DataSource, "id" | "bot_id" | "status" | "updated_at">[], latest: (id: string) => IngestionJob | undefined): void {
+  const qc = useQueryClient();
+  const stale = sources.filter((s) => isStaleAfterJob(s, latest(s.id)));
+  const key = stale.map((s) => `${s.id}:${latest(s.id)?.id}:${latest(s.id)?.status}`).join(",");
+  useEffect(() => {
+    for (const s of stale) {
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(s.id) });
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.list(s.bot_id) });
+      void qc.invalidateQueries({ queryKey: documentKeys.bySource(s.id) });
+    }
+  }, [key, qc]);
+}

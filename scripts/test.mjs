@@ -72,6 +72,25 @@ function ensureChromium() {
   }
 }
 
+/**
+ * Downloads every function's npm: packages into the Deno cache before the suites run, so
+ * a fresh clone's first function call does not spend its start-up time on downloads.
+ */
+let denoWarm = false;
+async function warmDenoCache() {
+  if (denoWarm) return;
+  denoWarm = true;
+  const entries = [];
+  for (const dir of ["supabase/functions", "stack/test/fixture/supabase/functions"]) {
+    for (const name of fs.existsSync(path.join(root, dir)) ? fs.readdirSync(path.join(root, dir)) : []) {
+      const entry = path.join(dir, name, "index.ts");
+      if (!name.startsWith("_") && fs.existsSync(path.join(root, entry))) entries.push(entry);
+    }
+  }
+  const { code } = await run(deno, ["cache", "--no-config", "--node-modules-dir=none", ...entries], { env: denoEnv, capture: true });
+  if (code !== 0) console.log("(deno cache reported a problem; functions will fetch what is missing on first use)");
+}
+
 const SUITES = {
   // The committed database.types.ts files match the migrations.
   types: async () => {
@@ -96,8 +115,12 @@ const SUITES = {
     const m = /pgTAP: (\d+) passed, (\d+) failed/.exec(out);
     return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
   },
-  stack: vitest("stack"),
+  stack: async () => {
+    await warmDenoCache();
+    return vitest("stack")();
+  },
   functions: async () => {
+    await warmDenoCache();
     // Function tests call the real functions on a fresh stack of this repository.
     const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "supabase/functions"], {
       env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1" },
@@ -111,6 +134,7 @@ const SUITES = {
       return { passed: 0, failed: 0 };
     }
     ensureChromium();
+    await warmDenoCache();
     const build = await run("npm", ["run", "build", "--workspace", "frontend"]);
     if (build.code !== 0) return { passed: 0, failed: 1 };
     const files = fs.readdirSync(path.join(root, "e2e")).filter((f) => f.endsWith(".spec.ts")).map((f) => path.join("e2e", f));

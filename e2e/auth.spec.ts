@@ -56,6 +56,14 @@ async function heading(page: Page): Promise<string> {
   return (await h.textContent()) ?? "";
 }
 
+/** Answer the cookie banner as a person would, so it covers nothing. */
+async function dismissConsent(page: Page, t: ReturnType<typeof messages>) {
+  const banner = page.getByTestId("consent-banner");
+  await banner.waitFor({ timeout: 10_000 });
+  await banner.getByRole("button", { name: t("consent.necessaryOnly"), exact: true }).click();
+  await banner.waitFor({ state: "detached" });
+}
+
 async function submit(page: Page) {
   await page.locator("form.auth-form button[type=submit]").first().click();
 }
@@ -84,6 +92,7 @@ describe("auth journeys in Chromium", () => {
       // Register: validation first, then the real thing.
       await page.goto(`${app.appUrl}${prefix}/app/auth/register`);
       assert.equal(await heading(page), t("page.auth.register.title"));
+      await dismissConsent(page, t);
       await submit(page);
       await see(page, t("auth.validation.emailRequired"));
       await page.locator("input[name=name]").fill(name);

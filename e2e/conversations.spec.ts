@@ -137,12 +137,13 @@ for (const [code, prefix, scheme] of [["en", "", "light"], ["de", "/de", "dark"]
       await item.waitFor({ timeout: 15_000 });
       await item.click();
       await page.waitForURL(new RegExp(`/chat/${first.chat_id}`));
-      await view.getByText(question, { exact: true }).waitFor();
+      const thread = page.getByRole("list", { name: m["conversations.view.messages"] });
+      await thread.getByText(question, { exact: true }).waitFor();
 
       // The visitor asks again in the same chat: the open conversation grows live.
       const followUp = `And how do I export my notes (${code})?`;
       await visitorSays(token, followUp, first.chat_id);
-      await view.getByText(followUp, { exact: true }).waitFor({ timeout: 15_000 });
+      await thread.getByText(followUp, { exact: true }).waitFor({ timeout: 15_000 });
       await page.waitForFunction(() => document.querySelectorAll("article.conv-view .conv-msg").length === 4);
 
       // Filters live in the URL: feedback "up" keeps only the seeded rated chat.

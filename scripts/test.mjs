@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "parley-test-run-"));
 const deno = path.join(root, "node_modules", "deno", "deno");
 const denoEnv = {
-  DENO_DIR: process.env.DENO_DIR ?? path.join(root, ".cache", "deno"),
+  DENO_DIR: path.resolve(process.env.DENO_DIR ?? path.join(root, ".cache", "deno")),
   DENO_TLS_CA_STORE: process.env.DENO_TLS_CA_STORE ?? "mozilla,system",
   ...(process.env.NODE_EXTRA_CA_CERTS && !process.env.DENO_CERT ? { DENO_CERT: process.env.NODE_EXTRA_CA_CERTS } : {}),
   NO_COLOR: "1",
@@ -122,7 +122,7 @@ const SUITES = {
   functions: async () => {
     await warmDenoCache();
     // Function tests call the real functions on a fresh stack of this repository.
-    const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "supabase/functions"], {
+    const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "--ignore=**/.cache,**/node_modules", "supabase/functions"], {
       env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1" },
     });
     const m = /(\d+) passed[^\d]+(\d+) failed/.exec(out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "");

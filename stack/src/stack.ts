@@ -169,7 +169,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const functions = new FunctionsRuntime({
       functionsDir: path.join(options.workdir, "supabase", "functions"),
       config: config.functions ?? {},
-      cacheDir: process.env.DENO_DIR ?? path.join(repoRoot, ".cache", "deno"),
+      cacheDir: path.resolve(process.env.DENO_DIR ?? path.join(repoRoot, ".cache", "deno")),
       log: log.child("functions"),
       watch: options.watchFunctions,
       env: {

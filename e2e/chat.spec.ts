@@ -1,0 +1,235 @@
+// The visitor's chat in Chromium on a real stack, in two languages: ask the seeded public
+// bot, watch the answer stream, see its sources, give feedback, share, download the
+// transcript, add an image; the password flow; the widget on a plain HTML page.
+// Run: node --import tsx --test e2e/chat.spec.ts
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import zlib from "node:zlib";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import { repoRoot } from "./lib/app.ts";
+import { startFullApp, type FullApp } from "./lib/stack.ts";
+
+const HELP_BOT = "c0000000-0000-4000-8000-000000000001";
+const INTERNAL_BOT = "c0000000-0000-4000-8000-000000000002";
+const ARTIFACTS = path.join(repoRoot, "e2e", "artifacts");
+
+type Msgs = Record<string, string>;
+function messages(locale: string): Msgs {
+  const dir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
+  return { ...JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), "utf8")), ...JSON.parse(fs.readFileSync(path.join(dir, "chat", `${locale}.json`), "utf8")) };
+}
+
+// A 1×1 PNG.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+let app: FullApp;
+let browser: Browser;
+let site: http.Server;
+let siteUrl: string;
+
+before(async () => {
+  app = await startFullApp();
+  browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  // A customer's plain web page with the widget's script tag, on another origin.
+  site = http.createServer((req, res) => {
+    const lang = new URL(req.url ?? "/", "http://x").searchParams.get("lang") ?? "en";
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Our shop</h1>
+<script src="${app.appUrl}/widget.js" data-bot-id="${HELP_BOT}" data-position="left" data-color="#0f766e" data-lang="${lang}" data-open="maybe" async></script></body></html>`);
+  });
+  await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  site?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+/** The cookie banner covers the composer: answer it as a visitor would. */
+async function dismissConsent(scope: Page | ReturnType<Page["frameLocator"]>, m: Msgs) {
+  const button = scope.getByRole("button", { name: m["consent.necessaryOnly"], exact: true });
+  await button.waitFor({ timeout: 10_000 });
+  await button.click();
+}
+
+async function openOptions(page: Page, m: Msgs) {
+  await page.getByRole("button", { name: m["chat.options.open"] }).click();
+}
+
+for (const [locale, prefix] of [
+  ["en", ""],
+  ["de", "/de"],
+] as const) {
+  describe(`chat (${locale})`, () => {
+    const m = messages(locale);
+
+    it("asks, streams, cites, takes feedback, shares, downloads, adds an image", async () => {
+      const context = await browser.newContext({ acceptDownloads: true, colorScheme: locale === "de" ? "dark" : "light" });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.appUrl });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${app.appUrl}${prefix}/bots/${HELP_BOT}`);
+      await page.getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+      await page.getByText(m["chat.suggestions.title"]!).waitFor();
+      await page.getByRole("button", { name: "How do I share a notebook?" }).waitFor();
+      await page.getByText(m["chat.poweredBy"]!.replace("{brand}", "Parley")).waitFor();
+      await dismissConsent(page, m);
+
+      // Images: a text file is refused before upload, a PNG is uploaded and shown, and can be removed.
+      await page.getByRole("button", { name: m["chat.images.add"] }).click();
+      await page.getByRole("button", { name: m["chat.images.browse"] }).waitFor();
+      const input = page.getByTestId("chat-file-input");
+      await input.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+      await page.getByRole("alert").filter({ hasText: "notes.txt" }).waitFor();
+      await input.setInputFiles([
+        { name: "one.png", mimeType: "image/png", buffer: PNG },
+        { name: "two.png", mimeType: "image/png", buffer: PNG },
+      ]);
+      await page.getByRole("img", { name: "two.png" }).waitFor();
+      await page.getByRole("button", { name: m["chat.images.remove"]!.replace("{name}", "two.png") }).click();
+      assert.equal(await page.getByRole("img", { name: "two.png" }).count(), 0);
+      await page.getByText(m["chat.images.uploading"]!).waitFor({ state: "detached", timeout: 15_000 });
+
+      // Record every length the answer's text has while it streams.
+      await page.evaluate(() => {
+        const w = window as unknown as { __lengths: number[] };
+        w.__lengths = [];
+        new MutationObserver(() => {
+          const el = document.querySelector("[data-testid=chat-answer] .markdown");
+          if (el) w.__lengths.push((el.textContent ?? "").length);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      // A local stream can arrive in one network read (one render); a slow connection shows the growth.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: 3000, uploadThroughput: -1 });
+      const box = page.getByRole("textbox", { name: m["chat.composer.label"] });
+      await box.fill("How do I share");
+      await box.press("Shift+Enter");
+      await box.pressSequentially("a notebook?");
+      assert.equal(await box.inputValue(), "How do I share\na notebook?");
+      await box.press("Enter");
+      await page.getByRole("heading", { name: m["chat.sources.title"] }).waitFor({ timeout: 30_000 });
+      await page.waitForURL(new RegExp(`${prefix}/bots/${HELP_BOT}/chats/[0-9a-f-]{36}$`), { timeout: 10_000 });
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      const answer = (await page.getByTestId("chat-answer").first().textContent()) ?? "";
+      assert.match(answer, /shar/i);
+      const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths.filter((n) => n > 0));
+      assert.ok(new Set(lengths).size >= 2, `the answer grew while streaming: ${JSON.stringify(lengths.slice(0, 20))}`);
+      assert.ok(lengths.every((n, i) => i === 0 || n >= lengths[i - 1]!), "text only grows");
+      await page.getByText(m["chat.images.count"]!.includes("plural") ? /1/ : /1/).first().waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, `chat-answer-${locale}.png`) });
+
+      // Feedback.
+      await page.getByRole("button", { name: m["chat.feedback.up"], exact: true }).click();
+      await page.getByText(m["toast.feedbackThanks"]!).waitFor();
+      await page.getByRole("textbox", { name: m["chat.feedback.commentLabel"] }).fill("Clear and short");
+      await page.getByRole("button", { name: m["chat.feedback.sendComment"] }).click();
+
+      // Share the chat: its URL is on the clipboard.
+      const chatUrl = page.url();
+      await openOptions(page, m);
+      await page.getByRole("menuitem", { name: m["chat.options.shareChat"] }).click();
+      await page.getByText(m["toast.chatUrlCopied"]!).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), chatUrl);
+      await openOptions(page, m);
+      await page.getByRole("menuitem", { name: m["chat.options.shareLink"] }).click();
+      await page.getByText(m["toast.linkCopied"]!).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${app.appUrl}${prefix}/bots/${HELP_BOT}`);
+
+      // Download the transcript.
+      await openOptions(page, m);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: m["chat.options.downloadMd"] }).click()]);
+      const file = await download.path();
+      const text = fs.readFileSync(file, "utf8");
+      assert.match(text, /a notebook\?/);
+      assert.match(text, /Parley/);
+
+      // Someone else opens the shared chat: read-only, with a way to start their own.
+      const other = await browser.newContext();
+      const otherPage = await other.newPage();
+      await otherPage.goto(chatUrl);
+      await dismissConsent(otherPage, m);
+      await otherPage.getByText(m["chat.shared.readOnly"]!).waitFor({ timeout: 20_000 });
+      assert.match((await otherPage.getByTestId("chat-answer").first().textContent()) ?? "", /shar/i);
+      assert.equal(await otherPage.getByRole("textbox", { name: m["chat.composer.label"] }).count(), 0);
+      await otherPage.getByRole("button", { name: m["chat.options.newChat"] }).click();
+      await otherPage.getByRole("textbox", { name: m["chat.composer.label"] }).waitFor();
+      await other.close();
+
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    it("asks for the password of a protected bot", async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${app.appUrl}${prefix}/bots/${INTERNAL_BOT}`);
+      await page.waitForURL(new RegExp(`${prefix}/bots/${INTERNAL_BOT}/login\\?redirect=`), { timeout: 20_000 });
+      await dismissConsent(page, m);
+      const pw = page.getByLabel(m["chat.login.password"]!);
+      await pw.fill("open-says-me");
+      await page.getByRole("button", { name: m["chat.login.submit"] }).click();
+      await page.getByText(m["chat.login.incorrect"]!).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, `chat-login-${locale}.png`) });
+      await pw.fill("open-sesame");
+      await page.getByRole("button", { name: m["chat.login.submit"] }).click();
+      await page.waitForURL(new RegExp(`${prefix}/bots/${INTERNAL_BOT}$`));
+      await page.getByRole("heading", { name: "Acme Internal" }).waitFor();
+      await page.getByRole("textbox", { name: m["chat.composer.label"] }).fill("How do I request leave?");
+      await page.getByRole("textbox", { name: m["chat.composer.label"] }).press("Enter");
+      await page.waitForURL(new RegExp(`/bots/${INTERNAL_BOT}/chats/`), { timeout: 30_000 });
+      // The console 401 of the wrong password is the function's answer, not a page error.
+      assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+      await context.close();
+    });
+
+    it("opens the widget on a plain HTML page", async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const consoleErrors: string[] = [];
+      page.on("console", (msg) => msg.type() === "error" && consoleErrors.push(msg.text()));
+      page.on("pageerror", (err) => consoleErrors.push(err.message));
+      await page.goto(`${siteUrl}/?lang=${locale}`);
+      const bubble = page.getByRole("button", { name: "Open chat" });
+      await bubble.waitFor({ timeout: 15_000 }).catch((e) => {
+        throw new Error(`${e}\n${consoleErrors.join("\n")}`);
+      });
+      // data-open="maybe" is reported and falls back to closed.
+      assert.ok(consoleErrors.some((e) => /data-open/.test(e)), consoleErrors.join("\n"));
+      assert.equal(await page.locator("iframe").isVisible(), false);
+      await bubble.focus();
+      await page.keyboard.press("Enter");
+      const frame = page.frameLocator("iframe");
+      await frame.getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+      await dismissConsent(frame, m);
+      await frame.getByRole("button", { name: "What does the Pro plan include?" }).click();
+      await frame.getByRole("heading", { name: m["chat.sources.title"] }).waitFor({ timeout: 30_000 });
+      assert.match((await page.locator("iframe").getAttribute("src")) ?? "", new RegExp(`${prefix}/bots/${HELP_BOT}/embed`));
+      await page.screenshot({ path: path.join(ARTIFACTS, `chat-widget-${locale}.png`) });
+      // Closing from the keyboard: Escape on the bubble.
+      await page.getByRole("button", { name: "Close chat" }).focus();
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Open chat" }).waitFor();
+      assert.equal(await page.locator("iframe").isVisible(), false);
+      await context.close();
+    });
+  });
+}
+
+describe("the widget loader", () => {
+  it("is served by the app and at most 5 KB gzipped", async () => {
+    const js = await (await fetch(`${app.appUrl}/widget.js`)).text();
+    assert.match(js, /data-parley-widget/);
+    assert.ok(zlib.gzipSync(js).length <= 5 * 1024, `${zlib.gzipSync(js).length} bytes gzipped`);
+  });
+});

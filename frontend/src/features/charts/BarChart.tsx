@@ -17,8 +17,8 @@ export interface ChartPoint {
   values: Record<string, number>;
 }
 
-const W = 640;
-const H = 200;
+const W = 420;
+const H = 190;
 const PAD = { top: 12, right: 8, bottom: 24, left: 32 };
 
 function niceMax(v: number): number {
@@ -39,27 +39,17 @@ export function BarChart(props: { title: string; description?: string; labelHead
   const barW = Math.max(1, (slot * 0.8) / Math.max(1, series.length));
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
   // Label every n-th point so 90 days stay readable.
-  const every = Math.max(1, Math.ceil(points.length / 8));
+  const every = Math.max(1, Math.ceil(points.length / 6));
   const describe = (p: ChartPoint) => `${p.label}: ${series.map((s) => `${s.name} ${p.values[s.key] ?? 0}`).join(", ")}`;
 
   return (
     <figure className="chart" aria-labelledby={`${id}-title`}>
       <figcaption className="chart__head">
         <span id={`${id}-title`} className="chart__title">{title}</span>
-        {series.length > 1 && (
-          <span className="chart__legend" aria-hidden="true">
-            {series.map((s) => (
-              <span key={s.key} className="chart__legend-item">
-                <span className="chart__swatch" style={{ background: s.color }} />
-                {s.name}
-              </span>
-            ))}
-          </span>
-        )}
       </figcaption>
       {description && <p id={`${id}-desc`} className="sr-only">{description}</p>}
       <div className="chart__plot">
-        <svg viewBox={`0 0 ${W} ${H}`} role="group" aria-labelledby={`${id}-title`} aria-describedby={description ? `${id}-desc` : undefined} preserveAspectRatio="none">
+        <svg viewBox={`0 0 ${W} ${H}`} role="group" aria-labelledby={`${id}-title`} aria-describedby={description ? `${id}-desc` : undefined}>
           {[0, 0.5, 1].map((f) => (
             <g key={f} aria-hidden="true">
               <line className="chart__grid" x1={PAD.left} x2={W - PAD.right} y1={y(max * f)} y2={y(max * f)} />
@@ -103,6 +93,16 @@ export function BarChart(props: { title: string; description?: string; labelHead
           </div>
         )}
       </div>
+      {series.length > 1 && (
+        <span className="chart__legend" aria-hidden="true">
+          {series.map((s) => (
+            <span key={s.key} className="chart__legend-item">
+              <span className="chart__swatch" style={{ background: s.color }} />
+              {s.name}
+            </span>
+          ))}
+        </span>
+      )}
       <table className="sr-only">
         <caption>{title}</caption>
         <thead>

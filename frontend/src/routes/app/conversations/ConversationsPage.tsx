@@ -49,7 +49,7 @@ export default function ConversationsPage() {
         </div>
         <TeamSwitcher />
       </div>
-      <ConversationFilters filters={filters} bots={bots.data ?? []} onChange={(f) => go(f)} />
+      <ConversationFilters filters={filters} bots={bots.data ?? []} onChange={(f) => go(f, chatId)} />
       {teams.isError && <ErrorNote error={teams.error} />}
       {bots.isError && <ErrorNote error={bots.error} />}
       <div className="conv-layout">

@@ -3,6 +3,7 @@
 // tests of the shell need no database.
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -44,6 +45,16 @@ const CORS = {
   "access-control-expose-headers": "content-range",
 };
 
+/**
+ * Serves a private copy of the build: other test runs on this machine may rebuild
+ * frontend/dist while the browser tests are running.
+ */
+function snapshotDist(): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-dist-"));
+  fs.cpSync(distDir, copy, { recursive: true });
+  return copy;
+}
+
 export async function startShellApp(): Promise<ShellApp> {
   const events: RecordedEvent[] = [];
   const stub = http.createServer((req, res) => {
@@ -74,9 +85,14 @@ export async function startShellApp(): Promise<ShellApp> {
   const stubPort = await listen(stub);
   const supabaseUrl = `http://127.0.0.1:${stubPort}`;
   let siteUrl = "";
-  const app = createAppServer(distDir, () => ({ supabaseUrl, supabaseAnonKey: "anon-test-key", siteUrl, posthogKey: "", analyticsOnLocalhost: true }));
+  const dist = snapshotDist();
+  const app = createAppServer(dist, () => ({ supabaseUrl, supabaseAnonKey: "anon-test-key", siteUrl, posthogKey: "", analyticsOnLocalhost: true }));
   const port = await listen(app);
   siteUrl = `http://127.0.0.1:${port}`;
   const close = (s: http.Server) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); });
-  return { baseUrl: siteUrl, supabaseUrl, events, close: async () => { await close(app); await close(stub); } };
+  return { baseUrl: siteUrl, supabaseUrl, events, close: async () => {
+    await close(app);
+    await close(stub);
+    fs.rmSync(dist, { recursive: true, force: true });
+  } };
 }

@@ -12,6 +12,15 @@ import { AppProviders } from "../src/app/App";
 import { createQueryClient } from "../src/lib/queryClient";
 
 const BOT = "6f1c1a4e-9a56-4e55-8a39-0d3c3c1d9a11";
+const placeholder = () => import("../src/routes/PlaceholderPage");
+
+// Guarded test routes with the placeholder screen, so these tests do not depend on the real
+// screens (and their data) that later issues register under /app, /bots and /app/admin.
+const guardRoutes: RouteDef[] = [
+  { id: "t.auth", path: "/t/auth", layout: "app", guard: "auth", title: "page.app.bots.title", component: placeholder },
+  { id: "t.admin", path: "/t/admin", layout: "app-wide", guard: "admin-auth", title: "page.admin.dashboard.title", component: placeholder },
+  { id: "t.bot", path: "/t/bot/:botId", layout: "app-full-flex-col", guard: "bot-auth", title: "page.bots.chat.title", validate: { botId: "uuid" }, component: placeholder },
+];
 
 interface FakeState {
   session: boolean;
@@ -36,7 +45,7 @@ function fakeClient(state: FakeState) {
 function setup(url: string, state: FakeState = { session: false, admin: false }, table?: readonly RouteDef[]) {
   window.matchMedia = ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {} })) as never;
   const fake = fakeClient(state);
-  const router = createMemoryRouter(buildRoutes({ guards: createGuards(async () => fake.client), table }), { initialEntries: [url] });
+  const router = createMemoryRouter(buildRoutes({ guards: createGuards(async () => fake.client), table: table ?? [...routeTable, ...guardRoutes] }), { initialEntries: [url] });
   render(
     <AppProviders queryClient={createQueryClient()}>
       <RouterProvider router={router} />
@@ -99,7 +108,7 @@ describe("navigation", () => {
   });
 
   it("auth guard lets a signed-in user in", async () => {
-    setup("/es/app/bots", { session: true, admin: false });
+    setup("/es/t/auth", { session: true, admin: false });
     expect(await heading()).toHaveTextContent("Tus bots");
   });
 
@@ -115,18 +124,18 @@ describe("navigation", () => {
   });
 
   it("admin-auth lets an administrator in", async () => {
-    setup("/app/admin/dashboard", { session: true, admin: true });
+    setup("/t/admin", { session: true, admin: true });
     expect(await heading()).toHaveTextContent("Admin dashboard");
   });
 
   it("bot-auth gives a visitor an anonymous session", async () => {
-    const { signInAnonymously } = setup(`/bots/${BOT}`);
+    const { signInAnonymously } = setup(`/t/bot/${BOT}`);
     expect(await heading()).toHaveTextContent("Chat");
     expect(signInAnonymously).toHaveBeenCalledTimes(1);
   });
 
   it("a route naming a guard that does not exist fails with 'Unknown route middleware'", async () => {
-    const table: RouteDef[] = [...routeTable, { id: "broken", path: "/broken", layout: "default", guard: "nope", title: "page.home.title", component: () => import("../src/routes/PlaceholderPage") }];
+    const table: RouteDef[] = [...routeTable, { id: "broken", path: "/broken", layout: "default", guard: "nope", title: "page.home.title", component: placeholder }];
     setup("/broken", undefined, table);
     expect(await heading()).toHaveTextContent("Unknown route middleware: 'nope'");
   });

@@ -33,7 +33,7 @@ export default function ContentListPage() {
                 {item.description && <p className="card__text">{item.description}</p>}
                 {item.date && (
                   <p className="muted card__meta">
-                    <FormattedDate value={new Date(item.date + "T12:00:00Z")} dateStyle="medium" />
+                    <FormattedDate value={new Date(item.date + "T12:00:00Z")} dateStyle="medium" timeZone="UTC" />
                   </p>
                 )}
               </LocalizedLink>

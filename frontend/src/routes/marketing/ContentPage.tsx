@@ -41,7 +41,7 @@ export default function ContentPage() {
         {attributes.description && <p className="lead">{attributes.description}</p>}
         {attributes.date && (
           <p className="muted">
-            <FormattedDate value={new Date(attributes.date + "T12:00:00Z")} dateStyle="long" />
+            <FormattedDate value={new Date(attributes.date + "T12:00:00Z")} dateStyle="long" timeZone="UTC" />
             {attributes.author && <> · {attributes.author}</>}
           </p>
         )}

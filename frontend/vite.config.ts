@@ -82,6 +82,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     setupFiles: ["./test/setup.ts"],
     include: ["test/**/*.test.{ts,tsx}"],
     css: false,
+    testTimeout: 30_000,
     // `npm test` (scripts/test.mjs) reads the counts from this JSON report.
     reporters: process.env.VITEST_JSON ? ["default", ["json", { outputFile: process.env.VITEST_JSON }]] : ["default"],
   },

@@ -19,7 +19,10 @@ const messagesDir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
 /** The app's own texts, so the journey asserts what a person reads in each language. */
 function messages(code: string): (id: string, values?: Record<string, string>) => string {
   const read = (f: string) => JSON.parse(fs.readFileSync(f, "utf8")) as Record<string, string>;
-  const all = { ...read(path.join(messagesDir, `${code}.json`)), ...read(path.join(messagesDir, "auth", `${code}.json`)) };
+  const all = {
+    ...read(path.join(messagesDir, `${code}.json`)),
+    ...read(path.join(messagesDir, "auth", `${code}.json`)),
+  };
   return (id, values = {}) => {
     const text = all[id];
     assert.ok(text, `no message ${id} in ${code}`);
@@ -80,12 +83,18 @@ async function signOut(page: Page, t: ReturnType<typeof messages>) {
 }
 
 describe("auth journeys in Chromium", () => {
-  for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
+  for (const [code, prefix] of [
+    ["en", ""],
+    ["de", "/de"],
+  ] as const) {
     it(`register, confirm, stay signed in, sign out, sign in, reset the password (${code})`, async () => {
       const t = messages(code);
       const email = `e2e-${code}-${Date.now()}@example.test`;
       const name = `Tester ${code.toUpperCase()}`;
-      const context = await browser.newContext({ locale: code === "de" ? "de-DE" : "en-US", colorScheme: code === "de" ? "dark" : "light" });
+      const context = await browser.newContext({
+        locale: code === "de" ? "de-DE" : "en-US",
+        colorScheme: code === "de" ? "dark" : "light",
+      });
       const page = await context.newPage();
       const errors = watchErrors(page);
 
@@ -121,7 +130,10 @@ describe("auth journeys in Chromium", () => {
       // Sign out → home, signed out.
       await signOut(page, t);
       await page.waitForURL(new RegExp(`${app.appUrl}${prefix}/?$`));
-      await page.getByRole("link", { name: t("nav.login") }).first().waitFor();
+      await page
+        .getByRole("link", { name: t("nav.login") })
+        .first()
+        .waitFor();
 
       // Wrong password, then the right one.
       await page.goto(`${app.appUrl}${prefix}/app/auth/login`);
@@ -163,18 +175,26 @@ describe("auth journeys in Chromium", () => {
       await page.getByTestId("account-menu").getByText(name).waitFor();
 
       // Only the expected 400s of the wrong-password attempts reach the console.
-      assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/status of 400/.test(e)),
+        [],
+      );
       await context.close();
     });
   }
 
-  for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
+  for (const [code, prefix] of [
+    ["en", ""],
+    ["de", "/de"],
+  ] as const) {
     it(`an auth-guarded page sends to login and back after sign-in (${code})`, async () => {
       const t = messages(code);
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${app.appUrl}${prefix}/app/my-chats`);
-      await page.waitForURL(new RegExp(`${prefix}/app/auth/login\\?redirect=${encodeURIComponent(`${prefix}/app/my-chats`)}$`));
+      await page.waitForURL(
+        new RegExp(`${prefix}/app/auth/login\\?redirect=${encodeURIComponent(`${prefix}/app/my-chats`)}$`),
+      );
       assert.equal(await heading(page), t("page.auth.login.title"));
       await signIn(page, "owner@parley.test", "parley-demo-123");
       await page.waitForURL(new RegExp(`${prefix}/app/my-chats$`));
@@ -192,7 +212,10 @@ describe("auth journeys in Chromium", () => {
   });
 
   it("the admin area refuses the team owner and admits the platform administrator", async () => {
-    for (const [email, admitted] of [["owner@parley.test", false], ["platform-admin@parley.test", true]] as const) {
+    for (const [email, admitted] of [
+      ["owner@parley.test", false],
+      ["platform-admin@parley.test", true],
+    ] as const) {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${app.appUrl}/app/admin/dashboard`);

@@ -29,17 +29,32 @@ function fake(world: World) {
     select: () => ({
       eq: () => ({
         maybeSingle: async () => ({
-          data: table === "bot_access_grants" ? (world.grant ? { bot_id: BOT } : null) : table === "bots" ? (world.member ? { id: BOT } : null) : null,
+          data:
+            table === "bot_access_grants"
+              ? world.grant
+                ? { bot_id: BOT }
+                : null
+              : table === "bots"
+                ? world.member
+                  ? { id: BOT }
+                  : null
+                : null,
           error: null,
         }),
       }),
     }),
   }));
-  const client = { auth: { getSession: async () => ({ data: { session: world.session } }), signInAnonymously }, rpc, from } as unknown as SupabaseClient;
+  const client = {
+    auth: { getSession: async () => ({ data: { session: world.session } }), signInAnonymously },
+    rpc,
+    from,
+  } as unknown as SupabaseClient;
   return { guards: createGuards(async () => client), signInAnonymously, rpc, from };
 }
 
-async function outcome(p: Promise<void>): Promise<{ kind: "pass" } | { kind: "redirect"; location: string } | { kind: "status"; status: number }> {
+async function outcome(
+  p: Promise<void>,
+): Promise<{ kind: "pass" } | { kind: "redirect"; location: string } | { kind: "status"; status: number }> {
   try {
     await p;
     return { kind: "pass" };
@@ -51,12 +66,24 @@ async function outcome(p: Promise<void>): Promise<{ kind: "pass" } | { kind: "re
   }
 }
 
-const ctx = (path: string, locale: "en" | "de" = "en") => ({ request: new Request(`https://parley.test${path}`), params: { botId: BOT }, locale });
+const ctx = (path: string, locale: "en" | "de" = "en") => ({
+  request: new Request(`https://parley.test${path}`),
+  params: { botId: BOT },
+  locale,
+});
 
 describe("auth guard", () => {
   it("treats an anonymous session as signed out", async () => {
-    const { guards } = fake({ session: { user: { id: "a", is_anonymous: true } }, bot: null, grant: false, member: false });
-    expect(await outcome(guards.auth!(ctx("/de/app/bots?x=1", "de")))).toEqual({ kind: "redirect", location: "/de/app/auth/login?redirect=%2Fde%2Fapp%2Fbots%3Fx%3D1" });
+    const { guards } = fake({
+      session: { user: { id: "a", is_anonymous: true } },
+      bot: null,
+      grant: false,
+      member: false,
+    });
+    expect(await outcome(guards.auth!(ctx("/de/app/bots?x=1", "de")))).toEqual({
+      kind: "redirect",
+      location: "/de/app/auth/login?redirect=%2Fde%2Fapp%2Fbots%3Fx%3D1",
+    });
   });
   it("admin-auth refuses a signed-in non-admin with 403 and admits an admin", async () => {
     const w: World = { session: { user: { id: "u" } }, bot: null, grant: false, member: false, admin: false };
@@ -85,7 +112,12 @@ describe("bot-auth guard", () => {
   });
 
   it("lets a visitor with an access grant in", async () => {
-    const f = fake({ session: { user: { id: "anon", is_anonymous: true } }, bot: { visibility: "password" }, grant: true, member: false });
+    const f = fake({
+      session: { user: { id: "anon", is_anonymous: true } },
+      bot: { visibility: "password" },
+      grant: true,
+      member: false,
+    });
     expect(await outcome(f.guards["bot-auth"]!(ctx(`/bots/${BOT}`)))).toEqual({ kind: "pass" });
     expect(f.signInAnonymously).not.toHaveBeenCalled();
   });

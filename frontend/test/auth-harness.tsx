@@ -15,7 +15,10 @@ import authEn from "../src/i18n/messages/auth/en.json";
 import sharedDe from "../src/i18n/messages/de.json";
 import authDe from "../src/i18n/messages/auth/de.json";
 
-const MESSAGES: Record<string, Record<string, string>> = { en: { ...shared, ...authEn }, de: { ...sharedDe, ...authDe } };
+const MESSAGES: Record<string, Record<string, string>> = {
+  en: { ...shared, ...authEn },
+  de: { ...sharedDe, ...authDe },
+};
 
 export function fakeAuth(overrides: Record<string, unknown> = {}) {
   const auth = {
@@ -25,22 +28,46 @@ export function fakeAuth(overrides: Record<string, unknown> = {}) {
     resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
     updateUser: vi.fn(async () => ({ data: { user: { id: "u1" } }, error: null })),
     getSession: vi.fn(async () => ({ data: { session: null } })),
-    exchangeCodeForSession: vi.fn(async () => ({ data: { session: null }, error: { code: "flow_state_not_found", message: "invalid flow state" } })),
+    exchangeCodeForSession: vi.fn(async () => ({
+      data: { session: null },
+      error: { code: "flow_state_not_found", message: "invalid flow state" },
+    })),
     setSession: vi.fn(async () => ({ data: { session: null }, error: { code: "session_not_found" } })),
     signInWithOAuth: vi.fn(async () => ({ data: {}, error: null })),
     signOut: vi.fn(async () => ({ error: null })),
     ...overrides,
   };
-  const rpc = vi.fn(async (_fn: string, _args?: unknown): Promise<{ data: unknown; error: unknown }> => ({ data: null, error: null }));
+  const rpc = vi.fn(async (_fn: string, _args?: unknown): Promise<{ data: unknown; error: unknown }> => ({
+    data: null,
+    error: null,
+  }));
   const client = { auth, rpc } as unknown as SupabaseClient;
   return { client, auth, rpc };
 }
 
-export const session = (email = "ana@example.test", extra: Record<string, unknown> = {}) => ({ access_token: "a", refresh_token: "r", user: { id: "u1", email, is_anonymous: false, user_metadata: {}, ...extra } });
+export const session = (email = "ana@example.test", extra: Record<string, unknown> = {}) => ({
+  access_token: "a",
+  refresh_token: "r",
+  user: { id: "u1", email, is_anonymous: false, user_metadata: {}, ...extra },
+});
 
 export function renderPage(
   page: ReactElement,
-  { url, path, client, settings, def, locale = "en" }: { url: string; path: string; client: SupabaseClient; settings?: Partial<AuthSettings>; def?: Partial<RouteDef>; locale?: "en" | "de" },
+  {
+    url,
+    path,
+    client,
+    settings,
+    def,
+    locale = "en",
+  }: {
+    url: string;
+    path: string;
+    client: SupabaseClient;
+    settings?: Partial<AuthSettings>;
+    def?: Partial<RouteDef>;
+    locale?: "en" | "de";
+  },
 ) {
   function Landed() {
     const loc = useLocation();
@@ -48,17 +75,42 @@ export function renderPage(
   }
   const router = createMemoryRouter(
     [
-      { path, element: page, handle: { def: { id: "t", path, layout: "basic", title: "page.auth.login.title", component: async () => ({ default: () => null }), ...def }, locale } },
+      {
+        path,
+        element: page,
+        handle: {
+          def: {
+            id: "t",
+            path,
+            layout: "basic",
+            title: "page.auth.login.title",
+            component: async () => ({ default: () => null }),
+            ...def,
+          },
+          locale,
+        },
+      },
       { path: "*", element: <Landed /> },
     ],
     { initialEntries: [url] },
   );
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const fullSettings: AuthSettings = { external: { google: false, notion: false, email: true }, disable_signup: false, mailer_autoconfirm: false, ...settings };
+  const fullSettings: AuthSettings = {
+    external: { google: false, notion: false, email: true },
+    disable_signup: false,
+    mailer_autoconfirm: false,
+    ...settings,
+  };
   render(
     <QueryClientProvider client={queryClient}>
       <IntlProvider locale={locale} messages={MESSAGES[locale]!} defaultLocale="en">
-        <AuthDepsProvider value={{ client: async () => client, settings: async () => fullSettings, siteUrl: () => "https://parley.test" }}>
+        <AuthDepsProvider
+          value={{
+            client: async () => client,
+            settings: async () => fullSettings,
+            siteUrl: () => "https://parley.test",
+          }}
+        >
           <RouterProvider router={router} />
         </AuthDepsProvider>
       </IntlProvider>

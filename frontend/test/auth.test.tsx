@@ -14,7 +14,10 @@ import ProviderCallbackPage from "../src/routes/auth/ProviderCallbackPage";
 import { safeRedirect } from "../src/features/auth/redirect";
 import { fakeAuth, renderPage, session } from "./auth-harness";
 
-const landed = () => screen.findByTestId("landed");
+// The machine is shared with other test runs: give slow lazy loads room, never assert timing.
+vi.setConfig({ testTimeout: 20_000 });
+
+const landed = () => screen.findByTestId("landed", {}, { timeout: 5_000 });
 
 function setUrl(url: string) {
   window.history.replaceState(null, "", url);
@@ -57,7 +60,12 @@ describe("login page", () => {
   });
 
   it("shows 'Could not login. Please try again' with GoTrue's reason", async () => {
-    const { client, auth } = fakeAuth({ signInWithPassword: vi.fn(async () => ({ data: { session: null }, error: { code: "invalid_credentials", message: "Invalid login credentials", status: 400 } })) });
+    const { client, auth } = fakeAuth({
+      signInWithPassword: vi.fn(async () => ({
+        data: { session: null },
+        error: { code: "invalid_credentials", message: "Invalid login credentials", status: 400 },
+      })),
+    });
     renderPage(<LoginPage />, { url: "/app/auth/login", path: "/app/auth/login", client });
     await userEvent.type(await screen.findByLabelText("Email"), "ana@example.test");
     await userEvent.type(screen.getByLabelText("Password"), "wrong-one");
@@ -70,14 +78,25 @@ describe("login page", () => {
   });
 
   it("offers to resend the confirmation when the email is not confirmed", async () => {
-    const { client, auth } = fakeAuth({ signInWithPassword: vi.fn(async () => ({ data: { session: null }, error: { code: "email_not_confirmed", message: "Email not confirmed" } })) });
+    const { client, auth } = fakeAuth({
+      signInWithPassword: vi.fn(async () => ({
+        data: { session: null },
+        error: { code: "email_not_confirmed", message: "Email not confirmed" },
+      })),
+    });
     renderPage(<LoginPage />, { url: "/de/app/auth/login", path: "/de/app/auth/login", client, locale: "de" });
     await userEvent.type(await screen.findByLabelText("E-Mail"), "ana@example.test");
     await userEvent.type(screen.getByLabelText("Passwort"), "whatever-1");
     await userEvent.click(screen.getByRole("button", { name: "Anmelden" }));
-    expect(await screen.findByTestId("login-error")).toHaveTextContent("Anmeldung fehlgeschlagen. Bitte versuchen Sie es erneut");
+    expect(await screen.findByTestId("login-error")).toHaveTextContent(
+      "Anmeldung fehlgeschlagen. Bitte versuchen Sie es erneut",
+    );
     await userEvent.click(screen.getByRole("button", { name: "Bestätigungs-E-Mail erneut senden" }));
-    expect(auth.resend).toHaveBeenCalledWith({ type: "signup", email: "ana@example.test", options: { emailRedirectTo: "https://parley.test/de/app/auth/confirm-email" } });
+    expect(auth.resend).toHaveBeenCalledWith({
+      type: "signup",
+      email: "ana@example.test",
+      options: { emailRedirectTo: "https://parley.test/de/app/auth/confirm-email" },
+    });
     expect(await screen.findByText(/haben wir einen neuen Link geschickt/)).toBeInTheDocument();
   });
 
@@ -87,7 +106,11 @@ describe("login page", () => {
     ["https://evil.test/", "/app/bots"],
   ])("after sign-in with ?redirect=%s goes to %s", async (redirect, want) => {
     const { client } = fakeAuth();
-    renderPage(<LoginPage />, { url: `/app/auth/login?redirect=${encodeURIComponent(redirect)}`, path: "/app/auth/login", client });
+    renderPage(<LoginPage />, {
+      url: `/app/auth/login?redirect=${encodeURIComponent(redirect)}`,
+      path: "/app/auth/login",
+      client,
+    });
     await userEvent.type(await screen.findByLabelText("Email"), "ana@example.test");
     await userEvent.type(screen.getByLabelText("Password"), "right-one-1");
     await userEvent.click(screen.getByRole("button", { name: "Log in" }));
@@ -96,7 +119,12 @@ describe("login page", () => {
 
   it("shows provider buttons only for enabled providers and toggles the password", async () => {
     const { client } = fakeAuth();
-    renderPage(<LoginPage />, { url: "/app/auth/login", path: "/app/auth/login", client, settings: { external: { google: true, notion: false } } });
+    renderPage(<LoginPage />, {
+      url: "/app/auth/login",
+      path: "/app/auth/login",
+      client,
+      settings: { external: { google: true, notion: false } },
+    });
     const google = await screen.findByRole("link", { name: "Sign in with Google" });
     expect(google.getAttribute("href")).toBe("/app/auth/providers/google?redirect=%2Fapp%2Fbots");
     expect(screen.queryByRole("link", { name: "Sign in with Notion" })).toBeNull();
@@ -124,12 +152,17 @@ describe("register page", () => {
     expect(auth.signUp).toHaveBeenCalledWith({
       email: "ana@example.test",
       password: "short-long-enough",
-      options: { emailRedirectTo: "https://parley.test/de/app/auth/confirm-email", data: { locale: "de", preferred_language: "de", display_name: "Ana" } },
+      options: {
+        emailRedirectTo: "https://parley.test/de/app/auth/confirm-email",
+        data: { locale: "de", preferred_language: "de", display_name: "Ana" },
+      },
     });
   });
 
   it("shows the server's reason when the sign-up fails", async () => {
-    const { client } = fakeAuth({ signUp: vi.fn(async () => ({ data: {}, error: { code: "weak_password", message: "weak" } })) });
+    const { client } = fakeAuth({
+      signUp: vi.fn(async () => ({ data: {}, error: { code: "weak_password", message: "weak" } })),
+    });
     renderPage(<RegisterPage />, { url: "/app/auth/register", path: "/app/auth/register", client });
     await userEvent.type(await screen.findByLabelText("Email"), "ana@example.test");
     await userEvent.type(screen.getByLabelText("Password"), "password-123");
@@ -141,17 +174,29 @@ describe("register page", () => {
 describe("forgotten password and reset", () => {
   it("answers the same whether or not the address exists, with the reset URL", async () => {
     const { client, auth } = fakeAuth();
-    renderPage(<ForgottenPasswordPage />, { url: "/app/auth/forgotten-password", path: "/app/auth/forgotten-password", client });
+    renderPage(<ForgottenPasswordPage />, {
+      url: "/app/auth/forgotten-password",
+      path: "/app/auth/forgotten-password",
+      client,
+    });
     await userEvent.type(await screen.findByLabelText("Email"), "nobody@example.test");
     await userEvent.click(screen.getByRole("button", { name: "Send reset link" }));
     expect(await screen.findByTestId("forgot-sent")).toHaveTextContent("If an account exists for this address");
-    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith("nobody@example.test", { redirectTo: "https://parley.test/app/auth/reset" });
+    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith("nobody@example.test", {
+      redirectTo: "https://parley.test/app/auth/reset",
+    });
   });
 
   it("sets a new password when the recovery link gave a session", async () => {
     setUrl("/app/auth/reset?code=abc");
-    const updateUser = vi.fn().mockResolvedValueOnce({ data: {}, error: { code: "same_password", message: "same" } }).mockResolvedValueOnce({ data: {}, error: null });
-    const { client, auth } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })), updateUser });
+    const updateUser = vi
+      .fn()
+      .mockResolvedValueOnce({ data: {}, error: { code: "same_password", message: "same" } })
+      .mockResolvedValueOnce({ data: {}, error: null });
+    const { client, auth } = fakeAuth({
+      getSession: vi.fn(async () => ({ data: { session: session() } })),
+      updateUser,
+    });
     renderPage(<ResetPage />, { url: "/app/auth/reset?code=abc", path: "/app/auth/reset", client });
     expect(await screen.findByText("Choose a new password for ana@example.test.")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("New password"), "new-password-1");
@@ -161,7 +206,9 @@ describe("forgotten password and reset", () => {
     await userEvent.clear(screen.getByLabelText("Repeat the new password"));
     await userEvent.type(screen.getByLabelText("Repeat the new password"), "new-password-1");
     await userEvent.click(screen.getByRole("button", { name: "Save new password" }));
-    expect(await screen.findByTestId("password-error")).toHaveTextContent("The new password must be different from the old one.");
+    expect(await screen.findByTestId("password-error")).toHaveTextContent(
+      "The new password must be different from the old one.",
+    );
     await userEvent.click(screen.getByRole("button", { name: "Save new password" }));
     expect(await screen.findByTestId("reset-done")).toHaveTextContent("Your password has been changed.");
     expect(auth.updateUser).toHaveBeenLastCalledWith({ password: "new-password-1" });
@@ -170,7 +217,9 @@ describe("forgotten password and reset", () => {
   });
 
   it("explains an expired recovery link", async () => {
-    setUrl("/app/auth/reset#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired");
+    setUrl(
+      "/app/auth/reset#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired",
+    );
     const { client } = fakeAuth();
     renderPage(<ResetPage />, { url: "/app/auth/reset", path: "/app/auth/reset", client });
     expect(await screen.findByTestId("reset-error")).toHaveTextContent("This link has expired or was already used.");
@@ -181,17 +230,34 @@ describe("forgotten password and reset", () => {
 describe("confirm email", () => {
   it("exchanges the code when supabase-js did not, and shows success", async () => {
     setUrl("/app/auth/confirm-email?code=xyz");
-    const { client, auth } = fakeAuth({ exchangeCodeForSession: vi.fn(async () => ({ data: { session: session("bo@example.test") }, error: null })) });
-    renderPage(<ConfirmEmailPage />, { url: "/app/auth/confirm-email?code=xyz", path: "/app/auth/confirm-email", client });
+    const { client, auth } = fakeAuth({
+      exchangeCodeForSession: vi.fn(async () => ({ data: { session: session("bo@example.test") }, error: null })),
+    });
+    renderPage(<ConfirmEmailPage />, {
+      url: "/app/auth/confirm-email?code=xyz",
+      path: "/app/auth/confirm-email",
+      client,
+    });
     expect(await screen.findByTestId("confirm-success")).toHaveTextContent("bo@example.test");
     expect(auth.exchangeCodeForSession).toHaveBeenCalledWith("xyz");
   });
 
   it("opened in another browser: confirmed, asks to log in", async () => {
     setUrl("/app/auth/confirm-email?code=xyz");
-    const { client } = fakeAuth({ exchangeCodeForSession: vi.fn(async () => ({ data: { session: null }, error: { name: "AuthPKCECodeVerifierMissingError", message: "missing" } })) });
-    renderPage(<ConfirmEmailPage />, { url: "/app/auth/confirm-email?code=xyz", path: "/app/auth/confirm-email", client });
-    expect(await screen.findByTestId("confirm-login")).toHaveTextContent("Your email address is confirmed. Please log in.");
+    const { client } = fakeAuth({
+      exchangeCodeForSession: vi.fn(async () => ({
+        data: { session: null },
+        error: { name: "AuthPKCECodeVerifierMissingError", message: "missing" },
+      })),
+    });
+    renderPage(<ConfirmEmailPage />, {
+      url: "/app/auth/confirm-email?code=xyz",
+      path: "/app/auth/confirm-email",
+      client,
+    });
+    expect(await screen.findByTestId("confirm-login")).toHaveTextContent(
+      "Your email address is confirmed. Please log in.",
+    );
   });
 
   it("shows the error from the URL and a resend form", async () => {
@@ -202,7 +268,11 @@ describe("confirm email", () => {
     await userEvent.type(screen.getByLabelText("Email"), "ana@example.test");
     await userEvent.click(screen.getByRole("button", { name: "Resend confirmation email" }));
     expect(await screen.findByTestId("resend-sent")).toBeInTheDocument();
-    expect(auth.resend).toHaveBeenCalledWith({ type: "signup", email: "ana@example.test", options: { emailRedirectTo: "https://parley.test/app/auth/confirm-email" } });
+    expect(auth.resend).toHaveBeenCalledWith({
+      type: "signup",
+      email: "ana@example.test",
+      options: { emailRedirectTo: "https://parley.test/app/auth/confirm-email" },
+    });
   });
 });
 
@@ -213,7 +283,9 @@ describe("invite page", () => {
     const { client } = fakeAuth();
     renderPage(<InvitePage />, { url: `/app/auth/invite?token=${TOKEN}`, path: "/app/auth/invite", client });
     const login = await screen.findByRole("link", { name: "Log in" });
-    expect(login.getAttribute("href")).toBe(`/app/auth/login?redirect=${encodeURIComponent(`/app/auth/invite?token=${TOKEN}`)}`);
+    expect(login.getAttribute("href")).toBe(
+      `/app/auth/login?redirect=${encodeURIComponent(`/app/auth/invite?token=${TOKEN}`)}`,
+    );
   });
 
   it("shows the team and role, accepts and goes to the team", async () => {
@@ -221,7 +293,19 @@ describe("invite page", () => {
     const { client, rpc } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
     rpc.mockImplementation(async (fn: string) =>
       fn === "get_invitation"
-        ? { data: [{ team_id: "team-1", team_name: "Acme Support", email: "ana@example.test", role: "admin", expires_at: "2099-01-01", accepted: false }], error: null }
+        ? {
+            data: [
+              {
+                team_id: "team-1",
+                team_name: "Acme Support",
+                email: "ana@example.test",
+                role: "admin",
+                expires_at: "2099-01-01",
+                accepted: false,
+              },
+            ],
+            error: null,
+          }
         : { data: "team-1", error: null },
     );
     renderPage(<InvitePage />, { url: `/app/auth/invite?token=${TOKEN}`, path: "/app/auth/invite", client });
@@ -234,8 +318,22 @@ describe("invite page", () => {
 
   it("a new invited user arriving with tokens in the hash may set a password", async () => {
     setUrl(`/app/auth/invite?token=${TOKEN}#access_token=at&refresh_token=rt&type=invite`);
-    const { client, auth, rpc } = fakeAuth({ setSession: vi.fn(async () => ({ data: { session: session() }, error: null })) });
-    rpc.mockImplementation(async () => ({ data: [{ team_id: "team-1", team_name: "Acme Support", email: "ana@example.test", role: "owner", expires_at: "2099-01-01", accepted: false }], error: null }));
+    const { client, auth, rpc } = fakeAuth({
+      setSession: vi.fn(async () => ({ data: { session: session() }, error: null })),
+    });
+    rpc.mockImplementation(async () => ({
+      data: [
+        {
+          team_id: "team-1",
+          team_name: "Acme Support",
+          email: "ana@example.test",
+          role: "owner",
+          expires_at: "2099-01-01",
+          accepted: false,
+        },
+      ],
+      error: null,
+    }));
     renderPage(<InvitePage />, { url: `/app/auth/invite?token=${TOKEN}`, path: "/app/auth/invite", client });
     expect(await screen.findByRole("heading", { name: "Set a password" })).toBeInTheDocument();
     expect(auth.setSession).toHaveBeenCalledWith({ access_token: "at", refresh_token: "rt" });
@@ -248,7 +346,10 @@ describe("invite page", () => {
 
   it.each([
     [{ code: "22023", message: "This invitation has already been used" }, "auth.invite.used"],
-    [{ code: "22023", message: "This invitation has expired: ask the team owner for a new one" }, "auth.invite.expired"],
+    [
+      { code: "22023", message: "This invitation has expired: ask the team owner for a new one" },
+      "auth.invite.expired",
+    ],
     [{ code: "42501", message: "This invitation was sent to another email address" }, "auth.invite.wrongEmail"],
     [{ code: "PT404", message: "This invitation link is not valid" }, "auth.invite.invalid"],
     [{ code: "XX000", message: "boom" }, "auth.invite.failed"],
@@ -259,12 +360,26 @@ describe("invite page", () => {
     const { client, rpc } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
     rpc.mockImplementation(async (fn: string) =>
       fn === "get_invitation"
-        ? { data: [{ team_id: "team-1", team_name: "Acme Support", email: "x@example.test", role: "admin", expires_at: "2099-01-01", accepted: false }], error: null }
+        ? {
+            data: [
+              {
+                team_id: "team-1",
+                team_name: "Acme Support",
+                email: "x@example.test",
+                role: "admin",
+                expires_at: "2099-01-01",
+                accepted: false,
+              },
+            ],
+            error: null,
+          }
         : { data: null, error: { code: "42501", message: "This invitation was sent to another email address" } },
     );
     renderPage(<InvitePage />, { url: `/app/auth/invite?token=${TOKEN}`, path: "/app/auth/invite", client });
     await userEvent.click(await screen.findByRole("button", { name: "Join the team" }));
-    expect(await screen.findByTestId("invite-error")).toHaveTextContent("This invitation was sent to another email address.");
+    expect(await screen.findByTestId("invite-error")).toHaveTextContent(
+      "This invitation was sent to another email address.",
+    );
   });
 });
 
@@ -273,20 +388,32 @@ describe("OAuth callback", () => {
     setUrl("/app/auth/providers/google/callback?code=c1");
     sessionStorage.setItem("parley.auth.heading", "/app/teams/t9");
     const { client } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
-    renderPage(<ProviderCallbackPage />, { url: "/app/auth/providers/google/callback?code=c1", path: "/app/auth/providers/google/callback", client, def: { meta: { provider: "google" } } });
+    renderPage(<ProviderCallbackPage />, {
+      url: "/app/auth/providers/google/callback?code=c1",
+      path: "/app/auth/providers/google/callback",
+      client,
+      def: { meta: { provider: "google" } },
+    });
     expect(await landed()).toHaveTextContent("/app/teams/t9");
   });
 
   it("shows the provider's error", async () => {
     setUrl("/app/auth/providers/notion/callback?error=access_denied&error_description=denied");
     const { client } = fakeAuth();
-    renderPage(<ProviderCallbackPage />, { url: "/app/auth/providers/notion/callback", path: "/app/auth/providers/notion/callback", client, def: { meta: { provider: "notion" } } });
+    renderPage(<ProviderCallbackPage />, {
+      url: "/app/auth/providers/notion/callback",
+      path: "/app/auth/providers/notion/callback",
+      client,
+      def: { meta: { provider: "notion" } },
+    });
     expect(await screen.findByTestId("callback-error")).toHaveTextContent("Access was denied.");
   });
 
   it("shopify is not available", async () => {
     const { client } = fakeAuth();
     renderPage(<ProviderCallbackPage />, { url: "/x", path: "/x", client, def: { meta: { provider: "shopify" } } });
-    expect(await screen.findByTestId("provider-unavailable")).toHaveTextContent("Signing in with Shopify is not available in Parley.");
+    expect(await screen.findByTestId("provider-unavailable")).toHaveTextContent(
+      "Signing in with Shopify is not available in Parley.",
+    );
   });
 });

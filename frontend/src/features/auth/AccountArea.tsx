@@ -51,8 +51,16 @@ export function AccountArea() {
         label={<span className="account-area__name">{name}</span>}
         buttonLabel={intl.formatMessage({ id: "auth.menu.label" }, { name })}
         items={[
-          { key: "account", label: intl.formatMessage({ id: "auth.menu.account" }), onSelect: () => navigate(lp("/app/account")) },
-          { key: "chats", label: intl.formatMessage({ id: "auth.menu.myChats" }), onSelect: () => navigate(lp("/app/my-chats")) },
+          {
+            key: "account",
+            label: intl.formatMessage({ id: "auth.menu.account" }),
+            onSelect: () => navigate(lp("/app/account")),
+          },
+          {
+            key: "chats",
+            label: intl.formatMessage({ id: "auth.menu.myChats" }),
+            onSelect: () => navigate(lp("/app/my-chats")),
+          },
           { key: "signout", label: intl.formatMessage({ id: "auth.menu.signOut" }), onSelect: () => void signOut() },
         ]}
       />

@@ -8,7 +8,13 @@ import { checkPassword, type FieldError } from "./validation";
 import { toFailure, type AuthFailure } from "./errors";
 import { minPasswordLength, useAuthSettingsQuery } from "../../data/auth/auth-settings-query";
 
-export function NewPasswordForm({ onDone, submitLabel = "auth.reset.submit" }: { onDone: () => void; submitLabel?: string }) {
+export function NewPasswordForm({
+  onDone,
+  submitLabel = "auth.reset.submit",
+}: {
+  onDone: () => void;
+  submitLabel?: string;
+}) {
   const intl = useIntl();
   const { client, settings } = useAuthDeps();
   const min = minPasswordLength(useAuthSettingsQuery(settings).data);
@@ -58,7 +64,10 @@ export function NewPasswordForm({ onDone, submitLabel = "auth.reset.submit" }: {
         name="new-password"
         autoComplete="new-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={(e) => {
+          setPassword(e.target.value);
+          setErrors((x) => ({ ...x, password: undefined }));
+        }}
         error={passwordError}
         hint={intl.formatMessage({ id: "auth.field.passwordHint" }, { min })}
         autoFocus
@@ -68,7 +77,10 @@ export function NewPasswordForm({ onDone, submitLabel = "auth.reset.submit" }: {
         name="confirm-password"
         autoComplete="new-password"
         value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
+        onChange={(e) => {
+          setConfirm(e.target.value);
+          setErrors((x) => ({ ...x, confirm: undefined }));
+        }}
         error={confirmError}
       />
       <Button type="submit" block loading={busy}>

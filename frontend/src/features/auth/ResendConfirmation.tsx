@@ -27,7 +27,11 @@ export function ResendConfirmation() {
     setState("busy");
     try {
       const supabase = await client();
-      const { error: e2 } = await supabase.auth.resend({ type: "signup", email: email.trim(), options: { emailRedirectTo: siteUrl("/app/auth/confirm-email") } });
+      const { error: e2 } = await supabase.auth.resend({
+        type: "signup",
+        email: email.trim(),
+        options: { emailRedirectTo: siteUrl("/app/auth/confirm-email") },
+      });
       // Only a rate limit is worth telling: anything else would reveal whether the address exists.
       if (e2 && /rate_limit/.test(e2.code ?? "")) {
         setFailure(toFailure(e2));
@@ -49,7 +53,12 @@ export function ResendConfirmation() {
     );
   }
   return (
-    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label={intl.formatMessage({ id: "auth.confirm.resendTitle" })}>
+    <form
+      className="auth-form"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={intl.formatMessage({ id: "auth.confirm.resendTitle" })}
+    >
       <h2 className="h4">
         <FormattedMessage id="auth.confirm.resendTitle" />
       </h2>
@@ -58,7 +67,15 @@ export function ResendConfirmation() {
           <FailureText failure={failure} />
         </FormAlert>
       )}
-      <Input label={intl.formatMessage({ id: "auth.field.email" })} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} />
+      <Input
+        label={intl.formatMessage({ id: "auth.field.email" })}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+      />
       <Button type="submit" theme="secondary" block loading={state === "busy"}>
         <FormattedMessage id="auth.confirm.resend" />
       </Button>

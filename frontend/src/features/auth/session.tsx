@@ -17,7 +17,15 @@ export interface SessionState {
 const initial: SessionState = { status: "loading", session: null, user: null, lastEvent: null };
 const SessionContext = createContext<SessionState>(initial);
 
-type Loader = () => Promise<{ getSupabase: () => { auth: { onAuthStateChange: (cb: (e: AuthChangeEvent, s: Session | null) => void) => { data: { subscription: { unsubscribe(): void } } } } } }>;
+type Loader = () => Promise<{
+  getSupabase: () => {
+    auth: {
+      onAuthStateChange: (cb: (e: AuthChangeEvent, s: Session | null) => void) => {
+        data: { subscription: { unsubscribe(): void } };
+      };
+    };
+  };
+}>;
 const defaultLoader: Loader = () => import("../../lib/supabase");
 
 export function SessionProvider({ children, load = defaultLoader }: { children: ReactNode; load?: Loader }) {

@@ -8,12 +8,24 @@ import { authErrorMessageId, type AuthFailure } from "./errors";
 import type { FieldError } from "./validation";
 import "./auth.css";
 
-export function AuthCard({ title, titleValues, children, footer }: { title?: string; titleValues?: Record<string, string>; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  titleValues,
+  children,
+  footer,
+}: {
+  title?: string;
+  titleValues?: Record<string, string>;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   const intl = useIntl();
   const def = useRouteDef();
   return (
     <div className="auth-card" data-route-id={def?.id}>
-      <h1 className="auth-card__title">{intl.formatMessage({ id: title ?? def?.title ?? "page.auth.login.title" }, titleValues)}</h1>
+      <h1 className="auth-card__title">
+        {intl.formatMessage({ id: title ?? def?.title ?? "page.auth.login.title" }, titleValues)}
+      </h1>
       {children}
       {footer && <div className="auth-card__footer">{footer}</div>}
     </div>
@@ -26,13 +38,27 @@ export function useFieldError(err: FieldError | undefined): string | undefined {
 }
 
 /** A form-level message; `tone` error or success. Takes focus when it appears. */
-export function FormAlert({ tone = "error", children, testId }: { tone?: "error" | "success" | "info"; children: ReactNode; testId?: string }) {
+export function FormAlert({
+  tone = "error",
+  children,
+  testId,
+}: {
+  tone?: "error" | "success" | "info";
+  children: ReactNode;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
   }, [children]);
   return (
-    <div ref={ref} tabIndex={-1} className={cx("auth-alert", `auth-alert--${tone}`)} role={tone === "error" ? "alert" : "status"} data-testid={testId}>
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className={cx("auth-alert", `auth-alert--${tone}`)}
+      role={tone === "error" ? "alert" : "status"}
+      data-testid={testId}
+    >
       {children}
     </div>
   );
@@ -54,9 +80,16 @@ export function FailureText({ failure, headline }: { failure: AuthFailure; headl
   );
 }
 
-type PasswordProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & { label: ReactNode; error?: string; hint?: ReactNode };
+type PasswordProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & {
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+};
 
-export const PasswordField = forwardRef<HTMLInputElement, PasswordProps>(function PasswordField({ label, error, hint, id, className, ...rest }, ref) {
+export const PasswordField = forwardRef<HTMLInputElement, PasswordProps>(function PasswordField(
+  { label, error, hint, id, className, ...rest },
+  ref,
+) {
   const intl = useIntl();
   const auto = useId();
   const fid = id ?? auto;
@@ -68,13 +101,35 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordProps>(functio
         {label}
       </label>
       <div className="auth-password">
-        <input ref={ref} id={fid} type={shown ? "text" : "password"} className={cx("control", className)} aria-invalid={!!error || undefined} aria-describedby={described} {...rest} />
-        <button type="button" className="auth-password__toggle" aria-pressed={shown} aria-controls={fid} onClick={() => setShown((s) => !s)}>
+        <input
+          ref={ref}
+          id={fid}
+          type={shown ? "text" : "password"}
+          className={cx("control", className)}
+          aria-invalid={!!error || undefined}
+          aria-describedby={described}
+          {...rest}
+        />
+        <button
+          type="button"
+          className="auth-password__toggle"
+          aria-pressed={shown}
+          aria-controls={fid}
+          onClick={() => setShown((s) => !s)}
+        >
           {intl.formatMessage({ id: shown ? "auth.password.hide" : "auth.password.show" })}
         </button>
       </div>
-      {hint && !error && <p id={`${fid}-hint`} className="field__hint">{hint}</p>}
-      {error && <p id={`${fid}-error`} className="field__error" role="alert">{error}</p>}
+      {hint && !error && (
+        <p id={`${fid}-hint`} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${fid}-error`} className="field__error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 });

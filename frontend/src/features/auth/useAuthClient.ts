@@ -7,5 +7,8 @@ import { useAuthDeps } from "./deps";
 export function useSiteUrl(): (path: string) => string {
   const { siteUrl } = useAuthDeps();
   const locale = useLocale();
-  return useCallback((path: string) => `${siteUrl().replace(/\/+$/, "")}${localizePath(path, locale)}`, [siteUrl, locale]);
+  return useCallback(
+    (path: string) => `${siteUrl().replace(/\/+$/, "")}${localizePath(path, locale)}`,
+    [siteUrl, locale],
+  );
 }

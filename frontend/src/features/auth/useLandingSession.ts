@@ -41,9 +41,13 @@ export function useLandingSession(): LandingState {
       const accessToken = h.get("access_token");
       const refreshToken = h.get("refresh_token");
       if (accessToken && refreshToken) {
-        const { data, error } = await supabase.auth.setSession({ access_token: accessToken, refresh_token: refreshToken });
+        const { data, error } = await supabase.auth.setSession({
+          access_token: accessToken,
+          refresh_token: refreshToken,
+        });
         cleanUrl();
-        if (error || !data.session) return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
+        if (error || !data.session)
+          return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
         return set({ status: "session", session: data.session, fromUrl: true });
       }
       const { data } = await supabase.auth.getSession();
@@ -54,7 +58,8 @@ export function useLandingSession(): LandingState {
         }
         const { data: exchanged, error } = await supabase.auth.exchangeCodeForSession(code);
         cleanUrl();
-        if (error || !exchanged.session) return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
+        if (error || !exchanged.session)
+          return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
         return set({ status: "session", session: exchanged.session, fromUrl: true });
       }
       if (data.session) return set({ status: "session", session: data.session, fromUrl: false });

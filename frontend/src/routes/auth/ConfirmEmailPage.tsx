@@ -29,7 +29,10 @@ export default function ConfirmEmailPage() {
     );
   }
   // The link was opened in another browser: the address is confirmed, only the session is missing.
-  if (state.status === "error" && (state.failure.code === "pkce_code_verifier_not_found" || state.failure.code === "bad_code_verifier")) {
+  if (
+    state.status === "error" &&
+    (state.failure.code === "pkce_code_verifier_not_found" || state.failure.code === "bad_code_verifier")
+  ) {
     return (
       <AuthCard>
         <FormAlert tone="info" testId="confirm-login">

@@ -30,7 +30,9 @@ export default function ForgottenPasswordPage() {
     setBusy(true);
     try {
       const supabase = await client();
-      const { error: e2 } = await supabase.auth.resetPasswordForEmail(email.trim(), { redirectTo: siteUrl("/app/auth/reset") });
+      const { error: e2 } = await supabase.auth.resetPasswordForEmail(email.trim(), {
+        redirectTo: siteUrl("/app/auth/reset"),
+      });
       if (e2 && /rate_limit/.test(e2.code ?? "")) setFailure(toFailure(e2));
       else setSent(true);
     } catch (err2) {
@@ -63,7 +65,17 @@ export default function ForgottenPasswordPage() {
             </FormAlert>
           )}
           <form className="auth-form" onSubmit={onSubmit} noValidate>
-            <Input label={intl.formatMessage({ id: "auth.field.email" })} type="email" name="email" autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} autoFocus />
+            <Input
+              label={intl.formatMessage({ id: "auth.field.email" })}
+              type="email"
+              name="email"
+              autoComplete="email"
+              inputMode="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              error={emailError}
+              autoFocus
+            />
             <Button type="submit" block loading={busy}>
               <FormattedMessage id="auth.forgot.submit" />
             </Button>

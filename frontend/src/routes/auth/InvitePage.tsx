@@ -135,7 +135,9 @@ export default function InvitePage() {
           <dt>
             <FormattedMessage id="auth.invite.role" />
           </dt>
-          <dd>{intl.formatMessage({ id: inv.role === "owner" ? "auth.invite.roleOwner" : "auth.invite.roleAdmin" })}</dd>
+          <dd>
+            {intl.formatMessage({ id: inv.role === "owner" ? "auth.invite.roleOwner" : "auth.invite.roleAdmin" })}
+          </dd>
           <dt>
             <FormattedMessage id="auth.invite.for" />
           </dt>

@@ -4,7 +4,14 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { Button, Input } from "../../components/ui";
 import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
-import { AuthCard, FailureText, FormAlert, PasswordField, focusFirstInvalid, useFieldError } from "../../features/auth/ui";
+import {
+  AuthCard,
+  FailureText,
+  FormAlert,
+  PasswordField,
+  focusFirstInvalid,
+  useFieldError,
+} from "../../features/auth/ui";
 import { ProviderButtons } from "../../features/auth/ProviderButtons";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
@@ -61,7 +68,11 @@ export default function LoginPage() {
     setResent("busy");
     try {
       const supabase = await client();
-      await supabase.auth.resend({ type: "signup", email: email.trim(), options: { emailRedirectTo: siteUrl("/app/auth/confirm-email") } });
+      await supabase.auth.resend({
+        type: "signup",
+        email: email.trim(),
+        options: { emailRedirectTo: siteUrl("/app/auth/confirm-email") },
+      });
     } finally {
       // The same answer whether the address exists or not.
       setResent("sent");
@@ -109,7 +120,10 @@ export default function LoginPage() {
           autoComplete="username"
           inputMode="email"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setErrors((x) => ({ ...x, email: undefined }));
+          }}
           error={emailError}
           autoFocus
         />
@@ -118,7 +132,10 @@ export default function LoginPage() {
           name="password"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setErrors((x) => ({ ...x, password: undefined }));
+          }}
           error={passwordError}
         />
         <div className="auth-form__row">

@@ -35,7 +35,10 @@ function Callback() {
     return (
       <AuthCard>
         <FormAlert testId="callback-error">
-          <FailureText failure={state.status === "error" ? state.failure : { code: "session_not_found" }} headline="auth.login.failed" />
+          <FailureText
+            failure={state.status === "error" ? state.failure : { code: "session_not_found" }}
+            headline="auth.login.failed"
+          />
         </FormAlert>
         <LocalizedLink to="/app/auth/login" className={buttonClassName({ block: true, theme: "secondary" })}>
           <FormattedMessage id="auth.register.backToLogin" />
@@ -53,6 +56,7 @@ function Callback() {
 export default function ProviderCallbackPage() {
   const def = useRouteDef();
   const id = def?.meta?.provider ?? "";
-  if (!PROVIDERS.some((p) => p.id === id)) return <NotAvailable provider={id ? id[0]!.toUpperCase() + id.slice(1) : ""} />;
+  if (!PROVIDERS.some((p) => p.id === id))
+    return <NotAvailable provider={id ? id[0]!.toUpperCase() + id.slice(1) : ""} />;
   return <Callback />;
 }

@@ -32,7 +32,10 @@ export default function ProviderStartPage() {
       if (s && s.external?.[provider.id] !== true) throw { code: "provider_disabled" };
       rememberHeading(safeRedirect(redirect, defaultAfterLogin(locale)));
       const supabase = await client();
-      const { error } = await supabase.auth.signInWithOAuth({ provider: provider.id as Provider, options: { redirectTo: siteUrl(`/app/auth/providers/${provider.id}/callback`) } });
+      const { error } = await supabase.auth.signInWithOAuth({
+        provider: provider.id as Provider,
+        options: { redirectTo: siteUrl(`/app/auth/providers/${provider.id}/callback`) },
+      });
       if (error) throw error;
     })().catch((err) => !cancelled && setFailure(toFailure(err)));
     return () => {

@@ -6,7 +6,14 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { Button, Input, Select } from "../../components/ui";
 import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
-import { AuthCard, FailureText, FormAlert, PasswordField, focusFirstInvalid, useFieldError } from "../../features/auth/ui";
+import {
+  AuthCard,
+  FailureText,
+  FormAlert,
+  PasswordField,
+  focusFirstInvalid,
+  useFieldError,
+} from "../../features/auth/ui";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
 import { defaultAfterLogin, safeRedirect } from "../../features/auth/redirect";
@@ -92,7 +99,9 @@ export default function RegisterPage() {
       footer={
         <span>
           <FormattedMessage id="auth.register.haveAccount" />{" "}
-          <LocalizedLink to={params.get("redirect") ? `/app/auth/login?redirect=${encodeURIComponent(target)}` : "/app/auth/login"}>
+          <LocalizedLink
+            to={params.get("redirect") ? `/app/auth/login?redirect=${encodeURIComponent(target)}` : "/app/auth/login"}
+          >
             <FormattedMessage id="auth.register.loginLink" />
           </LocalizedLink>
         </span>
@@ -112,7 +121,10 @@ export default function RegisterPage() {
           name="name"
           autoComplete="name"
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            setErrors((x) => ({ ...x, name: undefined }));
+          }}
           error={nameError}
           maxLength={100}
           autoFocus
@@ -124,7 +136,10 @@ export default function RegisterPage() {
           autoComplete="email"
           inputMode="email"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setErrors((x) => ({ ...x, email: undefined }));
+          }}
           error={emailError}
         />
         <PasswordField
@@ -132,7 +147,10 @@ export default function RegisterPage() {
           name="password"
           autoComplete="new-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setErrors((x) => ({ ...x, password: undefined }));
+          }}
           error={passwordError}
           hint={intl.formatMessage({ id: "auth.field.passwordHint" }, { min })}
         />

@@ -34,9 +34,16 @@ export default function ResetPage() {
     return (
       <AuthCard>
         <FormAlert testId="reset-error">
-          {state.status === "error" ? <FailureText failure={state.failure} headline="auth.reset.linkFailed" /> : <FormattedMessage id="auth.reset.noSession" />}
+          {state.status === "error" ? (
+            <FailureText failure={state.failure} headline="auth.reset.linkFailed" />
+          ) : (
+            <FormattedMessage id="auth.reset.noSession" />
+          )}
         </FormAlert>
-        <LocalizedLink to="/app/auth/forgotten-password" className={buttonClassName({ block: true, theme: "secondary" })}>
+        <LocalizedLink
+          to="/app/auth/forgotten-password"
+          className={buttonClassName({ block: true, theme: "secondary" })}
+        >
           <FormattedMessage id="auth.reset.requestNew" />
         </LocalizedLink>
       </AuthCard>

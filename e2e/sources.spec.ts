@@ -128,9 +128,14 @@ for (const [prefix, code] of [
       await explain(page, `web-${code}`, async () => {
         await page.goto(`${base}/data-sources/new`);
         await page.getByRole("heading", { name: m["sources.new.title"] }).waitFor({ timeout: 20_000 });
+        await page.waitForLoadState("networkidle");
         await page.getByLabel(m["sources.type.web"]!, { exact: false }).first().check();
-        await page.getByLabel(m["sources.form.name"]!, { exact: true }).fill(`Lumen site ${code}`);
-        await page.getByLabel(m["sources.web.startUrl"]!).fill(site.url);
+        const nameField = page.getByLabel(m["sources.form.name"]!, { exact: true });
+        const urlField = page.getByLabel(m["sources.web.startUrl"]!);
+        await nameField.fill(`Lumen site ${code}`);
+        await urlField.fill(site.url);
+        assert.equal(await nameField.inputValue(), `Lumen site ${code}`);
+        assert.equal(await urlField.inputValue(), site.url);
         await page.screenshot({ path: path.join(ART, `sources-new-${code}.png`), fullPage: true });
         await page.getByRole("button", { name: m["sources.new.submit"] }).click();
 
@@ -201,6 +206,7 @@ for (const [prefix, code] of [
       );
       await explain(page, `file-${code}`, async () => {
         await page.goto(`${base}/data-sources/new?type=file`);
+        await page.waitForLoadState("networkidle");
         await page.getByLabel(m["sources.file.choose"]!, { exact: true }).setInputFiles(file);
         await page.getByText(`returns-${code}.md`).first().waitFor();
         await page.getByRole("button", { name: m["sources.new.submit"] }).click();

@@ -17,12 +17,19 @@ export function isStaleAfterJob(source: Pick<DataSource, "status" | "updated_at"
 export function useStaleSourceCheck(sources: readonly Pick<DataSource, "id" | "bot_id" | "status" | "updated_at">[], latest: (id: string) => IngestionJob | undefined): void {
   const qc = useQueryClient();
   const stale = sources.filter((s) => isStaleAfterJob(s, latest(s.id)));
-  const key = stale.map((s) => `${s.id}:${latest(s.id)?.id}:${latest(s.id)?.status}`).join(",");
+  const key = stale.map((s) => `${s.id}:${latest(s.id)?.id}:${latest(s.id)?.status}:${s.updated_at}`).join(",");
   useEffect(() => {
-    for (const s of stale) {
-      void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(s.id) });
-      void qc.invalidateQueries({ queryKey: dataSourceKeys.list(s.bot_id) });
-      void qc.invalidateQueries({ queryKey: documentKeys.bySource(s.id) });
-    }
+    if (!stale.length) return;
+    const reread = () => {
+      for (const s of stale) {
+        void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(s.id) });
+        void qc.invalidateQueries({ queryKey: dataSourceKeys.list(s.bot_id) });
+        void qc.invalidateQueries({ queryKey: documentKeys.bySource(s.id) });
+      }
+    };
+    reread();
+    // The row is written just after the job: a few bounded retries cover a missed event.
+    const timers = [1000, 3000, 8000].map((ms) => setTimeout(reread, ms));
+    return () => timers.forEach(clearTimeout);
   }, [key, qc]);
 }

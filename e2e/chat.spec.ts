@@ -226,6 +226,34 @@ for (const [locale, prefix] of [
   });
 }
 
+describe("SDK and test pages", () => {
+  for (const prefix of ["", "/de"]) {
+    it(`show the embed code and load the widget (${prefix || "/"})`, async () => {
+      const m = messages(prefix ? "de" : "en");
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${app.appUrl}${prefix}/bots/${HELP_BOT}/sdk`);
+      await page.getByRole("heading", { name: m["chat.sdk.title"] }).waitFor({ timeout: 20_000 });
+      const snippet = (await page.locator(".sdk-snippet").textContent()) ?? "";
+      assert.match(snippet, new RegExp(`<script src="${app.appUrl}/widget.js" data-bot-id="${HELP_BOT}"`));
+      await page.getByRole("button", { name: "Open chat" }).waitFor();
+      await page.goto(`${app.appUrl}${prefix}/test/widget`);
+      await page.getByRole("heading", { name: m["chat.test.widgetTitle"] }).waitFor();
+      await page.getByRole("button", { name: "Open chat" }).click();
+      await page.frameLocator("iframe").getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+      await page.goto(`${app.appUrl}${prefix}/test/features`);
+      await page.getByRole("heading", { name: m["chat.test.featuresTitle"] }).waitFor();
+      await page.getByRole("button", { name: "How do I share a notebook?" }).first().waitFor({ timeout: 20_000 });
+      await page.goto(`${app.appUrl}/bots/${HELP_BOT}/embed-center?lang=${prefix ? "de" : "en"}`);
+      await page.getByRole("textbox", { name: m["chat.composer.label"] }).waitFor({ timeout: 20_000 });
+      if (prefix) await page.waitForURL(new RegExp(`/de/bots/${HELP_BOT}/embed-center$`));
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+});
+
 describe("the widget loader", () => {
   it("is served by the app and at most 5 KB gzipped", async () => {
     const js = await (await fetch(`${app.appUrl}/widget.js`)).text();

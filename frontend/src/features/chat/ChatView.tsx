@@ -48,7 +48,10 @@ export function ChatView({ botId, chatId, variant = "page", color }: { botId: st
   const intl = useIntl();
   const bot = usePublicBotQuery(botId);
   const visitor = useVisitorSession();
-  const needsGrant = bot.data?.visibility === "password";
+  // Anonymous visitors of a password bot go to its login first. A signed-in user may be on
+  // the bot's team (no password needed), which only the chat function can tell: for them a
+  // 403 password_required from it sends them to the login instead.
+  const needsGrant = bot.data?.visibility === "password" && visitor.anonymous;
   const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant);
   const navigate = useNavigate();
   const location = useLocation();

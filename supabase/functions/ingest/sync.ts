@@ -326,15 +326,7 @@ export async function runJob(
     .select("progress_done, progress_total")
     .eq("id", jobId)
     .single();
-  await service
-    .from("ingestion_jobs")
-    .update({
-      status,
-      finished_at: finishedAt,
-      errors,
-      ...(status === "succeeded" ? { progress_done: progress?.progress_total ?? 0 } : {}),
-    })
-    .eq("id", jobId);
+  // The source first, then the job: whoever sees the job finished also sees the source's final state.
   const { data: fresh } = await service.from("data_sources").select("sync_schedule").eq("id", source.id).maybeSingle();
   await service
     .from("data_sources")
@@ -350,6 +342,15 @@ export async function runJob(
       chunk_count: chunkCount ?? 0,
     })
     .eq("id", source.id);
+  await service
+    .from("ingestion_jobs")
+    .update({
+      status,
+      finished_at: finishedAt,
+      errors,
+      ...(status === "succeeded" ? { progress_done: progress?.progress_total ?? 0 } : {}),
+    })
+    .eq("id", jobId);
   log("job finished", { job_id: jobId, status, stored, skipped, removed, errors: errors.length });
 }
 

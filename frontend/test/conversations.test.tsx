@@ -157,7 +157,7 @@ describe("ConversationsPage", () => {
   it("reads filters from the URL, writes them back, and opens a conversation that updates live", async () => {
     const thread = [
       { id: "m1", chat_id: CHAT, role: "user", content: "<img src=x onerror=alert(1)>Hello?", sources: [], latency_ms: null, first_token_ms: null, model: null, provider: null, error: null, created_at: "2026-11-20T09:59:00Z" },
-      { id: "m2", chat_id: CHAT, role: "assistant", content: "Hi there", sources: [{ title: "Guide", url: "javascript:alert(1)", excerpt: "Read me" }], latency_ms: 48, first_token_ms: 41, model: null, provider: "extractive", error: null, created_at: "2026-11-20T09:59:01Z" },
+      { id: "m2", chat_id: CHAT, role: "assistant", content: "**Export**: <b>Hi</b> there", sources: [{ title: "Guide", url: "javascript:alert(1)", excerpt: "Read me" }], latency_ms: 48, first_token_ms: 41, model: null, provider: "extractive", error: null, created_at: "2026-11-20T09:59:01Z" },
     ];
     db.tables.chats = (call) => (call.ops.some((o) => o.startsWith(`eq id ${CHAT}`)) ? [chatRow(CHAT, "Where are my notes?")] : [chatRow(CHAT, "Where are my notes?")]);
     db.tables.messages = () => [...thread];
@@ -184,6 +184,9 @@ describe("ConversationsPage", () => {
     const view = await screen.findByRole("list", { name: "Messages" });
     expect(within(view).getByText("<img src=x onerror=alert(1)>Hello?")).toBeTruthy();
     expect(view.querySelector("img")).toBeNull();
+    expect(within(view).getByText("Export").tagName).toBe("STRONG");
+    expect(within(view).getByText(/<b>Hi<\/b> there/)).toBeTruthy();
+    expect(view.querySelector("b")).toBeNull();
     expect(within(view).getByText("Guide").closest("a")).toBeNull();
     expect(within(view).getByText("Answered in 48 ms")).toBeTruthy();
     expect(within(view).getByText(/Helpful/)).toBeTruthy();

@@ -1,7 +1,14 @@
 // One turn of a conversation. Text is rendered as text (React escapes it), never as HTML.
+import type { ReactNode } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import type { ConversationMessage, MessageRating } from "../../data/conversations/types";
 import { safeUrl } from "./format";
+
+// Answers use **bold** for the passage headings; that one mark becomes <strong>, built as React
+// nodes so nothing in the text is ever parsed as HTML.
+export function richText(text: string): ReactNode[] {
+  return text.split(/\*\*([^*\n]+)\*\*/g).map((part, i) => (i % 2 === 1 ? <strong key={i}>{part}</strong> : part));
+}
 
 export function MessageItem({ message, rating }: { message: ConversationMessage; rating?: MessageRating }) {
   const intl = useIntl();
@@ -13,7 +20,7 @@ export function MessageItem({ message, rating }: { message: ConversationMessage;
         <time dateTime={message.created_at}>{intl.formatTime(message.created_at, { hour: "2-digit", minute: "2-digit" })}</time>
       </div>
       <div className="conv-msg__bubble">
-        {message.content && <p className="conv-msg__text">{message.content}</p>}
+        {message.content && <p className="conv-msg__text">{mine ? message.content : richText(message.content)}</p>}
         {message.error && (
           <p className="conv-msg__error" role="note">
             <FormattedMessage id="conversations.message.error" values={{ error: message.error }} />

@@ -38,6 +38,16 @@ function startCli(port: number, dbPort: number, dir = dataDir): { child: ChildPr
   return { child, ready, output: () => out, exit };
 }
 
+function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    child.on("exit", (code) => resolve({ code, out }));
+  });
+}
+
 function alive(pid: number) {
   try {
     process.kill(pid, 0);
@@ -113,7 +123,28 @@ describe("stack supervision", () => {
     expect(await portClash.exit).not.toBe(0);
     expect(portClash.output()).toMatch(/already in use/);
 
+    // `status` prints the running stack's URLs and keys, also as env lines
+    const status = await runCli(["status", "--data-dir", dataDir, "--env"]);
+    expect(status.code).toBe(0);
+    expect(status.out).toContain(`SUPABASE_URL=http://127.0.0.1:${port}`);
+    expect(status.out).toMatch(/SUPABASE_ANON_KEY=eyJ/);
+    // db-reset refuses while the stack runs
+    const busy = await runCli(["db-reset", "--workdir", fixtureDir, "--data-dir", dataDir]);
+    expect(busy.code).not.toBe(0);
+    expect(busy.out).toMatch(/Stop it first/);
+
     third.child.kill("SIGINT");
     expect(await third.exit).toBe(0);
-  }, 120_000);
+    const stopped = await runCli(["status", "--data-dir", dataDir]);
+    expect(stopped.code).not.toBe(0);
+
+    // db-reset rebuilds from migrations: the table created by hand is gone, the fixture's tables are back
+    const reset = await runCli(["db-reset", "--workdir", fixtureDir, "--data-dir", dataDir]);
+    expect(reset.code, reset.out).toBe(0);
+    const fourth = startCli(port, dbPort);
+    await fourth.ready;
+    expect(await query(dbPort, "select to_regclass('public.kept') as t, to_regclass('public.notebooks') as n")).toEqual([{ t: null, n: "notebooks" }]);
+    fourth.child.kill("SIGTERM");
+    expect(await fourth.exit).toBe(0);
+  }, 180_000);
 });

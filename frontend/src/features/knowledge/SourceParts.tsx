@@ -86,18 +86,17 @@ export function DeleteSourceButton({ source }: { source: DataSource }) {
             <Button
               theme="error"
               loading={del.isPending}
-              onClick={() =>
-                del.mutate(
-                  { id: source.id, botId: source.bot_id },
-                  {
-                    onSuccess: () => {
-                      setOpen(false);
-                      toast.show("sources.toast.deleted");
-                      void navigate(lp(sourcesPath(source.bot_id)));
-                    },
-                  },
-                )
-              }
+              onClick={async () => {
+                // mutateAsync: the page under this dialog unmounts once the row is gone
+                // (realtime DELETE), and per-call mutate callbacks would then never run.
+                try {
+                  await del.mutateAsync({ id: source.id, botId: source.bot_id });
+                } catch {
+                  return; // shown below from del.error
+                }
+                toast.show("sources.toast.deleted");
+                void navigate(lp(sourcesPath(source.bot_id)));
+              }}
             >
               <FormattedMessage id="sources.delete.confirm" />
             </Button>

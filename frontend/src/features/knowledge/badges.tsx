@@ -1,8 +1,24 @@
+import type React from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { DataSourceStatus, DataSourceType } from "../../data/dataSources/types";
 import "./knowledge.css";
 
-const ICONS: Record<DataSourceType, string> = { web: "🌐", file: "📄", notion: "🗒️", youtube: "▶️", text: "✏️" };
+// Inline SVG (stroke icons, currentColor): emoji fonts are not everywhere.
+const PATHS: Record<DataSourceType, string> = {
+  web: "M12 3a9 9 0 1 0 0 18a9 9 0 0 0 0-18zM3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z",
+  file: "M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5M9 13h6M9 17h6",
+  notion: "M5 4h14v16H5zM9 16V8l6 8V8",
+  youtube: "M3 8.5C3 6.6 4.6 5 6.5 5h11C19.4 5 21 6.6 21 8.5v7c0 1.9-1.6 3.5-3.5 3.5h-11C4.6 19 3 17.4 3 15.5zM10 9v6l5-3z",
+  text: "M4 6h16M4 10h16M4 14h10M4 18h7",
+};
+const ICONS: Record<DataSourceType, React.ReactNode> = Object.fromEntries(
+  Object.entries(PATHS).map(([k, d]) => [
+    k,
+    <svg key={k} viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d={d} />
+    </svg>,
+  ]),
+) as Record<DataSourceType, React.ReactNode>;
 
 /** `decorative` when a visible label next to it already names the type. */
 export function SourceTypeIcon({ type, decorative }: { type: DataSourceType; decorative?: boolean }) {

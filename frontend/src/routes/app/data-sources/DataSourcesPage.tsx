@@ -46,7 +46,7 @@ export default function DataSourcesPage() {
           <ErrorText error={sources.error} />
         </div>
       ) : sources.data.length === 0 ? (
-        <EmptyState icon="📚" title={<FormattedMessage id="sources.list.empty.title" />} description={<FormattedMessage id="sources.list.empty.text" />} action={addLink} />
+        <EmptyState title={<FormattedMessage id="sources.list.empty.title" />} description={<FormattedMessage id="sources.list.empty.text" />} action={addLink} />
       ) : (
         <div className="ks-table-wrap">
           <table className="ks-table">

@@ -216,8 +216,8 @@ for (const [locale, prefix] of [
       await frame.getByRole("heading", { name: m["chat.sources.title"] }).waitFor({ timeout: 30_000 });
       assert.match((await page.locator("iframe").getAttribute("src")) ?? "", new RegExp(`${prefix}/bots/${HELP_BOT}/embed`));
       await page.screenshot({ path: path.join(ARTIFACTS, `chat-widget-${locale}.png`) });
-      // Closing from the keyboard: Escape on the bubble.
-      await page.getByRole("button", { name: "Close chat" }).focus();
+      // Closing from the keyboard: Escape inside the chat closes the bubble.
+      await frame.getByRole("textbox", { name: m["chat.composer.label"] }).focus();
       await page.keyboard.press("Escape");
       await page.getByRole("button", { name: "Open chat" }).waitFor();
       assert.equal(await page.locator("iframe").isVisible(), false);

@@ -97,6 +97,13 @@ export function mount(c: WidgetConfig): { toggle: (open?: boolean) => void } {
       button.focus();
     }
   });
+  // The embed page posts "close" when Escape is pressed inside the chat.
+  window.addEventListener("message", (e) => {
+    if (e.source === frame.contentWindow && e.data && e.data.parley === "close" && isOpen) {
+      toggle(false);
+      button.focus();
+    }
+  });
   root.append(frame, button);
   document.body.appendChild(root);
   toggle(c.open);

@@ -20,6 +20,17 @@ export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page">
     const q = rest.toString();
     navigate(`${localizePath(path, lang)}${q ? `?${q}` : ""}`, { replace: true });
   }, [wrongLang, lang, path, search, navigate]);
+  // In the widget's iframe, Escape asks the page's loader to close the bubble (unless a
+  // menu or dialog of the chat takes that Escape itself).
+  useEffect(() => {
+    if (window.parent === window) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || (e.target instanceof Element && e.target.closest(".menu, dialog"))) return;
+      window.parent.postMessage({ parley: "close" }, "*");
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   if (wrongLang) return null;
   return (
     <div className={`embed-root embed-root--${variant}`}>

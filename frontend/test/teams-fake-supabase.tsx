@@ -5,7 +5,7 @@ import { render } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { IntlProvider } from "react-intl";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import type { ComponentType } from "react";
+import type { ComponentType, ReactElement } from "react";
 import base from "../src/i18n/messages/en.json";
 import teams from "../src/i18n/messages/teams/en.json";
 import bots from "../src/i18n/messages/bots/en.json";
@@ -88,7 +88,7 @@ export const client = {
   },
 };
 
-export function renderScreen(Screen: ComponentType, { path, url, extra = [] }: { path: string; url: string; extra?: { path: string; element: JSX.Element }[] }) {
+export function renderScreen(Screen: ComponentType, { path, url, extra = [] }: { path: string; url: string; extra?: { path: string; element: ReactElement }[] }) {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter([{ path, Component: Screen }, ...extra], { initialEntries: [url] });
   render(

@@ -23,6 +23,9 @@ export function Root() {
   const { locale, messages } = useLoaderData() as RootData;
   const matches = useMatches();
   const leaf = [...matches].reverse().map((m) => handleOf(m.handle)).find(Boolean);
+  // Embeds live in iframes on customers' sites: no cookie banner over their page (and
+  // without consent there, no analytics either).
+  const embedded = leaf?.def.id === "bots.embed" || leaf?.def.id === "bots.embed-center";
   useEffect(() => {
     // Marks the page interactive (hydrated or client-rendered); browser tests wait for it.
     document.documentElement.dataset.hydrated = "";
@@ -32,7 +35,7 @@ export function Root() {
       <ColorModeProvider forced={leaf?.def.colorMode}>
         <ToastProvider>
           <Outlet />
-          <ConsentBanner />
+          {!embedded && <ConsentBanner />}
           <AnalyticsTracker />
         </ToastProvider>
       </ColorModeProvider>

@@ -123,6 +123,27 @@ describe("stack supervision", () => {
     expect(await portClash.exit).not.toBe(0);
     expect(portClash.output()).toMatch(/already in use/);
 
+    // a crashed PostgreSQL is restarted by the running stack; REST works again with the data
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+    process.kill(postmaster, "SIGKILL");
+    expect(
+      await waitUntil(() => {
+        try {
+          const now = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+          return now !== postmaster && alive(now);
+        } catch {
+          return false;
+        }
+      }, 60_000),
+    ).toBe(true);
+    let healthy = false;
+    for (let i = 0; i < 100 && !healthy; i++) {
+      healthy = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+      if (!healthy) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(healthy).toBe(true);
+    expect((await query(dbPort, "select count(*)::int as n from public.kept"))[0].n).toBe(2);
+
     // `status` prints the running stack's URLs and keys, also as env lines
     const status = await runCli(["status", "--data-dir", dataDir, "--env"]);
     expect(status.code).toBe(0);

@@ -197,6 +197,8 @@ describe("preferences", () => {
     await page.locator(".site-header .language-switcher .menu__button").click();
     await page.getByRole("menuitem", { name: "Deutsch" }).click();
     await page.waitForURL(`${app.baseUrl}/de/channels/slack`);
+    // <html lang> follows once the German messages are in (an effect after the navigation).
+    await page.waitForFunction(() => document.documentElement.lang === "de", null, { timeout: 10_000 });
     assert.equal(await page.getAttribute("html", "lang"), "de");
     const cookie = (await context.cookies()).find((c) => c.name === "parley_locale");
     assert.equal(cookie?.value, "de");

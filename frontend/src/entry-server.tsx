@@ -34,11 +34,14 @@ export async function render(url: string, siteUrl: string): Promise<RenderResult
   }
   const router = createStaticRouter(handler.dataRoutes, context);
   const store: HeadStore = {};
+  const queryClient = createQueryClient();
   const html = renderToString(
-    <AppProviders queryClient={createQueryClient()} headStore={store}>
+    <AppProviders queryClient={queryClient} headStore={store}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
   );
+  // Its 5-minute garbage-collection timers would otherwise keep the prerender process alive.
+  queryClient.clear();
   const state = store.state ?? { title: "Parley", lang: "en", links: [] };
   const title = formatTitle(store.pageTitle ?? state.title);
   return {

@@ -25,7 +25,8 @@ export class Supervised {
     this.child = child;
     for (const stream of ["stdout", "stderr"] as const) {
       let buf = "";
-      child[stream]!.on("data", (d: Buffer) => {
+      // Inherited stdio (Vite in dev) has no pipe to read.
+      child[stream]?.on("data", (d: Buffer) => {
         buf += d.toString();
         let i;
         while ((i = buf.indexOf("\n")) >= 0) {

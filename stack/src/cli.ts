@@ -43,6 +43,9 @@ function envLines(info: { apiUrl: string; dbUrl: string; appUrl?: string; anonKe
 }
 
 async function start(options: StackOptions) {
+  // A closed terminal or pipe (EPIPE) must never abort the shutdown that stops the children.
+  process.stdout.on("error", () => {});
+  process.stderr.on("error", () => {});
   const stack = await startStack(options);
   const infoFile = path.join(options.dataDir, "stack.json");
   fs.writeFileSync(infoFile, JSON.stringify({ apiUrl: stack.apiUrl, appUrl: stack.appUrl, dbUrl: stack.dbUrl, pid: process.pid }, null, 2));

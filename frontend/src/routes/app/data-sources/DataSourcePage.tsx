@@ -2,7 +2,7 @@
 // its per-document errors, cancel / retry / sync now, delete.
 import { FormattedMessage, FormattedNumber } from "react-intl";
 import { useParams } from "react-router";
-import { Button, buttonClassName, EmptyState, Loading } from "../../../components/ui";
+import { Button, buttonClassName, Loading } from "../../../components/ui";
 import { useDataSourceQuery } from "../../../data/dataSources/data-source-query";
 import { useSourceJobsQuery } from "../../../data/ingestionJobs/ingestion-jobs-query";
 import { useCancelJobMutation, useRetryJobMutation } from "../../../data/ingestionJobs/job-mutations";
@@ -11,8 +11,9 @@ import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
 import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
 import { ErrorText, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
-import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, sourcesPath, SyncNowButton } from "../../../features/knowledge/SourceParts";
+import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, SyncNowButton } from "../../../features/knowledge/SourceParts";
 import { LocalizedLink } from "../../../features/site/LocalizedLink";
+import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
 import "../../../features/knowledge/knowledge.css";
 
 export default function DataSourcePage() {
@@ -24,24 +25,8 @@ export default function DataSourcePage() {
   useLiveJobs(botId);
   useStaleSourceCheck(source.data ? [source.data] : [], () => jobs.data?.[0]);
 
-  if (source.isPending) return <Loading />;
-  if (source.isError)
-    return (
-      <div className="ks-alert" role="alert">
-        <ErrorText error={source.error} />
-      </div>
-    );
-  if (!source.data)
-    return (
-      <EmptyState
-        title={<FormattedMessage id="sources.detail.notFound" />}
-        action={
-          <LocalizedLink className={buttonClassName({ size: "sm" })} to={sourcesPath(botId)}>
-            <FormattedMessage id="sources.list.back" />
-          </LocalizedLink>
-        }
-      />
-    );
+  const pending = sourceLoadState(source, botId);
+  if (pending || !source.data) return pending;
   const s = source.data;
   const job = jobs.data?.[0];
   const active = isActiveJob(job);

@@ -2,14 +2,14 @@
 // can be linked to and the browser's back button moves between them.
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams } from "react-router";
-import { buttonClassName, EmptyState, Loading, Tabs } from "../../../components/ui";
+import { buttonClassName, Tabs } from "../../../components/ui";
 import { useRouteDef } from "../../../app/handle";
 import { useDataSourceQuery } from "../../../data/dataSources/data-source-query";
 import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
-import { ErrorText } from "../../../features/knowledge/badges";
-import { settingsPath, SourceHeader, sourcePath, sourcesPath } from "../../../features/knowledge/SourceParts";
+import { settingsPath, SourceHeader, sourcePath } from "../../../features/knowledge/SourceParts";
 import { ContentTab, DocumentsTab, GeneralTab, ScrapingTab, SyncingTab } from "../../../features/knowledge/SettingsTabs";
 import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
 import "../../../features/knowledge/knowledge.css";
 
 export default function DataSourceSettingsPage() {
@@ -20,24 +20,8 @@ export default function DataSourceSettingsPage() {
   const lp = useLocalePath();
   const source = useDataSourceQuery(dataSourceId);
   useLiveJobs(botId);
-  if (source.isPending) return <Loading />;
-  if (source.isError)
-    return (
-      <div className="ks-alert" role="alert">
-        <ErrorText error={source.error} />
-      </div>
-    );
-  if (!source.data)
-    return (
-      <EmptyState
-        title={<FormattedMessage id="sources.detail.notFound" />}
-        action={
-          <LocalizedLink className={buttonClassName({ size: "sm" })} to={sourcesPath(botId)}>
-            <FormattedMessage id="sources.list.back" />
-          </LocalizedLink>
-        }
-      />
-    );
+  const pending = sourceLoadState(source, botId);
+  if (pending || !source.data) return pending;
   const s = source.data;
   const tabs = [
     { key: "content", panel: <ContentTab source={s} /> },

@@ -1,5 +1,5 @@
-// The gallery reads public bots through supabase-js; until the bots table exists (or when
-// the request fails) it shows a calm error state instead of crashing.
+// The gallery reads listed bots through the gallery_bots() RPC (supabase-js); when the RPC is
+// missing or the request fails it shows a calm error state instead of crashing.
 import { describe, expect, it, vi, beforeEach } from "vitest";
 import { render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -16,7 +16,7 @@ vi.mock("../src/lib/supabase", () => {
     eq: (col: string, v: unknown) => (calls.push(`eq ${col} ${String(v)}`), builder),
     order: () => Promise.resolve(result),
   };
-  return { getSupabase: () => ({ from: (t: string) => (calls.push(`from ${t}`), builder) }) };
+  return { getSupabase: () => ({ rpc: (fn: string) => (calls.push(`rpc ${fn}`), builder) }) };
 });
 
 import GalleryPage from "../src/routes/marketing/GalleryPage";
@@ -43,7 +43,7 @@ describe("gallery", () => {
     result.error = null;
     renderGallery();
     expect(await screen.findByText("Helpdesk")).toBeInTheDocument();
-    expect(calls).toEqual(["from bots", "select id, name, description, avatar_url, language", "eq gallery_listed true"]);
+    expect(calls).toEqual(["rpc gallery_bots", "select id, name, description, avatar_url, language"]);
     expect(screen.getByRole("link", { name: /Helpdesk/ })).toHaveAttribute("href", "/gallery/6f1c1a4e-9a56-4e55-8a39-0d3c3c1d9a11");
   });
 
@@ -54,9 +54,9 @@ describe("gallery", () => {
     expect(await screen.findByText("No public bots yet.")).toBeInTheDocument();
   });
 
-  it("shows an error state when the table is missing", async () => {
+  it("shows an error state when the RPC is missing", async () => {
     result.data = null;
-    result.error = { code: "42P01", message: 'relation "public.bots" does not exist' };
+    result.error = { code: "PGRST202", message: "Could not find the function public.gallery_bots without parameters in the schema cache" };
     renderGallery();
     expect(await screen.findByText("The gallery is not available right now.")).toBeInTheDocument();
   });

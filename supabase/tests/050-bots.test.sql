@@ -1,7 +1,8 @@
--- bots: team admins and owners manage the team's bots; anyone reads gallery bots;
--- the chat page reads public/password bots by id through get_public_bot().
+-- bots: team admins and owners manage the team's bots; only the team (and platform
+-- admins) read bots rows; the public reads listed bots through gallery_bots() and
+-- public/password bots by id through get_public_bot(), neither exposing instructions.
 begin;
-select plan(36);
+select plan(41);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'bots');
@@ -12,12 +13,12 @@ select is(array(select name from public.bots order by 1), array['A gallery', 'A 
 select tests.authenticate_as('admin');
 select is(array(select name from public.bots order by 1), array['A gallery', 'A private', 'A unlisted'], 'the admin reads the team''s bots');
 select tests.authenticate_as('other');
-select is(array(select name from public.bots order by 1), array['A gallery', 'B private'],
-  'a member of another team reads their own bots and gallery bots');
+select is(array(select name from public.bots order by 1), array['B private'],
+  'a member of another team reads only their own team''s bots');
 select tests.authenticate_as('stranger');
-select is(array(select name from public.bots order by 1), array['A gallery'], 'a signed-in stranger reads gallery bots only');
+select is_empty($$ select * from public.bots $$, 'a signed-in stranger reads no bots rows, not even gallery bots');
 select tests.clear_authentication();
-select is(array(select name from public.bots order by 1), array['A gallery'], 'anon reads gallery bots only');
+select is_empty($$ select * from public.bots $$, 'anon reads no bots rows');
 select tests.authenticate_as('platform');
 select is(array(select name from public.bots order by 1), array['A gallery', 'A private', 'A unlisted', 'B private'],
   'the platform admin reads every bot');
@@ -32,6 +33,18 @@ select is((select name from public.get_public_bot(tests.bot_id('A gallery'))), '
 reset role;
 select ok(not (array['instructions', 'model', 'team_id'] && (select proargnames from pg_proc where oid = 'public.get_public_bot(uuid)'::regprocedure)),
   'get_public_bot does not expose instructions, model or team');
+
+-- gallery_bots -------------------------------------------------------------------
+select tests.clear_authentication();
+select is(array(select name from public.gallery_bots() order by 1), array['A gallery'], 'anon lists the gallery through gallery_bots');
+select tests.authenticate_as('stranger');
+select is(array(select name from public.gallery_bots() order by 1), array['A gallery'], 'signed-in users list the same gallery');
+select is((select count(*)::int from public.gallery_bots() g where g.id = tests.bot_id('A unlisted')), 0,
+  'gallery_bots leaves out unlisted bots');
+reset role;
+select ok(not (array['instructions', 'model', 'model_provider', 'team_id', 'temperature'] && (select proargnames from pg_proc where oid = 'public.gallery_bots()'::regprocedure)),
+  'gallery_bots does not expose instructions, model or team');
+select ok(has_function_privilege('anon', 'public.gallery_bots()', 'execute'), 'anon may execute gallery_bots');
 
 -- has_bot_role (for tables under a bot) ----------------------------------------
 select tests.authenticate_as('admin');

@@ -626,6 +626,49 @@ export type Database = {
           },
         ];
       };
+      notion_connections: {
+        Row: {
+          access_token: string | null;
+          connected_at: string | null;
+          created_at: string;
+          expires_at: string;
+          id: string;
+          redirect_uri: string;
+          return_path: string;
+          state_hash: string;
+          user_id: string;
+          workspace_id: string | null;
+          workspace_name: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          access_token?: string | null;
+          connected_at?: string | null;
+          created_at?: string;
+          expires_at?: string;
+          id?: string;
+          redirect_uri: string;
+          return_path: string;
+          state_hash: string;
+          user_id: string;
+          workspace_id?: string | null;
+          workspace_name?: string | null;
+        };
+        Update: {
+          access_token?: string | null;
+          connected_at?: string | null;
+          created_at?: string;
+          expires_at?: string;
+          id?: string;
+          redirect_uri?: string;
+          return_path?: string;
+          state_hash?: string;
+          user_id?: string;
+          workspace_id?: string | null;
+          workspace_name?: string | null;
+        };
+        Relationships: [];
+      };
       platform_admins: {
         Row: {
           created_at: string;
@@ -897,6 +940,18 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      gallery_bots: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          avatar_url: string;
+          created_at: string;
+          description: string;
+          id: string;
+          language: unknown;
+          name: string;
+          visibility: Database["public"]["Enums"]["bot_visibility"];
+        }[];
       };
       get_invitation: {
         Args: { token: string };

@@ -11,24 +11,25 @@ export interface GalleryBot {
 
 const COLUMNS = "id, name, description, avatar_url, language";
 
+// gallery_bots() gives the public face of listed bots only (bots rows are the team's).
 export async function fetchGalleryBots(): Promise<GalleryBot[]> {
   const { getSupabase } = await import("../../lib/supabase");
-  const { data, error } = await getSupabase().from("bots").select(COLUMNS).eq("gallery_listed", true).order("name");
+  const { data, error } = await getSupabase().rpc("gallery_bots").select(COLUMNS).order("name");
   if (error) throw Object.assign(new Error(error.message), { code: error.code });
   return (data ?? []) as GalleryBot[];
 }
 
 export async function fetchGalleryBot(id: string): Promise<GalleryBot | null> {
   const { getSupabase } = await import("../../lib/supabase");
-  const { data, error } = await getSupabase().from("bots").select(COLUMNS).eq("id", id).eq("gallery_listed", true).maybeSingle();
+  const { data, error } = await getSupabase().rpc("gallery_bots").select(COLUMNS).eq("id", id).maybeSingle();
   if (error) throw Object.assign(new Error(error.message), { code: error.code });
   return (data as GalleryBot | null) ?? null;
 }
 
-/** Postgres "undefined table" / PostgREST "table not in schema cache": retrying cannot help. */
+/** Postgres "undefined table/function" / PostgREST "not in schema cache": retrying cannot help. */
 export function isMissingTable(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === "42P01" || code === "PGRST205";
+  return code === "42P01" || code === "42883" || code === "PGRST205" || code === "PGRST202";
 }
 
 // Public pages: one retry for a flaky network, none when the table does not exist (yet).

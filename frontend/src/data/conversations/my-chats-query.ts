@@ -27,7 +27,18 @@ export async function fetchMyChats(userId: string): Promise<MyChat[]> {
     if (m.error) throw toAppError(m.error);
     for (const r of (m.data ?? []) as { chat_id: string; content: string }[]) if (!first.has(r.chat_id)) first.set(r.chat_id, r.content);
   }
-  return chats.map((c) => ({ ...c, first_message: first.get(c.id) ?? null }));
+  // RLS shows bots rows to their team only; the face of another team's public bot comes from
+  // get_public_bot (name and avatar, never its instructions).
+  const faceless = [...new Set(chats.filter((c) => !c.bot).map((c) => c.bot_id))];
+  const faces = new Map<string, ConversationSummary["bot"]>();
+  await Promise.all(
+    faceless.map(async (botId) => {
+      const { data: rows } = await db.rpc("get_public_bot", { bot_id: botId });
+      const row = (rows as { name: string; avatar_url: string | null }[] | null)?.[0];
+      if (row) faces.set(botId, { name: row.name, avatar_url: row.avatar_url });
+    }),
+  );
+  return chats.map((c) => ({ ...c, bot: c.bot ?? faces.get(c.bot_id) ?? null, first_message: first.get(c.id) ?? null }));
 }
 
 export function useMyChatsQuery(userId: string | undefined) {

@@ -161,6 +161,28 @@ for (const [locale, prefix] of [
       await otherPage.getByText(m["chat.shared.readOnly"]!).waitFor({ timeout: 20_000 });
       assert.match((await otherPage.getByTestId("chat-answer").first().textContent()) ?? "", /shar/i);
       assert.equal(await otherPage.getByRole("textbox", { name: m["chat.composer.label"] }).count(), 0);
+
+      // Live: the visitor's second tab and the shared chat's reader see the next turn come in
+      // (realtime broadcast on the chat's private topic), without reloading.
+      const tab2 = await context.newPage();
+      const tab2Errors = watchErrors(tab2);
+      await tab2.goto(chatUrl);
+      await tab2.getByTestId("chat-answer").first().waitFor({ timeout: 20_000 });
+      const question = locale === "de" ? "Wie lösche ich ein Notizbuch?" : "How do I delete a notebook?";
+      await box.fill(question);
+      await box.press("Enter");
+      const secondAnswer = () =>
+        ((document.querySelectorAll("[data-testid=chat-answer] .markdown")[1]?.textContent ?? "").trim().length > 10);
+      for (const viewer of [otherPage, tab2]) {
+        await viewer.getByText(question).waitFor({ timeout: 20_000 });
+        await viewer.waitForFunction(secondAnswer, null, { timeout: 30_000 });
+      }
+      assert.equal(await otherPage.getByTestId("chat-answer").count(), 2);
+      assert.equal(await tab2.getByTestId("chat-answer").count(), 2);
+      assert.equal(await tab2.getByText(question).count(), 1, "the live turn is shown once");
+      assert.deepEqual(tab2Errors, []);
+      await tab2.close();
+
       await otherPage.getByRole("button", { name: m["chat.options.newChat"] }).click();
       await otherPage.getByRole("textbox", { name: m["chat.composer.label"] }).waitFor();
       await other.close();

@@ -6,11 +6,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Button, Dialog, EmptyState, Loading, Menu, Select, useToast, TOAST_MESSAGES, type MenuItem } from "../../components/ui";
 import { usePublicBotQuery, type PublicBot } from "../../data/chats/public-bot-query";
 import { useBotGrantQuery } from "../../data/chats/bot-grant-query";
-import { useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
+import { fetchChat, useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
 import { useChatShareMutation } from "../../data/chats/chat-share-mutation";
 import { useTeamBotsQuery } from "../../data/chats/team-bots-query";
 import { chatKeys } from "../../data/chats/keys";
-import type { ChatMessage } from "../../data/messages/messages-query";
 import { getConfig } from "../../lib/config";
 import { useLocalePath } from "../site/LocalizedLink";
 import { ChatApiError, downloadTranscript, sendChatMessage } from "./api";
@@ -18,6 +17,7 @@ import { Composer, type PendingImage } from "./Composer";
 import { chatErrorMessageId } from "./errors";
 import { uploadImage } from "./images";
 import { MessageItem, type ViewMessage } from "./MessageItem";
+import { mergeStored, toView, useChatAnnouncements } from "./live";
 import { useVisitorSession } from "./useVisitorSession";
 import "./chat.css";
 
@@ -30,18 +30,6 @@ function themeStyle(bot: PublicBot, colorOverride?: string | null): CSSPropertie
   const primary = colorOverride && HEX.test(colorOverride) ? colorOverride : bot.theme?.primary;
   if (primary && HEX.test(primary)) style["--chat-primary"] = primary;
   return style as CSSProperties;
-}
-
-function toView(m: ChatMessage): ViewMessage {
-  return {
-    key: m.id,
-    id: m.id,
-    role: m.role,
-    content: m.content,
-    sources: Array.isArray(m.sources) ? m.sources : [],
-    imageCount: Array.isArray(m.images) ? m.images.length : 0,
-    errorId: m.role === "assistant" && m.error ? "chat.error.provider" : undefined,
-  };
 }
 
 export function ChatView({ botId, chatId, variant = "page", color }: { botId: string; chatId?: string; variant?: ChatVariant; color?: string | null }) {
@@ -91,6 +79,9 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
   const listRef = useRef<HTMLOListElement>(null);
   const abortRef = useRef<AbortController | null>(null);
   const loaded = useRef(false);
+  const busyRef = useRef(false);
+  const refreshing = useRef(false);
+  const refreshAgain = useRef(false);
 
   useEffect(() => {
     if (!loaded.current && existing.data) {
@@ -109,6 +100,29 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
   const siteUrl = getConfig().siteUrl;
   const botUrl = `${siteUrl}${lp(`/bots/${bot.id}`)}`;
 
+  // Turns stored elsewhere (the visitor's other tab, or the owner of a shared chat) appear
+  // live. This tab's own send is already on screen: announcements during it are skipped.
+  async function refresh() {
+    if (!chatId || busyRef.current) return;
+    if (refreshing.current) {
+      refreshAgain.current = true;
+      return;
+    }
+    refreshing.current = true;
+    try {
+      do {
+        refreshAgain.current = false;
+        const detail = await fetchChat(chatId, userId);
+        if (detail && !busyRef.current) setMessages((shown) => mergeStored(shown, detail.messages));
+      } while (refreshAgain.current);
+    } catch {
+      // A failed refresh leaves the chat as shown; the next announcement tries again.
+    } finally {
+      refreshing.current = false;
+    }
+  }
+  useChatAnnouncements(chatId, () => void refresh());
+
   function update(key: string, patch: (m: ViewMessage) => ViewMessage) {
     setMessages((list) => list.map((m) => (m.key === key ? patch(m) : m)));
   }
@@ -123,6 +137,7 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
     const botKey = `a-${stamp}`;
     setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], imageCount: paths.length }, { key: botKey, role: "assistant", content: "", sources: [], imageCount: 0, streaming: true }]);
     setBusy(true);
+    busyRef.current = true;
     const controller = new AbortController();
     abortRef.current = controller;
     let newChatId = chatId;
@@ -134,6 +149,7 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
           answerId = ev.message_id;
           setChatId(ev.chat_id);
           update(botKey, (m) => ({ ...m, id: ev.message_id }));
+          if (ev.user_message_id) update(userKey, (m) => ({ ...m, id: ev.user_message_id }));
         } else if (ev.type === "token") update(botKey, (m) => ({ ...m, content: m.content + ev.text }));
         else if (ev.type === "sources") update(botKey, (m) => ({ ...m, sources: ev.sources }));
         else if (ev.type === "done") update(botKey, (m) => ({ ...m, id: ev.message_id || answerId, streaming: false }));
@@ -150,6 +166,7 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
       update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(e.code), errorValues: { seconds: e.retryAfter ?? 60 } }));
     } finally {
       setBusy(false);
+      busyRef.current = false;
     }
     // The page's URL names the chat once it has an answer, so a reload or a link finds it.
     if (variant === "page" && newChatId && !routeChatId) {

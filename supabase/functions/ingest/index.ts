@@ -4,13 +4,15 @@
 //   POST /ingest/jobs/{id}/cancel                                       → 200 {job_id, status}
 //   POST /ingest/jobs/{id}/retry                                        → 202 {job_id}
 //   POST /ingest/documents/{id}/reingest                                → 202 {job_id}
-//   POST /ingest/notion/token           {data_source_id, access_token}  → 200 {ok: true}
+//   POST /ingest/notion/token           {data_source_id, access_token | connection_id} → 200 {ok: true}
 //   POST /ingest/tick                   (service role: due schedules)   → 200 {started: [...]}
 // Callers are checked by reading the row with their own client (RLS decides;
 // hidden means 404); the work itself uses the service client.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
-import { bearerToken, handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
+import { bearerToken, handler, HttpError, json } from "../_shared/http.ts";
+import { readBody } from "../_shared/knowledge/request.ts";
+import { claimConnection } from "../_shared/knowledge/notion-connections.ts";
 import { activeJob, createJob, nextSyncAt, runJob } from "./sync.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,27 +71,11 @@ async function visibleRow(req: Request, table: string, id: string, columns: stri
 }
 
 const syncBody = z.object({ trigger: z.enum(["manual", "create"]).default("manual") }).strict();
-const tokenBody = z
-  .object({ data_source_id: z.string().regex(UUID), access_token: z.string().min(1).max(2000) })
-  .strict();
-
-async function body<T>(req: Request, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T> {
-  const text = (await readBoundedText(req, 16 * 1024)).trim();
-  let raw: unknown = {};
-  if (text) {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, "invalid_json", "The body must be valid JSON");
-    }
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new HttpError(400, "invalid_body", `${issue.path.join(".") || "body"}: ${issue.message}`);
-  }
-  return parsed.data;
-}
+// A pasted token, or a connection made through Notion's OAuth (notion-connect).
+const tokenBody = z.union([
+  z.object({ data_source_id: z.string().regex(UUID), access_token: z.string().min(1).max(2000) }).strict(),
+  z.object({ data_source_id: z.string().regex(UUID), connection_id: z.string().regex(UUID) }).strict(),
+]);
 
 async function route(req: Request): Promise<Response> {
   const url = new URL(req.url);
@@ -100,7 +86,7 @@ async function route(req: Request): Promise<Response> {
   const userId = typeof claims(req).sub === "string" ? (claims(req).sub as string) : null;
 
   if (path[0] === "sources" && path[2] === "sync" && path.length === 3) {
-    const { trigger } = await body(req, syncBody);
+    const { trigger } = await readBody(req, syncBody);
     const source = await visibleRow(req, "data_sources", path[1], "id, bot_id");
     return json(202, { job_id: await startSync({ id: source.id, bot_id: source.bot_id }, trigger, userId) });
   }
@@ -127,9 +113,14 @@ async function route(req: Request): Promise<Response> {
   }
 
   if (path[0] === "notion" && path[1] === "token" && path.length === 2) {
-    const input = await body(req, tokenBody);
+    const input = await readBody(req, tokenBody);
     const source = await visibleRow(req, "data_sources", input.data_source_id, "id, type");
     if (source.type !== "notion") throw new HttpError(400, "not_notion", "This data source is not a Notion source");
+    if ("connection_id" in input) {
+      if (!userId) throw new HttpError(401, "not_signed_in", "Sign in to use a Notion connection");
+      await claimConnection(createServiceClient(), input.connection_id, userId, source.id);
+      return json(200, { ok: true });
+    }
     const { error } = await createServiceClient()
       .from("data_source_secrets")
       .upsert({ data_source_id: source.id, notion_access_token: input.access_token }, { onConflict: "data_source_id" });

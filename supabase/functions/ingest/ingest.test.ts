@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { PDFDocument, StandardFonts } from "npm:pdf-lib@1.17.1";
 import { Document, HeadingLevel, Packer, Paragraph } from "npm:docx@9.15.2";
 import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+import { embeddingConfigForTeam, hasEmbeddingColumn } from "../_shared/knowledge/embeddings.ts";
 import {
   createSource,
   documentsOf,
@@ -456,4 +457,46 @@ Deno.test("schedules: /tick starts due sources and only answers the service role
   assert.equal(source!.document_count, 1);
   const { data: job } = await service.from("ingestion_jobs").select("trigger").eq("id", mine.job_id).single();
   assert.equal(job!.trigger, "schedule");
+});
+
+Deno.test("embeddings: used only where chunks.embedding exists (pgvector); without it ingestion and retrieval go on", async () => {
+  const calls: string[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const body = await req.json();
+    calls.push(new URL(req.url).pathname);
+    return Response.json({
+      object: "list",
+      data: body.input.map((_: string, index: number) => ({ object: "embedding", index, embedding: Array(1536).fill(0.01) })),
+    });
+  });
+  try {
+    const owner = await ownerWithBot();
+    const service = serviceClient();
+    const { error: keyError } = await service.from("team_provider_keys").insert({
+      team_id: owner.bot.team_id,
+      provider: "openai_compatible",
+      base_url: `http://127.0.0.1:${server.addr.port}/v1`,
+    });
+    assert.equal(keyError, null);
+    const hasColumn = await hasEmbeddingColumn(service);
+    const config = await embeddingConfigForTeam(service, owner.bot.team_id);
+    assert.equal(config?.url ?? null, hasColumn ? `http://127.0.0.1:${server.addr.port}/v1/embeddings` : null);
+
+    const sourceId = await createSource(owner.client, owner.bot.id, "text", {
+      title: "Lamp care",
+      text: "Dust the brass arm with a dry cloth once a week.",
+    });
+    const job = await syncAndWait(owner.token, sourceId);
+    assert.equal(job.status, "succeeded", JSON.stringify(job.errors));
+    // The embedded PostgreSQL has no pgvector: the provider is never called. Where the
+    // column exists (hosted Supabase) every chunk is embedded through it.
+    assert.deepEqual(calls.length > 0, hasColumn);
+    if (hasColumn) assert.ok(calls.every((p) => p === "/v1/embeddings"));
+
+    const { data: hits, error } = await owner.client.rpc("match_chunks", { p_bot_id: owner.bot.id, p_query: "how do I clean the brass arm" });
+    assert.equal(error, null);
+    assert.equal(hits[0].document_title, "Lamp care");
+  } finally {
+    await server.shutdown();
+  }
 });

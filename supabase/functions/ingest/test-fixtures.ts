@@ -3,13 +3,15 @@
 // YouTube's watch page / timedtext / RSS feeds, all on 127.0.0.1; plus helpers to
 // make a team, a bot and data sources as a signed-in user, and to wait for jobs.
 import { callFunction, serviceClient, signedInUser } from "../_shared/testing.ts";
+import { fakeNotion } from "../../../e2e/lib/fakes/notion.ts";
+import { fakeYoutube } from "../../../e2e/lib/fakes/youtube.ts";
 
 export interface Fixture {
   url: string;
   close(): Promise<void>;
 }
 
-function serve(handler: (req: Request, base: string) => Response | Promise<Response>): Fixture {
+export function serve(handler: (req: Request, base: string) => Response | Promise<Response>): Fixture {
   let base = "";
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => handler(req, base));
   base = `http://127.0.0.1:${server.addr.port}`;
@@ -101,168 +103,15 @@ export function slowWebsite() {
   });
 }
 
-const rich = (text: string) => [{ type: "text", plain_text: text, text: { content: text } }];
-
-/** Notion's REST API: a page with nested blocks and a database with two pages. */
+/** Notion's REST API (and OAuth): a page with nested blocks and a database with two pages. */
 export function notionApi(token: string) {
-  const pageId = "11111111-1111-4111-8111-111111111111";
-  const dbId = "22222222-2222-4222-8222-222222222222";
-  const dbPages = ["33333333-3333-4333-8333-333333333331", "33333333-3333-4333-8333-333333333332"];
-  const titles: Record<string, string> = {
-    [pageId]: "Onboarding handbook",
-    [dbPages[0]]: "Expense policy",
-    [dbPages[1]]: "Holiday policy",
-  };
-  const children: Record<string, unknown[]> = {
-    [pageId]: [
-      { id: "b1", type: "heading_1", has_children: false, heading_1: { rich_text: rich("First week") } },
-      {
-        id: "b2",
-        type: "paragraph",
-        has_children: false,
-        paragraph: { rich_text: rich("On your first day you receive a laptop and a badge.") },
-      },
-      { id: "b3", type: "toggle", has_children: true, toggle: { rich_text: rich("Security basics") } },
-      { id: "b4", type: "heading_2", has_children: false, heading_2: { rich_text: rich("Tools") } },
-      {
-        id: "b5",
-        type: "bulleted_list_item",
-        has_children: false,
-        bulleted_list_item: { rich_text: rich("Slack for chat") },
-      },
-    ],
-    b3: [
-      {
-        id: "b3a",
-        type: "paragraph",
-        has_children: false,
-        paragraph: { rich_text: rich("Enable two-factor authentication on every account.") },
-      },
-    ],
-    [dbPages[0]]: [
-      {
-        id: "e1",
-        type: "paragraph",
-        has_children: false,
-        paragraph: { rich_text: rich("Expenses are reimbursed within ten days.") },
-      },
-    ],
-    [dbPages[1]]: [
-      {
-        id: "h1",
-        type: "paragraph",
-        has_children: false,
-        paragraph: { rich_text: rich("Everyone gets twenty-five days of holiday.") },
-      },
-    ],
-  };
-  const pageObject = (id: string) => ({
-    object: "page",
-    id,
-    url: `https://www.notion.so/${id.replace(/-/g, "")}`,
-    last_edited_time: "2026-11-01T00:00:00.000Z",
-    properties: { Name: { id: "title", type: "title", title: rich(titles[id]) } },
-  });
-  const calls: string[] = [];
-  const fixture = serve(async (req) => {
-    const { pathname, searchParams } = new URL(req.url);
-    calls.push(`${req.method} ${pathname}`);
-    if (req.headers.get("authorization") !== `Bearer ${token}` || !req.headers.get("notion-version")) {
-      return Response.json(
-        { object: "error", status: 401, code: "unauthorized", message: "API token is invalid." },
-        { status: 401 },
-      );
-    }
-    let m = /^\/v1\/pages\/([\w-]+)$/.exec(pathname);
-    if (m && titles[m[1]]) return Response.json(pageObject(m[1]));
-    m = /^\/v1\/blocks\/([\w-]+)\/children$/.exec(pathname);
-    if (m && children[m[1]]) {
-      // two pages of results, to exercise the cursor
-      const all = children[m[1]];
-      const start = Number(searchParams.get("start_cursor") ?? 0);
-      const results = all.slice(start, start + 3);
-      const more = start + 3 < all.length;
-      return Response.json({ object: "list", results, has_more: more, next_cursor: more ? String(start + 3) : null });
-    }
-    m = /^\/v1\/databases\/([\w-]+)\/query$/.exec(pathname);
-    if (m && m[1] === dbId && req.method === "POST") {
-      await req.json();
-      return Response.json({ object: "list", results: dbPages.map(pageObject), has_more: false, next_cursor: null });
-    }
-    return Response.json(
-      { object: "error", status: 404, code: "object_not_found", message: "Not found" },
-      { status: 404 },
-    );
-  });
-  return { ...fixture, pageId, dbId, calls };
+  const fake = fakeNotion({ token });
+  return { ...serve(fake.handle), pageId: fake.pageId, dbId: fake.dbId, calls: fake.calls, fake };
 }
 
 /** YouTube: watch pages with captionTracks, json3 timedtext, and a playlist feed. */
 export function youtube() {
-  const videos: Record<string, { title: string; tracks: Record<string, [number, string][]> }> = {
-    vid00000001: {
-      title: "Getting started with Acme",
-      tracks: {
-        en: [
-          [0, "Welcome to Acme."],
-          [15_000, "First, create a workspace."],
-          [40_000, "Then invite your team from the settings page."],
-        ],
-        de: [
-          [0, "Willkommen bei Acme."],
-          [15_000, "Erstellen Sie zuerst einen Arbeitsbereich."],
-        ],
-      },
-    },
-    vid00000002: {
-      title: "Exporting notes",
-      tracks: { en: [[0, "To export notes, open the menu and choose Export as PDF."]] },
-    },
-    vid00000003: { title: "No captions here", tracks: {} },
-  };
-  return serve((req, base) => {
-    const url = new URL(req.url);
-    if (url.pathname === "/watch") {
-      const id = url.searchParams.get("v") ?? "";
-      const v = videos[id];
-      if (!v) return new Response("not found", { status: 404 });
-      const captionTracks = Object.keys(v.tracks).map((lang) => ({
-        baseUrl: `${base}/api/timedtext?v=${id}\\u0026lang=${lang}`,
-        name: { runs: [{ text: lang }] },
-        languageCode: lang,
-      }));
-      const player = {
-        ...(captionTracks.length ? { captions: { playerCaptionsTracklistRenderer: { captionTracks } } } : {}),
-        videoDetails: { videoId: id, title: v.title },
-      };
-      return new Response(
-        `<html><head><title>${v.title} - YouTube</title></head><body><script>var ytInitialPlayerResponse = ${JSON.stringify(
-          player,
-        ).replace(/\\\\u0026/g, "\\u0026")};</script></body></html>`,
-        { headers: { "content-type": "text/html" } },
-      );
-    }
-    if (url.pathname === "/api/timedtext") {
-      const v = videos[url.searchParams.get("v") ?? ""];
-      const track = v?.tracks[url.searchParams.get("lang") ?? ""];
-      if (!track || url.searchParams.get("fmt") !== "json3") return new Response("", { status: 404 });
-      return Response.json({
-        events: track.map(([t, text]) => ({ tStartMs: t, dDurationMs: 5000, segs: [{ utf8: text }] })),
-      });
-    }
-    if (url.pathname === "/feeds/videos.xml" && url.searchParams.get("playlist_id") === "PLacme") {
-      const entries = Object.keys(videos).map(
-        (id) => `<entry><yt:videoId>${id}</yt:videoId><title>${videos[id].title}</title></entry>`,
-      );
-      return new Response(
-        `<?xml version="1.0"?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015">${entries.join("")}</feed>`,
-        {
-          headers: { "content-type": "application/atom+xml" },
-        },
-      );
-    }
-    return new Response("not found", { status: 404 });
-  });
+  return serve(fakeYoutube().handle);
 }
 
 // ---------------------------------------------------------------------------

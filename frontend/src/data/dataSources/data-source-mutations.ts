@@ -12,11 +12,13 @@ export interface NewDataSource {
   name: string;
   settings: Record<string, unknown>;
   syncSchedule: SyncSchedule;
-  /** Notion only: stored through the ingest function, never in the row. */
+  /** Notion only: a pasted token, stored through the ingest function, never in the row. */
   notionToken?: string;
+  /** Notion only: a connection made through Notion's OAuth; its token moves to the source server-side. */
+  notionConnectionId?: string;
 }
 
-/** Inserts the row (RLS decides), stores a Notion token if any, then starts the first sync. */
+/** Inserts the row (RLS decides), hands it a Notion token or connection if any, then starts the first sync. */
 export async function createDataSource(input: NewDataSource): Promise<{ source: DataSource; syncError?: IngestError }> {
   const supabase = getSupabase();
   const { data: auth } = await supabase.auth.getSession();
@@ -28,7 +30,8 @@ export async function createDataSource(input: NewDataSource): Promise<{ source: 
   if (error) throw toAppError(error);
   const source = data as DataSource;
   try {
-    if (input.type === "notion" && input.notionToken) await storeNotionToken(source.id, input.notionToken);
+    if (input.type === "notion" && input.notionConnectionId) await storeNotionToken(source.id, { connectionId: input.notionConnectionId });
+    else if (input.type === "notion" && input.notionToken) await storeNotionToken(source.id, { accessToken: input.notionToken });
     await startSync(source.id, "create");
     return { source };
   } catch (e) {
@@ -52,11 +55,14 @@ export interface DataSourcePatch {
   name?: string;
   settings?: Record<string, unknown>;
   sync_schedule?: SyncSchedule;
+  /** Notion only: a new pasted token (stored through the ingest function). */
+  notionToken?: string;
 }
 
-export async function updateDataSource({ id, botId: _botId, ...patch }: DataSourcePatch): Promise<DataSource> {
+export async function updateDataSource({ id, botId: _botId, notionToken, ...patch }: DataSourcePatch): Promise<DataSource> {
   const { data, error } = await getSupabase().from("data_sources").update(patch).eq("id", id).select(DATA_SOURCE_COLUMNS).single();
   if (error) throw toAppError(error);
+  if (notionToken) await storeNotionToken(id, { accessToken: notionToken });
   return data as DataSource;
 }
 

@@ -1,5 +1,5 @@
-// Calls to the `ingest` edge function with the signed-in user's token (the function checks
-// access by reading the row as the caller). Its errors are {"error": {code, message}}.
+// Calls to the `ingest` and `notion-connect` edge functions with the signed-in user's token
+// (the functions check access as the caller). Their errors are {"error": {code, message}}.
 import { getConfig } from "../../lib/config";
 import { getSupabase } from "../../lib/supabase";
 
@@ -15,12 +15,14 @@ export class IngestError extends Error {
   }
 }
 
-export async function callIngest<T>(path: string, body?: unknown): Promise<T> {
+export const callIngest = <T>(path: string, body?: unknown) => callKnowledgeFunction<T>("ingest", path, body);
+
+export async function callKnowledgeFunction<T>(fn: "ingest" | "notion-connect", path: string, body?: unknown): Promise<T> {
   const { data } = await getSupabase().auth.getSession();
   const token = data.session?.access_token;
   if (!token) throw new IngestError(401, "not_signed_in", "Sign in again to continue.");
   const { apiBaseUrl, supabaseAnonKey } = getConfig();
-  const res = await fetch(`${apiBaseUrl}/ingest/${path.replace(/^\/+/, "")}`, {
+  const res = await fetch(`${apiBaseUrl}/${fn}/${path.replace(/^\/+/, "")}`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, apikey: supabaseAnonKey, "content-type": "application/json" },
     body: JSON.stringify(body ?? {}),
@@ -38,5 +40,9 @@ export const startSync = (sourceId: string, trigger: "manual" | "create" = "manu
 export const cancelJob = (jobId: string) => callIngest<{ job_id: string; status: string }>(`jobs/${jobId}/cancel`);
 export const retryJob = (jobId: string) => callIngest<{ job_id: string }>(`jobs/${jobId}/retry`);
 export const reingestDocument = (documentId: string) => callIngest<{ job_id: string }>(`documents/${documentId}/reingest`);
-export const storeNotionToken = (dataSourceId: string, accessToken: string) =>
-  callIngest<{ ok: true }>("notion/token", { data_source_id: dataSourceId, access_token: accessToken });
+/** A pasted token, or the id of a connection made through Notion's OAuth (the token stays server-side). */
+export const storeNotionToken = (dataSourceId: string, from: { accessToken: string } | { connectionId: string }) =>
+  callIngest<{ ok: true }>(
+    "notion/token",
+    "connectionId" in from ? { data_source_id: dataSourceId, connection_id: from.connectionId } : { data_source_id: dataSourceId, access_token: from.accessToken },
+  );

@@ -5,4 +5,5 @@ export const dataSourceKeys = {
   list: (botId: string) => [...dataSourceKeys.lists(), botId] as const,
   details: () => [...dataSourceKeys.all, "detail"] as const,
   detail: (id: string) => [...dataSourceKeys.details(), id] as const,
+  notionSearch: (connectionId: string | null, query: string) => [...dataSourceKeys.all, "notionSearch", connectionId, query] as const,
 };

@@ -18,13 +18,15 @@ export interface NewSourceFormProps {
   botId: string;
   initialType?: DataSourceType;
   notionConnectHref?: string;
+  /** A Notion connection made through OAuth (the callback sends the owner back with it). */
+  notionConnectionId?: string | null;
   onCreated: (sourceId: string, syncFailed: boolean) => void;
   onCancel?: () => void;
   /** Test seam: uploads (defaults to Storage). */
   upload?: typeof uploadSourceFile;
 }
 
-export function NewSourceForm({ botId, initialType = "web", notionConnectHref, onCreated, onCancel, upload = uploadSourceFile }: NewSourceFormProps) {
+export function NewSourceForm({ botId, initialType = "web", notionConnectHref, notionConnectionId, onCreated, onCancel, upload = uploadSourceFile }: NewSourceFormProps) {
   const intl = useIntl();
   const [form, setForm] = useState<SourceForm>(() => emptyForm(initialType));
   const [files, setFiles] = useState<PickedFile[]>([]);
@@ -79,6 +81,8 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, o
         settings: toSettings(form, uploaded),
         syncSchedule: form.schedule,
         notionToken: form.type === "notion" ? form.notion.token.trim() || undefined : undefined,
+        // A pasted token wins over a connection: the owner typed it on purpose.
+        notionConnectionId: form.type === "notion" && !form.notion.token.trim() ? notionConnectionId ?? undefined : undefined,
       });
       onCreated(source.id, !!syncError);
     } catch (err) {
@@ -141,7 +145,7 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, o
           <CsvColumnPicker form={form} errors={errors} patch={patch} />
         </>
       )}
-      {form.type === "notion" && <NotionFields form={form} errors={errors} patch={patch} connectHref={notionConnectHref} />}
+      {form.type === "notion" && <NotionFields form={form} errors={errors} patch={patch} connectHref={notionConnectHref} connectionId={notionConnectionId} />}
       {form.type === "youtube" && <YoutubeFields form={form} errors={errors} patch={patch} />}
       {form.type === "text" && <TextFields form={form} errors={errors} patch={patch} />}
       {form.type !== "text" && form.type !== "file" && <ScheduleField value={form.schedule} onChange={(s) => setForm((f) => ({ ...f, schedule: s }))} />}

@@ -64,7 +64,11 @@ function useSave(source: DataSource, form: SourceForm, reset: () => void, which:
     const patch =
       which === "syncing"
         ? { sync_schedule: form.schedule }
-        : { name: form.name.trim(), settings: { ...source.settings, ...toSettings(form, files) } };
+        : {
+            name: form.name.trim(),
+            settings: { ...source.settings, ...toSettings(form, files) },
+            ...(source.type === "notion" && form.notion.token.trim() ? { notionToken: form.notion.token.trim() } : {}),
+          };
     update.mutate({ id: source.id, botId: source.bot_id, ...patch }, { onSuccess: () => (reset(), setSaved(true)) });
   };
   return { submit, errors, saved, update };

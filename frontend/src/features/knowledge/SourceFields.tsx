@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { Input, Select, Textarea } from "../../components/ui";
 import { SYNC_SCHEDULES, type SyncSchedule } from "../../data/dataSources/types";
 import type { FormErrors, SourceForm } from "./form";
+import { NotionPicker, useNotionWorkspace } from "./NotionConnect";
 
 type Patch = (update: (f: SourceForm) => SourceForm) => void;
 
@@ -126,30 +127,26 @@ export function WebScrapingFields({ form, patch }: { form: SourceForm; patch: Pa
   );
 }
 
-export function NotionFields({ form, errors, patch, connectHref }: { form: SourceForm; errors: FormErrors; patch: Patch; connectHref?: string }) {
+/**
+ * Notion. On the new-source form (`connectHref`): "Connect Notion", then, once connected
+ * (`connectionId`), a picker of the workspace's pages and databases; links and a pasted
+ * integration token stay available under "Advanced". On the settings page: the lists and a
+ * token that replaces the stored one.
+ */
+export function NotionFields({ form, errors, patch, connectHref, connectionId }: { form: SourceForm; errors: FormErrors; patch: Patch; connectHref?: string; connectionId?: string | null }) {
   const intl = useIntl();
   const err = useErr(errors);
   const n = form.notion;
   const set = (p: Partial<SourceForm["notion"]>) => patch((f) => ({ ...f, notion: { ...f.notion, ...p } }));
-  return (
+  const manual = (
     <>
-      {connectHref && (
-        <div className="ks-alert ks-alert--info">
-          <p>
-            <FormattedMessage id="sources.notion.connect.text" />
-          </p>
-          <a className="btn btn--sm btn--secondary" href={connectHref}>
-            <FormattedMessage id="sources.notion.connect" />
-          </a>
-        </div>
-      )}
       <Textarea
         label={intl.formatMessage({ id: "sources.notion.pages" })}
         hint={intl.formatMessage({ id: "sources.notion.pages.hint" })}
         placeholder="https://www.notion.so/Team-Handbook-0123456789abcdef0123456789abcdef"
         rows={3}
         value={n.pages}
-        error={err("notion.pages")}
+        error={connectionId ? undefined : err("notion.pages")}
         onChange={(e) => set({ pages: e.target.value })}
       />
       <Textarea label={intl.formatMessage({ id: "sources.notion.databases" })} hint={intl.formatMessage({ id: "sources.notion.pages.hint" })} rows={2} value={n.databases} onChange={(e) => set({ databases: e.target.value })} />
@@ -157,11 +154,49 @@ export function NotionFields({ form, errors, patch, connectHref }: { form: Sourc
         type="password"
         autoComplete="off"
         label={intl.formatMessage({ id: "sources.notion.token" })}
-        hint={intl.formatMessage({ id: "sources.notion.token.hint" })}
+        hint={intl.formatMessage({ id: connectHref ? "knowledge.notion.token.hint" : "knowledge.notion.token.replaceHint" })}
         value={n.token}
         onChange={(e) => set({ token: e.target.value })}
       />
     </>
+  );
+  if (!connectHref) return manual;
+  return (
+    <>
+      {connectionId ? <NotionConnected connectionId={connectionId} connectHref={connectHref} /> : (
+        <div className="ks-alert ks-alert--info">
+          <p>
+            <FormattedMessage id="knowledge.notion.connect.intro" />
+          </p>
+          <a className="btn btn--sm btn--primary" href={connectHref}>
+            <FormattedMessage id="knowledge.notion.connect.button" />
+          </a>
+        </div>
+      )}
+      {connectionId && <NotionPicker connectionId={connectionId} form={form} patch={patch} error={err("notion.pages")} />}
+      <details open={!connectionId && !!(n.pages || n.databases || n.token) ? true : undefined}>
+        <summary>
+          <FormattedMessage id="knowledge.notion.advanced" />
+        </summary>
+        <div className="ks-form" style={{ marginTop: 12 }}>
+          {manual}
+        </div>
+      </details>
+    </>
+  );
+}
+
+function NotionConnected({ connectionId, connectHref }: { connectionId: string; connectHref: string }) {
+  const workspace = useNotionWorkspace(connectionId);
+  return (
+    <div className="ks-alert ks-alert--info" data-testid="notion-connected">
+      <p>
+        <FormattedMessage id="knowledge.notion.connected" values={{ workspace: workspace ?? "Notion" }} />
+      </p>
+      <a className="btn btn--sm btn--secondary" href={connectHref}>
+        <FormattedMessage id="knowledge.notion.reconnect" />
+      </a>
+    </div>
   );
 }
 

@@ -60,6 +60,17 @@ export function Duration({ from, to }: { from: string | null; to: string | null 
   return <FormattedMessage id="sources.duration" values={{ min: Math.floor(s / 60), sec: s % 60 }} />;
 }
 
+const NOTION_ERRORS = [
+  "notion_denied",
+  "invalid_state",
+  "notion_oauth_failed",
+  "notion_not_configured",
+  "connection_not_found",
+  "notion_unauthorized",
+  "notion_unreachable",
+  "too_many_connections",
+];
+
 /** An error for people: the code's message when we have one, else the server's text. */
 export function ErrorText({ error }: { error: unknown }) {
   const intl = useIntl();
@@ -73,6 +84,7 @@ export function ErrorText({ error }: { error: unknown }) {
     not_found: "sources.error.notFound",
     network_error: "sources.error.network",
     "23514": "sources.error.invalid",
+    ...Object.fromEntries(NOTION_ERRORS.map((c) => [c, `knowledge.notion.error.${c.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase())}`])),
   };
   const id = known[code] ?? (e?.status === 404 ? "sources.error.notFound" : e?.status === 413 ? "sources.file.error.size" : undefined);
   return <>{id ? intl.formatMessage({ id }) : intl.formatMessage({ id: "sources.error.generic" }, { message: e?.message ?? String(error) })}</>;

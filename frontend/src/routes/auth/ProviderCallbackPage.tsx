@@ -1,8 +1,10 @@
 // /app/auth/providers/{google|notion}/callback: finish the PKCE exchange, then go where the
 // user was heading. Shopify and Nylas callbacks are not available in Parley (yet).
+// Notion also returns here from connecting a workspace to a data source: Notion itself
+// redirects with ?code&state (GoTrue's PKCE redirect never carries a state).
 import { useEffect } from "react";
 import { FormattedMessage } from "react-intl";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { buttonClassName, Loading } from "../../components/ui";
 import { useRouteDef } from "../../app/handle";
 import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
@@ -10,6 +12,7 @@ import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { useLandingSession } from "../../features/auth/useLandingSession";
 import { defaultAfterLogin, safeRedirect, takeHeading } from "../../features/auth/redirect";
 import { PROVIDERS } from "../../features/auth/ProviderButtons";
+import { NotionConnectCallback } from "../../features/knowledge/NotionConnect";
 
 function NotAvailable({ provider }: { provider: string }) {
   return (
@@ -55,7 +58,9 @@ function Callback() {
 
 export default function ProviderCallbackPage() {
   const def = useRouteDef();
+  const [params] = useSearchParams();
   const id = def?.meta?.provider ?? "";
+  if (id === "notion" && params.has("state")) return <NotionConnectCallback />;
   if (!PROVIDERS.some((p) => p.id === id))
     return <NotAvailable provider={id ? id[0]!.toUpperCase() + id.slice(1) : ""} />;
   return <Callback />;

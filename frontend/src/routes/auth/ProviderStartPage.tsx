@@ -1,5 +1,6 @@
 // /app/auth/providers/{google|notion}: starts the OAuth sign-in (PKCE) and remembers where
-// the user was heading; the callback page finishes it.
+// the user was heading; the callback page finishes it. With ?connect=1 (Notion only) it
+// instead connects a Notion workspace to a data source, without touching the session.
 import { useEffect, useState } from "react";
 import { FormattedMessage } from "react-intl";
 import { useSearchParams } from "react-router";
@@ -13,8 +14,16 @@ import { useSiteUrl } from "../../features/auth/useAuthClient";
 import { defaultAfterLogin, rememberHeading, safeRedirect } from "../../features/auth/redirect";
 import { toFailure, type AuthFailure } from "../../features/auth/errors";
 import { PROVIDERS } from "../../features/auth/ProviderButtons";
+import { NotionConnectStart } from "../../features/knowledge/NotionConnect";
 
 export default function ProviderStartPage() {
+  const def = useRouteDef();
+  const [params] = useSearchParams();
+  if (def?.meta?.provider === "notion" && params.get("connect") === "1") return <NotionConnectStart redirect={params.get("redirect")} />;
+  return <SignInStart />;
+}
+
+function SignInStart() {
   const def = useRouteDef();
   const provider = PROVIDERS.find((p) => p.id === def?.meta?.provider);
   const [params] = useSearchParams();

@@ -37,6 +37,48 @@ function pageTitle(page: Json): string {
   return "Untitled";
 }
 
+/** A page or database the workspace shared with the integration, for the picker. */
+export interface NotionItem {
+  id: string;
+  type: "page" | "database";
+  title: string;
+  url: string | null;
+  /** An emoji icon, when the item has one. */
+  icon: string | null;
+  last_edited_time: string | null;
+}
+
+/**
+ * One page of POST /v1/search: pages and databases shared with the integration, most
+ * recently edited first. Rows of a database are left out (picking the database imports
+ * them), and so is anything archived or in the trash.
+ */
+export async function searchWorkspace(
+  client: NotionClient,
+  opts: { query?: string; cursor?: string; pageSize?: number } = {},
+): Promise<{ results: NotionItem[]; next_cursor: string | null }> {
+  const res = await client.call("POST", "/v1/search", {
+    ...(opts.query ? { query: opts.query } : {}),
+    ...(opts.cursor ? { start_cursor: opts.cursor } : {}),
+    page_size: opts.pageSize ?? 50,
+    sort: { direction: "descending", timestamp: "last_edited_time" },
+  });
+  const results: NotionItem[] = [];
+  for (const r of (res.results ?? []) as Json[]) {
+    if ((r?.object !== "page" && r?.object !== "database") || typeof r.id !== "string") continue;
+    if (r.archived || r.in_trash || r.parent?.type === "database_id") continue;
+    results.push({
+      id: r.id,
+      type: r.object,
+      title: (r.object === "database" ? richText(r.title) : pageTitle(r)) || "Untitled",
+      url: typeof r.url === "string" ? r.url : null,
+      icon: r.icon?.type === "emoji" && typeof r.icon.emoji === "string" ? r.icon.emoji : null,
+      last_edited_time: typeof r.last_edited_time === "string" ? r.last_edited_time : null,
+    });
+  }
+  return { results, next_cursor: res.has_more && typeof res.next_cursor === "string" ? res.next_cursor : null };
+}
+
 export class NotionClient {
   constructor(
     private token: string,

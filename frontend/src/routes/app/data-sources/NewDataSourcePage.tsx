@@ -15,9 +15,11 @@ export default function NewDataSourcePage() {
   const lp = useLocalePath();
   const t = params.get("type");
   const initialType = DATA_SOURCE_TYPES.includes(t as DataSourceType) ? (t as DataSourceType) : undefined;
-  // The auth area runs the Notion OAuth and sends the user back here afterwards.
+  // The auth area runs Notion's OAuth (notion-connect) and sends the owner back here with
+  // ?notion_connection=<id>; the Notion token itself stays on the server.
   const back = `${location.pathname}?type=notion`;
-  const notionConnectHref = `${lp("/app/auth/providers/notion")}?redirect=${encodeURIComponent(back)}`;
+  const notionConnectHref = `${lp("/app/auth/providers/notion")}?connect=1&redirect=${encodeURIComponent(back)}`;
+  const notionConnectionId = params.get("notion_connection");
   return (
     <div className="ks-page">
       <nav className="ks-crumbs" aria-label="breadcrumb">
@@ -35,6 +37,7 @@ export default function NewDataSourcePage() {
           botId={botId}
           initialType={initialType}
           notionConnectHref={notionConnectHref}
+          notionConnectionId={notionConnectionId}
           onCancel={() => void navigate(lp(sourcesPath(botId)))}
           onCreated={(id) => void navigate(lp(sourcePath(botId, id)))}
         />

@@ -1,0 +1,212 @@
+// Connecting Notion to a new data source, server-side OAuth (the notion-connect function):
+//   form "Connect Notion" → /app/auth/providers/notion?connect=1&redirect=<form>  (NotionConnectStart)
+//   → Notion's consent page → /app/auth/providers/notion/callback?code&state      (NotionConnectCallback)
+//   → back to the form with ?notion_connection=<id>, where NotionPicker lists the workspace.
+// The owner's Parley session is never touched, and the browser never holds the Notion token.
+import { useEffect, useMemo, useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { useNavigate, useSearchParams } from "react-router";
+import { Button, buttonClassName, Input, Loading } from "../../components/ui";
+import {
+  exchangeNotionConnect,
+  NOTION_CALLBACK_PATH,
+  startNotionConnect,
+  useNotionSearchQuery,
+  type NotionConnected,
+  type NotionItem,
+} from "../../data/dataSources/notion-connect-api";
+import { AuthCard, FormAlert } from "../auth/ui";
+import { useAuthDeps } from "../auth/deps";
+import { defaultAfterLogin, safeRedirect } from "../auth/redirect";
+import { LocalizedLink, useLocale } from "../site/LocalizedLink";
+import { ErrorText } from "./badges";
+import type { SourceForm } from "./form";
+
+/** `path` with one query parameter set. */
+export function withParam(path: string, key: string, value: string): string {
+  const u = new URL(path, "http://parley.invalid");
+  u.searchParams.set(key, value);
+  return u.pathname + u.search + u.hash;
+}
+
+/** /app/auth/providers/notion?connect=1: asks the function for Notion's consent URL and goes there. */
+export function NotionConnectStart({ redirect }: { redirect: string | null }) {
+  const locale = useLocale();
+  const { siteUrl } = useAuthDeps();
+  const [failure, setFailure] = useState<unknown>(null);
+  const back = safeRedirect(redirect, defaultAfterLogin(locale));
+  useEffect(() => {
+    let cancelled = false;
+    startNotionConnect(`${siteUrl().replace(/\/+$/, "")}${NOTION_CALLBACK_PATH}`, back)
+      .then(({ url }) => !cancelled && window.location.assign(url))
+      .catch((e) => !cancelled && setFailure(e));
+    return () => {
+      cancelled = true;
+    };
+  }, [back, siteUrl]);
+  return (
+    <AuthCard title="knowledge.notion.connecting.title">
+      {failure ? (
+        <ConnectFailure error={failure} back={back} />
+      ) : (
+        <>
+          <p className="auth-card__lead">
+            <FormattedMessage id="knowledge.notion.connecting.text" />
+          </p>
+          <Loading />
+        </>
+      )}
+    </AuthCard>
+  );
+}
+
+function ConnectFailure({ error, back }: { error: unknown; back: string | null }) {
+  return (
+    <>
+      <FormAlert testId="notion-connect-error">
+        <ErrorText error={error} />
+      </FormAlert>
+      <LocalizedLink to={back ?? "/app/bots"} className={buttonClassName({ block: true, theme: "secondary" })}>
+        <FormattedMessage id="knowledge.notion.back" />
+      </LocalizedLink>
+    </>
+  );
+}
+
+// One exchange per state, even when an effect runs twice (React's strict mode, a re-render).
+const exchanges = new Map<string, Promise<NotionConnected>>();
+
+/** The callback with Notion's ?code&state (or ?error&state): finishes the connection, back to the form. */
+export function NotionConnectCallback() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const locale = useLocale();
+  const [failure, setFailure] = useState<{ error: unknown; back: string | null } | null>(null);
+  useEffect(() => {
+    const state = params.get("state") ?? "";
+    const code = params.get("code");
+    const error = params.get("error");
+    let pending = exchanges.get(state);
+    if (!pending) {
+      pending = exchangeNotionConnect({
+        state,
+        ...(code ? { code } : {}),
+        ...(error || !code ? { error: error ?? "invalid_request", error_description: params.get("error_description") ?? undefined } : {}),
+      });
+      exchanges.set(state, pending);
+    }
+    let cancelled = false;
+    pending
+      .then((c) => {
+        if (cancelled) return;
+        const to = safeRedirect(c.return_path, defaultAfterLogin(locale));
+        void navigate(withParam(to, "notion_connection", c.connection_id), { replace: true });
+      })
+      .catch((e) => {
+        if (cancelled) return;
+        const back = (e as { details?: { return_path?: unknown } }).details?.return_path;
+        setFailure({ error: e, back: typeof back === "string" ? safeRedirect(back, defaultAfterLogin(locale)) : null });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [params, navigate, locale]);
+  return (
+    <AuthCard title="knowledge.notion.connecting.title">
+      {failure ? (
+        <ConnectFailure error={failure.error} back={failure.back} />
+      ) : (
+        <>
+          <p className="auth-card__lead">
+            <FormattedMessage id="knowledge.notion.finishing" />
+          </p>
+          <Loading />
+        </>
+      )}
+    </AuthCard>
+  );
+}
+
+const lines = (s: string) => s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+/** The 32 hex digits of a Notion id, link or dashed id (lower case); null when there are none. */
+export const notionKey = (s: string) => /([0-9a-f]{32})(?:[?#].*)?$/i.exec(s.replace(/-/g, ""))?.[1]?.toLowerCase() ?? null;
+
+type Patch = (update: (f: SourceForm) => SourceForm) => void;
+
+/** Pages and databases of the connected workspace as checkboxes; picks go to the form's lists. */
+export function NotionPicker({ connectionId, form, patch, error }: { connectionId: string; form: SourceForm; patch: Patch; error?: string }) {
+  const intl = useIntl();
+  const [query, setQuery] = useState("");
+  const [debounced, setDebounced] = useState("");
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(query), 300);
+    return () => clearTimeout(t);
+  }, [query]);
+  const search = useNotionSearchQuery(connectionId, debounced);
+  const items = useMemo(() => search.data?.pages.flatMap((p) => p.results) ?? [], [search.data]);
+  const picked = new Set([...lines(form.notion.pages), ...lines(form.notion.databases)].map(notionKey));
+  const count = lines(form.notion.pages).length + lines(form.notion.databases).length;
+
+  const toggle = (item: NotionItem, on: boolean) =>
+    patch((f) => {
+      const field = item.type === "database" ? "databases" : "pages";
+      const rest = lines(f.notion[field]).filter((l) => notionKey(l) !== notionKey(item.id));
+      return { ...f, notion: { ...f.notion, [field]: (on ? [...rest, item.id] : rest).join("\n") } };
+    });
+
+  return (
+    <fieldset className="ks-notion" aria-describedby={error ? "notion-pick-error" : undefined}>
+      <legend>
+        <FormattedMessage id="knowledge.notion.pick.legend" />{" "}
+        <span className="ks-muted" data-testid="notion-picked-count">
+          <FormattedMessage id="knowledge.notion.pick.count" values={{ count }} />
+        </span>
+      </legend>
+      <Input type="search" label={intl.formatMessage({ id: "knowledge.notion.pick.search" })} value={query} onChange={(e) => setQuery(e.target.value)} />
+      {search.isPending ? (
+        <p className="ks-muted" role="status">
+          <FormattedMessage id="knowledge.notion.pick.loading" />
+        </p>
+      ) : search.isError ? (
+        <div className="ks-alert" role="alert">
+          <ErrorText error={search.error} />
+        </div>
+      ) : items.length === 0 ? (
+        <p className="ks-muted">
+          <FormattedMessage id={debounced.trim() ? "knowledge.notion.pick.noMatch" : "knowledge.notion.pick.empty"} />
+        </p>
+      ) : (
+        <ul className="ks-notion__list">
+          {items.map((item) => (
+            <li key={item.id}>
+              <label className="ks-check">
+                <input type="checkbox" checked={picked.has(notionKey(item.id))} onChange={(e) => toggle(item, e.target.checked)} />
+                {item.icon && <span aria-hidden="true">{item.icon}</span>}
+                <span>{item.title}</span>
+                <span className="ks-muted">
+                  <FormattedMessage id={`knowledge.notion.pick.${item.type}`} />
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {search.hasNextPage && (
+        <Button theme="white" size="sm" loading={search.isFetchingNextPage} onClick={() => void search.fetchNextPage()}>
+          <FormattedMessage id="knowledge.notion.pick.more" />
+        </Button>
+      )}
+      {error && (
+        <p id="notion-pick-error" className="ks-error" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The connected workspace's name, from the picker's first page of results. */
+export function useNotionWorkspace(connectionId: string | null): string | null {
+  const search = useNotionSearchQuery(connectionId, "");
+  return search.data?.pages[0]?.workspace_name ?? null;
+}

@@ -1,0 +1,23 @@
+// Bodies of the knowledge functions (ingest, notion-connect): bounded JSON checked with a
+// zod schema; an empty body is `{}`. Bad JSON → 400 invalid_json, a wrong shape → 400
+// invalid_body naming the field.
+import type { z } from "npm:zod@3.25.76";
+import { HttpError, readBoundedText } from "../http.ts";
+
+export async function readBody<T>(req: Request, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T> {
+  const text = (await readBoundedText(req, 16 * 1024)).trim();
+  let raw: unknown = {};
+  if (text) {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, "invalid_json", "The body must be valid JSON");
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HttpError(400, "invalid_body", `${issue.path.join(".") || "body"}: ${issue.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,6 @@
+// `notion-connect`: connects a Notion workspace to a new data source through Notion's
+// OAuth, server-side (connect.ts; README.md).
+import { handler } from "../_shared/http.ts";
+import { route } from "./connect.ts";
+
+Deno.serve(handler((req) => route(req)));

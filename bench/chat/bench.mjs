@@ -4,7 +4,6 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -208,43 +207,6 @@ async function scenario(name, botId) {
   ];
 }
 
-function gz(file) {
-  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
-}
-function jsSizes() {
-  const lines = [];
-  const widget = ["sdk/dist/widget.js", "sdk/dist/widget.min.js"]
-    .map((f) => path.join(root, f))
-    .find((f) => fs.existsSync(f));
-  lines.push(
-    widget
-      ? `- widget loader \`${path.relative(root, widget)}\`: ${(fs.statSync(widget).size / 1024).toFixed(1)} KB, ${(gz(widget) / 1024).toFixed(1)} KB gzipped`
-      : "- widget loader: `sdk/dist` is not built in this tree, not measured",
-  );
-  const index = path.join(root, "frontend/dist/index.html");
-  if (fs.existsSync(index)) {
-    const html = fs.readFileSync(index, "utf8");
-    const entry = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)].map((m) => m[1]);
-    const preload = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((m) => m[1]);
-    const files = [...new Set([...entry, ...preload])].map((u) =>
-      path.join(root, "frontend/dist", u.replace(/^\//, "")),
-    );
-    const total = files.filter(fs.existsSync).reduce((s, f) => s + gz(f), 0);
-    lines.push(
-      `- app shell JS loaded by every page (entry + modulepreload, ${files.length} files): ${(total / 1024).toFixed(1)} KB gzipped`,
-    );
-    const chat = fs
-      .readdirSync(path.join(root, "frontend/dist/assets"))
-      .filter((f) => /^(Chat|BotChat|ChatPage)[^/]*\.js$/.test(f));
-    lines.push(
-      chat.length
-        ? `- chat page chunk(s) ${chat.join(", ")}: ${(chat.reduce((s, f) => s + gz(path.join(root, "frontend/dist/assets", f)), 0) / 1024).toFixed(1)} KB gzipped (plus the shell)`
-        : "- chat page: no chat route chunk in `frontend/dist` yet (the visitor pages are not built), not measured",
-    );
-  } else lines.push("- chat page: `frontend/dist` is not built, not measured");
-  return lines;
-}
-
 const db = new pg.Client({ connectionString: dbUrl });
 await db.connect();
 const t = performance.now();
@@ -301,8 +263,6 @@ const report = [
   ...rows,
   "",
   `Failed requests: ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ""}`,
-  "",
-  ...jsSizes(),
 ].join("\n");
 console.log(report);
 fs.writeFileSync(path.join(here, `results-${CHUNKS}.md`), report + "\n");

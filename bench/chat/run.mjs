@@ -2,8 +2,8 @@
 // Chat benchmark: time to the first streamed byte, to the first token and to
 // the full answer through the real stack (gateway -> Deno `chat` -> PostgREST
 // -> Postgres), for the extractive default and for a zero-latency local
-// OpenAI-compatible server, on a bot with 10,000 generated chunks. Also reports
-// the gzipped JavaScript of the widget loader and the chat page where built.
+// OpenAI-compatible server, on a bot with 10,000 generated chunks. Then weighs the
+// JavaScript of the chat page, the embed and the widget loader in Chromium (page-weight.ts).
 // Run from the repo root: `node bench/chat/run.mjs`
 // Env: REQUESTS (50), WARMUP (5), CHUNKS (10000).
 // Starts a fresh stack with scripts/with-stack.mjs (per-visitor limits raised so
@@ -23,4 +23,8 @@ const child = spawn(
     env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000" },
   },
 );
-child.on("exit", (code) => process.exit(code ?? 1));
+child.on("exit", (code) => {
+  if (code) process.exit(code);
+  const weigh = spawn(process.execPath, ["--import", "tsx", path.join(here, "page-weight.ts")], { cwd: root, stdio: "inherit" });
+  weigh.on("exit", (c) => process.exit(c ?? 1));
+});

@@ -7,8 +7,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import { explain as explainFailure, signedInContext as signedIn, waitForJob } from "./lib/fakes/owner-session.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 
 const BOT = "c0000000-0000-4000-8000-000000000002"; // "Acme Internal", team "Acme Support"
@@ -77,42 +78,8 @@ after(async () => {
   await site?.close();
 });
 
-/** Signs in through the real auth service and hands the session to the app's cookie. */
-async function signedInContext(colorScheme: "light" | "dark"): Promise<BrowserContext> {
-  const res = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
-    method: "POST",
-    headers: { apikey: app.anonKey, "content-type": "application/json" },
-    body: JSON.stringify({ email: "owner@parley.test", password: "parley-demo-123" }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  const session = (await res.json()) as Record<string, unknown>;
-  const value = `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`;
-  // @supabase/ssr splits cookies over 3180 characters into name.0, name.1, ...
-  const name = `sb-${new URL(app.apiUrl).hostname.split(".")[0]}-auth-token`;
-  const parts =
-    value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
-  const context = await browser.newContext({ colorScheme });
-  await context.addCookies(parts.map(([n, v]) => ({ name: n!, value: v!, url: app.appUrl })));
-  return context;
-}
-
-/** On failure: a screenshot and what the page said, so a red run explains itself. */
-async function explain<T>(page: Page, name: string, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (e) {
-    await page.screenshot({ path: path.join(ART, `sources-failure-${name}.png`), fullPage: true }).catch(() => {});
-    const text = await page
-      .locator("body")
-      .innerText()
-      .catch(() => "");
-    throw new Error(`${(e as Error).message}\n--- at ${page.url()}:\n${text.slice(0, 2000)}`);
-  }
-}
-
-async function waitForJob(page: Page, status = "succeeded") {
-  await page.locator(`[role=progressbar][data-status=${status}]`).first().waitFor({ timeout: 60_000 });
-}
+const signedInContext = (colorScheme: "light" | "dark") => signedIn(browser, app, colorScheme);
+const explain = <T,>(page: Page, name: string, body: () => Promise<T>) => explainFailure(page, ART, `sources-${name}`, body);
 
 for (const [prefix, code] of [
   ["", "en"],

@@ -93,7 +93,7 @@ export function fakeNotion(opts: FakeNotionOptions) {
       const deny = new URL(redirect);
       deny.searchParams.set("error", "access_denied");
       deny.searchParams.set("state", state);
-      const html = `<!doctype html><html lang="en"><head><title>Notion</title></head><body>
+      const html = `<!doctype html><html lang="en"><head><title>Notion</title><link rel="icon" href="data:,"></head><body>
         <h1>Parley would like to access ${escapeHtml(opts.workspaceName ?? "Acme workspace")}</h1>
         <p>Pages shared: Onboarding handbook, Meeting notes, Policies</p>
         <a href="${escapeHtml(allow.toString())}">Allow access</a> <a href="${escapeHtml(deny.toString())}">Cancel</a></body></html>`;
@@ -121,6 +121,7 @@ export function fakeNotion(opts: FakeNotionOptions) {
       });
     }
 
+    if (!pathname.startsWith("/v1/")) return new Response("not found", { status: 404 });
     if (req.headers.get("authorization") !== `Bearer ${opts.token}` || !req.headers.get("notion-version")) {
       return notionError(401, "unauthorized", "API token is invalid.");
     }

@@ -44,32 +44,31 @@ export function NotionConnectStart({ redirect }: { redirect: string | null }) {
       cancelled = true;
     };
   }, [back, siteUrl]);
+  return <ConnectCard failure={failure ? { error: failure, back } : null} lead="knowledge.notion.connecting.text" />;
+}
+
+/** The auth-area card of both steps: a lead and a spinner, or what failed and a way back. */
+function ConnectCard({ failure, lead }: { failure: { error: unknown; back: string | null } | null; lead: string }) {
   return (
     <AuthCard title="knowledge.notion.connecting.title">
       {failure ? (
-        <ConnectFailure error={failure} back={back} />
+        <>
+          <FormAlert testId="notion-connect-error">
+            <ErrorText error={failure.error} />
+          </FormAlert>
+          <LocalizedLink to={failure.back ?? "/app/bots"} className={buttonClassName({ block: true, theme: "secondary" })}>
+            <FormattedMessage id="knowledge.notion.back" />
+          </LocalizedLink>
+        </>
       ) : (
         <>
           <p className="auth-card__lead">
-            <FormattedMessage id="knowledge.notion.connecting.text" />
+            <FormattedMessage id={lead} />
           </p>
           <Loading />
         </>
       )}
     </AuthCard>
-  );
-}
-
-function ConnectFailure({ error, back }: { error: unknown; back: string | null }) {
-  return (
-    <>
-      <FormAlert testId="notion-connect-error">
-        <ErrorText error={error} />
-      </FormAlert>
-      <LocalizedLink to={back ?? "/app/bots"} className={buttonClassName({ block: true, theme: "secondary" })}>
-        <FormattedMessage id="knowledge.notion.back" />
-      </LocalizedLink>
-    </>
   );
 }
 
@@ -111,20 +110,7 @@ export function NotionConnectCallback() {
       cancelled = true;
     };
   }, [params, navigate, locale]);
-  return (
-    <AuthCard title="knowledge.notion.connecting.title">
-      {failure ? (
-        <ConnectFailure error={failure.error} back={failure.back} />
-      ) : (
-        <>
-          <p className="auth-card__lead">
-            <FormattedMessage id="knowledge.notion.finishing" />
-          </p>
-          <Loading />
-        </>
-      )}
-    </AuthCard>
-  );
+  return <ConnectCard failure={failure} lead="knowledge.notion.finishing" />;
 }
 
 const lines = (s: string) => s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
@@ -132,6 +118,19 @@ const lines = (s: string) => s.split(/\r?\n/).map((l) => l.trim()).filter(Boolea
 export const notionKey = (s: string) => /([0-9a-f]{32})(?:[?#].*)?$/i.exec(s.replace(/-/g, ""))?.[1]?.toLowerCase() ?? null;
 
 type Patch = (update: (f: SourceForm) => SourceForm) => void;
+
+// Inline SVG rather than Notion's emoji icons: emoji fonts are not everywhere.
+const ITEM_PATHS = {
+  page: "M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5",
+  database: "M4 5h16v14H4zM4 10h16M4 15h16M10 10v9",
+};
+function ItemIcon({ type }: { type: NotionItem["type"] }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d={ITEM_PATHS[type]} />
+    </svg>
+  );
+}
 
 /** Pages and databases of the connected workspace as checkboxes; picks go to the form's lists. */
 export function NotionPicker({ connectionId, form, patch, error }: { connectionId: string; form: SourceForm; patch: Patch; error?: string }) {
@@ -181,7 +180,7 @@ export function NotionPicker({ connectionId, form, patch, error }: { connectionI
             <li key={item.id}>
               <label className="ks-check">
                 <input type="checkbox" checked={picked.has(notionKey(item.id))} onChange={(e) => toggle(item, e.target.checked)} />
-                {item.icon && <span aria-hidden="true">{item.icon}</span>}
+                <ItemIcon type={item.type} />
                 <span>{item.title}</span>
                 <span className="ks-muted">
                   <FormattedMessage id={`knowledge.notion.pick.${item.type}`} />

@@ -63,7 +63,7 @@ export async function startShellApp(): Promise<ShellApp> {
       res.writeHead(204, CORS).end();
       return;
     }
-    if (url.pathname === "/rest/v1/bots") {
+    if (url.pathname === "/rest/v1/rpc/gallery_bots") {
       res.writeHead(200, { ...CORS, "content-type": "application/json", "content-range": "*/0" }).end("[]");
       return;
     }

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { SessionProvider, useSession } from "../src/features/auth/session";
+import { hasStoredSession } from "../src/lib/supabase-ready";
 
 function fakeAuth() {
   let listener: ((e: AuthChangeEvent, s: Session | null) => void) | undefined;
@@ -30,7 +31,7 @@ describe("SessionProvider", () => {
     const qc = new QueryClient();
     render(
       <QueryClientProvider client={qc}>
-        <SessionProvider load={auth.load}>
+        <SessionProvider load={auth.load} storedSession={() => true}>
           <Probe />
         </SessionProvider>
       </QueryClientProvider>,
@@ -52,11 +53,47 @@ describe("SessionProvider", () => {
   it("treats a missing configuration as signed out", async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
-        <SessionProvider load={() => Promise.reject(new Error("no config"))}>
+        <SessionProvider load={() => Promise.reject(new Error("no config"))} storedSession={() => true}>
           <Probe />
         </SessionProvider>
       </QueryClientProvider>,
     );
     await screen.findByText("ready:none:-");
+  });
+
+  it("without a stored session is signed out at once and loads nothing until a screen creates the client", async () => {
+    const auth = fakeAuth();
+    let loads = 0;
+    let created: (() => void) | undefined;
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionProvider
+          load={() => (loads++, auth.load())}
+          storedSession={() => false}
+          whenCreated={(cb) => ((created = cb), () => (created = undefined))}
+        >
+          <Probe />
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByText("ready:none:-");
+    expect(loads).toBe(0);
+    // The login page creates the client and signs in: the session follows.
+    await act(async () => {
+      created?.();
+      await Promise.resolve();
+      await Promise.resolve();
+    });
+    expect(loads).toBe(1);
+    await act(async () => auth.emit("SIGNED_IN", session("u2", "b@x.test")));
+    expect(screen.getByText("ready:b@x.test:SIGNED_IN")).toBeTruthy();
+  });
+
+  it("recognises @supabase/ssr's session cookies, whole or in chunks", () => {
+    expect(hasStoredSession("")).toBe(false);
+    expect(hasStoredSession("parley-locale=de; parley-consent=x")).toBe(false);
+    expect(hasStoredSession("sb-127-auth-token=base64-abc")).toBe(true);
+    expect(hasStoredSession("a=1; sb-abcdefgh-auth-token.0=base64-abc; sb-abcdefgh-auth-token.1=def")).toBe(true);
+    expect(hasStoredSession("sb-127-auth-token-code-verifier=xyz")).toBe(false);
   });
 });

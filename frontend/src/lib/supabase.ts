@@ -4,6 +4,7 @@
 import { createBrowserClient } from "@supabase/ssr";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { getConfig } from "./config";
+import { announceSupabaseClient } from "./supabase-ready";
 
 export const SESSION_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
 
@@ -19,5 +20,6 @@ export function getSupabase(): SupabaseClient {
     cookieOptions: { path: "/", sameSite: "lax", httpOnly: false, maxAge: SESSION_COOKIE_MAX_AGE },
     isSingleton: true,
   });
+  announceSupabaseClient(client);
   return client;
 }

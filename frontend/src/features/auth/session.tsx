@@ -1,9 +1,12 @@
 // The current session and user as shared state, updated on every auth event (signed in,
 // signed out, token refreshed, password recovery, user updated). The Supabase client is
-// loaded after first render so public pages do not pay for it up front.
+// loaded after first render when a session is stored in this browser; without one the state
+// is "signed out" at once and follows the client from the moment a screen creates it (a
+// visitor reading public pages never downloads supabase-js).
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
+import { hasStoredSession, onSupabaseClient } from "../../lib/supabase-ready";
 
 export interface SessionState {
   /** "loading" until the stored session has been read. */
@@ -28,7 +31,21 @@ type Loader = () => Promise<{
 }>;
 const defaultLoader: Loader = () => import("../../lib/supabase");
 
-export function SessionProvider({ children, load = defaultLoader }: { children: ReactNode; load?: Loader }) {
+const signedOut: SessionState = { status: "ready", session: null, user: null, lastEvent: null };
+
+export function SessionProvider({
+  children,
+  load = defaultLoader,
+  storedSession = hasStoredSession,
+  whenCreated = onSupabaseClient,
+}: {
+  children: ReactNode;
+  load?: Loader;
+  /** Is a session stored in this browser (so the client is worth loading now)? */
+  storedSession?: () => boolean;
+  /** Runs the callback once some screen has created the client. */
+  whenCreated?: (cb: () => void) => () => void;
+}) {
   const [state, setState] = useState<SessionState>(initial);
   const queryClient = useQueryClient();
 
@@ -36,7 +53,7 @@ export function SessionProvider({ children, load = defaultLoader }: { children: 
     let cancelled = false;
     let unsubscribe: (() => void) | undefined;
     let currentUserId: string | null | undefined;
-    load()
+    const attach = () => load()
       .then(({ getSupabase }) => {
         if (cancelled) return;
         const { data } = getSupabase().auth.onAuthStateChange((event, session) => {
@@ -50,13 +67,20 @@ export function SessionProvider({ children, load = defaultLoader }: { children: 
       })
       .catch(() => {
         // Not configured (no URL/key): behave as signed out rather than breaking public pages.
-        if (!cancelled) setState({ status: "ready", session: null, user: null, lastEvent: null });
+        if (!cancelled) setState(signedOut);
       });
+    let stopWaiting: (() => void) | undefined;
+    if (storedSession()) void attach();
+    else {
+      setState(signedOut);
+      stopWaiting = whenCreated(() => void attach());
+    }
     return () => {
       cancelled = true;
+      stopWaiting?.();
       unsubscribe?.();
     };
-  }, [load, queryClient]);
+  }, [load, storedSession, whenCreated, queryClient]);
 
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
 }

@@ -1,0 +1,32 @@
+// Who needs to know when the Supabase client exists, without loading it: public pages of a
+// visitor with no stored session never load supabase-js (62 KB gzipped) unless a screen needs
+// data; the session state attaches to the client the moment some screen creates it.
+import type { SupabaseClient } from "@supabase/supabase-js";
+
+type Listener = (client: SupabaseClient) => void;
+const listeners = new Set<Listener>();
+let current: SupabaseClient | undefined;
+
+/** Calls `listener` with the client once it is created (at once if it already is). */
+export function onSupabaseClient(listener: Listener): () => void {
+  if (current) listener(current);
+  else listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+/** Called by lib/supabase.ts when it creates the client. */
+export function announceSupabaseClient(client: SupabaseClient): void {
+  current = client;
+  for (const l of [...listeners]) {
+    listeners.delete(l);
+    l(client);
+  }
+}
+
+/**
+ * Is a session stored in this browser? @supabase/ssr keeps it in cookies named
+ * `sb-<project ref>-auth-token`, split into `.0`, `.1`... when long.
+ */
+export function hasStoredSession(cookies: string = typeof document === "undefined" ? "" : document.cookie): boolean {
+  return /(?:^|;\s*)sb-[^=;]+-auth-token(?:\.\d+)?=/.test(cookies);
+}

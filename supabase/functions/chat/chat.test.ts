@@ -200,6 +200,34 @@ Deno.test("a provider failure becomes an error event with a visitor message, and
   }
 });
 
+Deno.test("retrieval embeds the question only where pgvector exists; the answer is cited either way", async () => {
+  const calls: unknown[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const body = await req.json();
+    calls.push(body.input);
+    return Response.json({
+      object: "list",
+      data: body.input.map((_: string, index: number) => ({ object: "embedding", index, embedding: Array(1536).fill(0.02) })),
+    });
+  });
+  try {
+    const { botId, teamId } = await createBot({ chunks: knowledge });
+    await setProviderKey(teamId, "openai_compatible", `http://127.0.0.1:${server.addr.port}/v1`, null);
+    const { error } = await serviceClient().from("chunks").select("embedding").limit(1);
+    const hasVector = !error;
+    const visitor = await signedInUser();
+    const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
+    assertStreamShape(r.events);
+    assert.match(answerText(r.events), /Reset password/);
+    assert.equal(r.events.find((e) => e.event === "sources")!.data[0].title, "Passwords › Account > Passwords");
+    // Here (embedded PostgreSQL, no pgvector) the embeddings server is never asked; on hosted
+    // Supabase the question is embedded once (and the chunks at ingestion, not in this test).
+    assert.deepEqual(calls, hasVector ? [["How do I reset my password?"]] : []);
+  } finally {
+    await server.shutdown();
+  }
+});
+
 Deno.test("a bot whose provider has no key configured falls back to the extractive default", async () => {
   const { botId } = await createBot({ provider: "anthropic", chunks: knowledge });
   const visitor = await signedInUser();

@@ -25,6 +25,7 @@ import {
 } from "../_shared/providers/index.ts";
 import { toProviderError } from "../_shared/providers/retry.ts";
 import { loadImages } from "./images.ts";
+import { retrieve } from "./retrieve.ts";
 import { systemPrompt, toSource, type Source } from "./prompt.ts";
 import { chatRequestSchema } from "./schema.ts";
 import { callerId } from "./caller.ts";
@@ -152,7 +153,7 @@ Deno.serve(
               .neq("id", userMessageId)
               .order("created_at", { ascending: false })
               .limit(HISTORY_MESSAGES),
-        user.rpc("match_chunks", { p_bot_id: bot!.id, p_query: body.message, p_match_count: MATCH_COUNT }),
+        retrieve(service, user, bot!, body.message, MATCH_COUNT),
         provider === "extractive" || !PROVIDERS.includes(provider)
           ? Promise.resolve({ data: null, error: null })
           : service

@@ -46,7 +46,7 @@ export async function embeddingConfigForTeam(service: SupabaseClient, teamId: st
 }
 
 /** One vector per input, or null when the provider failed or gave the wrong size (ingestion goes on without). */
-export async function embedTexts(config: EmbeddingConfig, texts: string[]): Promise<number[][] | null> {
+export async function embedTexts(config: EmbeddingConfig, texts: string[], timeoutMs = 60_000): Promise<number[][] | null> {
   if (!texts.length) return [];
   try {
     const res = await safeFetch(config.url, {
@@ -60,7 +60,7 @@ export async function embedTexts(config: EmbeddingConfig, texts: string[]): Prom
         input: texts,
         ...(config.provider === "openai" ? { dimensions: EMBEDDING_DIMENSIONS } : {}),
       }),
-      timeoutMs: 60_000,
+      timeoutMs,
       maxBytes: 64 * 1024 * 1024,
     });
     if (res.status !== 200) return null;

@@ -1,5 +1,7 @@
 // Writes dist/<lang-prefix>/<path>/index.html for every public route in every language,
-// from the SSR build (dist-ssr/entry-server.js) and the client's dist/index.html.
+// from the SSR build (dist-ssr/entry-server.js) and the client's dist/index.html, and
+// dist/route-manifest.json: every route's pattern in every language with its validation
+// rules, which the app server (stack/src/app.ts) reads to answer unknown URLs with a 404.
 // The site URL (canonical and hreflang links) comes from PARLEY_SITE_URL, else the project's
 // supabase/config.toml [auth] site_url; the browser corrects it from /config.js at runtime.
 import fs from "node:fs";
@@ -10,6 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const dist = path.join(root, "dist");
 const ssrEntry = path.join(root, "dist-ssr", "entry-server.js");
+const MANIFEST = "route-manifest.json";
 
 function siteUrlFromConfig() {
   try {
@@ -44,7 +47,9 @@ export function buildPage(template, url, result) {
 async function main() {
   const template = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   if (!template.includes("<!--parley-head-->") || !template.includes('<div id="root"></div>')) throw new Error("dist/index.html lacks the prerender placeholders");
-  const { render, prerenderUrls } = await import(pathToFileURL(ssrEntry).href);
+  const { render, prerenderUrls, routeManifest } = await import(pathToFileURL(ssrEntry).href);
+  const manifest = routeManifest();
+  fs.writeFileSync(path.join(dist, MANIFEST), JSON.stringify(manifest));
   const urls = await prerenderUrls();
   let count = 0;
   for (const url of urls) {
@@ -56,7 +61,7 @@ async function main() {
     count++;
   }
   fs.rmSync(path.join(root, "dist-ssr"), { recursive: true, force: true });
-  console.log(`prerendered ${count} pages (${urls.length / 10} routes × 10 languages) with site URL ${siteUrl}`);
+  console.log(`prerendered ${count} pages (${urls.length / 10} routes × 10 languages) with site URL ${siteUrl}; ${MANIFEST}: ${manifest.routes.length} routes`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -4,6 +4,8 @@ import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { AppProviders } from "./app/App";
 import { buildRoutes, routePath } from "./app/router";
+
+export { routeManifest } from "./app/router";
 import { routeTable } from "./app/routes";
 import { formatTitle, renderHeadTags, type HeadStore } from "./app/head";
 import { LOCALE_CODES, type LocaleCode } from "./i18n/locales";

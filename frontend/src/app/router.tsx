@@ -8,9 +8,9 @@ import { loadMessages } from "../i18n/messages";
 import { importWithReload } from "./chunkReload";
 import { createGuards, resolveGuard, type Guard } from "./guards";
 import { layoutComponents } from "./layouts";
-import { findRedirect } from "./redirects";
+import { findRedirect, redirectRules } from "./redirects";
 import { routeTable, type LayoutName, type RouteDef, type RouteModule } from "./routes";
-import { validateParams } from "./validation";
+import { validateParams, VALIDATION_PATTERNS, type ParamRules } from "./validation";
 import { Root } from "./Root";
 import { Shell } from "./Shell";
 import { ErrorPage } from "./ErrorPage";
@@ -118,4 +118,42 @@ export function buildRoutes(options: RouterOptions = {}): RouteObject[] {
       ],
     },
   ];
+}
+
+/** One page route of the manifest: a full react-router path ("/de/blog/:slug") and its rules. */
+export interface ManifestRoute {
+  id: string;
+  path: string;
+  validate?: ParamRules;
+}
+
+/**
+ * What the app server needs to answer unknown URLs with a 404 (stack/src/app.ts): every page
+ * route in all languages in react-router's own order (the depth-first order of the route tree,
+ * which breaks ties between equally ranked paths), the validation rules as regular
+ * expressions, and the sources of the redirect table (those pages redirect in the browser).
+ */
+export interface RouteManifest {
+  version: 1;
+  rules: Record<string, string>;
+  routes: ManifestRoute[];
+  redirects: { from: string; prefix: boolean }[];
+}
+
+export function routeManifest(options: RouterOptions = {}): RouteManifest {
+  const routes: ManifestRoute[] = [];
+  const walk = (list: RouteObject[]) => {
+    for (const route of list) {
+      if (route.children) walk(route.children);
+      const def = (route.handle as RouteHandle | undefined)?.def;
+      if (def && route.path !== undefined) routes.push({ id: route.id!, path: route.path, ...(def.validate ? { validate: def.validate } : {}) });
+    }
+  };
+  walk(buildRoutes({ guards: {}, ...options }));
+  const redirects = redirectRules.flatMap((rule) => {
+    const prefix = rule.from.endsWith("/**");
+    const from = prefix ? rule.from.slice(0, -3) : rule.from;
+    return LOCALE_CODES.map((locale) => ({ from: localizePath(from, locale), prefix }));
+  });
+  return { version: 1, rules: { ...VALIDATION_PATTERNS }, routes, redirects };
 }

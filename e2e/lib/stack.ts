@@ -19,6 +19,11 @@ export interface FullApp {
   waitForMail(to: string, subject?: RegExp, timeoutMs?: number): Promise<Mail>;
   /** The first link in a mail whose URL matches. */
   linkIn(mail: Mail, match: RegExp): string;
+  /**
+   * Signs in through the real auth service and returns the app's session cookie(s) for
+   * `context.addCookies` (the name @supabase/ssr uses, split above 3180 characters as it does).
+   */
+  sessionCookies(email: string, password: string): Promise<{ name: string; value: string; url: string }[]>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +78,18 @@ export async function startFullApp(opts: { env?: Record<string, string> } = {}):
       const link = links.find((l) => match.test(l));
       if (!link) throw new Error(`no link matching ${match} in mail "${mail.subject}": ${links.join(", ")}`);
       return link;
+    },
+    async sessionCookies(email, password) {
+      const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+        method: "POST",
+        headers: { apikey: stack.keys.anonKey, "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${await res.text()}`);
+      const value = `base64-${Buffer.from(JSON.stringify(await res.json())).toString("base64url")}`;
+      const name = `sb-${new URL(apiUrl).hostname.split(".")[0]}-auth-token`;
+      const parts = value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
+      return parts.map(([n, v]) => ({ name: n!, value: v!, url: stack.appUrl! }));
     },
     async stop() {
       await stack.stop();

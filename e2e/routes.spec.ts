@@ -1,0 +1,326 @@
+// Every registered route of the route table (frontend/src/app/routes.ts) in Chromium, on
+// the real stack with its seed data, in three languages (English without prefix, de, jp):
+// each renders its layout (a main landmark with a heading, not the error page) with no
+// console error and no page error, and the app server answers its document with 200.
+// Public, auth, bot and test pages are visited anonymously, signed-in pages as the seeded
+// owner, the admin area as the seeded platform administrator. Route params get seeded ids
+// where the seed has them and well-formed random ids otherwise; a route whose params have
+// no sample value here fails the first test, so a route added later is covered or flagged.
+// Then the 404s: for every route with validation rules a param that fails its rule ("Page
+// Not Found: {path}"), and paths that match no route ("Page not found: {path}"), each with
+// the SPA's page and HTTP 404 from the app server (dist/route-manifest.json).
+// Run: node --import tsx --test e2e/routes.spec.ts (builds frontend/dist when missing).
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import { routeTable, type RouteDef } from "../frontend/src/app/routes.ts";
+import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import { repoRoot } from "./lib/app.ts";
+import { startFullApp, type FullApp } from "./lib/stack.ts";
+
+const LOCALES = [
+  { code: "en", prefix: "" },
+  { code: "de", prefix: "/de" },
+  { code: "jp", prefix: "/jp" },
+] as const;
+
+// Seeded rows (supabase/seed.sql).
+const SEED = {
+  publicBot: "c0000000-0000-4000-8000-000000000001",
+  passwordBot: "c0000000-0000-4000-8000-000000000002",
+  team: "b0000000-0000-4000-8000-000000000001",
+  dataSource: "e7000000-0000-4000-8000-000000000001",
+  sharedChat: "f9000000-0000-4000-8000-000000000001",
+  ownerUser: "a0000000-0000-4000-8000-000000000001",
+};
+const PASSWORD = "parley-demo-123";
+
+function firstSlug(collection: string | undefined): string {
+  assert.ok(collection, "a :slug route needs meta.collection");
+  const file = fs.readdirSync(path.join(repoRoot, "frontend", "content", collection)).sort().find((f) => /^[a-z0-9-]+\.md$/.test(f));
+  assert.ok(file, `no content in ${collection}`);
+  return file.replace(/\.md$/, "");
+}
+
+/**
+ * A sample value for every route param name: seeded ids where the seed has the row, random
+ * well-formed ids for screens of later issues (their placeholder or "not found" state must
+ * render cleanly too). Splats are per route.
+ */
+const PARAMS: Record<string, (def: RouteDef) => string> = {
+  botId: () => SEED.publicBot,
+  teamId: () => SEED.team,
+  chatId: () => SEED.sharedChat,
+  dataSourceId: () => SEED.dataSource,
+  userId: () => SEED.ownerUser,
+  testRunId: () => randomUUID(),
+  taskId: () => randomUUID(),
+  functionId: () => randomUUID(),
+  channelId: () => randomUUID(),
+  slug: (def) => firstSlug(def.meta?.collection),
+};
+const SPLATS: Record<string, string> = {
+  pages: firstSlug("pages"),
+  "app.conversations": `bot/${SEED.publicBot}/chat/${SEED.sharedChat}`,
+};
+/** A value that fails each validation rule. */
+const INVALID: Record<string, string> = { uuid: "not-a-uuid", slug: "Not_A_Slug", slugPath: "a//b", segments: "" };
+
+function paramNames(def: RouteDef): string[] {
+  return [...def.path.matchAll(/:([\w-]+)/g)].map((m) => m[1]!).concat(def.path.endsWith("*") ? ["*"] : []);
+}
+
+/** The unprefixed URL of a route with its params replaced (overrides first). */
+function fill(def: RouteDef, overrides: Record<string, string> = {}): string {
+  let url = def.path;
+  for (const name of paramNames(def)) {
+    const value = overrides[name] ?? (name === "*" ? SPLATS[def.id] : PARAMS[name]?.(def));
+    if (value === undefined) throw new Error(`route ${def.id} (${def.path}): no sample value for param "${name}" in e2e/routes.spec.ts`);
+    url = name === "*" ? url.replace(/\/\*$/, value ? `/${value}` : "") : url.replace(`:${name}`, value);
+  }
+  return url;
+}
+
+const localize = (prefix: string, url: string) => (prefix && url === "/" ? prefix : prefix + url);
+
+/**
+ * Who opens a route: the guard decides. "visitor" is signed out on every visit (no cookies);
+ * a "bot-visitor" keeps the anonymous session a bot page gives it, as someone chatting does.
+ * A guard without an identity here fails the first test.
+ */
+type Identity = "visitor" | "bot-visitor" | "owner" | "platform-admin";
+const IDENTITY_BY_GUARD: Record<string, Identity> = { none: "visitor", "bot-auth": "bot-visitor", auth: "owner", "admin-auth": "platform-admin" };
+const identityOf = (def: RouteDef): Identity | undefined =>
+  def.path.startsWith("/bots/") && !def.guard ? "bot-visitor" : IDENTITY_BY_GUARD[def.guard ?? "none"];
+const EMAILS: Record<Exclude<Identity, "visitor" | "bot-visitor">, string> = { owner: "owner@parley.test", "platform-admin": "platform-admin@parley.test" };
+
+interface Visit {
+  name: string;
+  identity: Identity;
+  /** Visits of one lane run one after the other in their own tabs; lanes run side by side. */
+  lane: string;
+  url: string;
+  /** Expected document status from the app server. */
+  status: number;
+  /** Expected error heading (404s); otherwise the page must not be the error page. */
+  errorHeading?: string;
+  /** The path the app may settle on instead (a guard's redirect). */
+  landsOn?: RegExp;
+  /** A main landmark is expected (every layout but "none"; the error page has one). */
+  needsMain: boolean;
+}
+
+function messages(code: string): Record<string, string> {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot, "frontend", "src", "i18n", "messages", `${code}.json`), "utf8")) as Record<string, string>;
+}
+
+// ---------------------------------------------------------------------------------------
+
+const problems: string[] = [];
+for (const def of routeTable) {
+  try {
+    fill(def);
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
+  for (const rule of Object.values(def.validate ?? {}) as string[]) {
+    if (INVALID[rule] === undefined) problems.push(`route ${def.id}: no failing sample for validation rule "${rule}" in e2e/routes.spec.ts`);
+  }
+  if (!identityOf(def)) problems.push(`route ${def.id}: no identity for guard "${def.guard}" in e2e/routes.spec.ts`);
+}
+const coverable = routeTable.filter((def) => paramNames(def).every((n) => (n === "*" ? SPLATS[def.id] : PARAMS[n])) && identityOf(def));
+
+function pageVisits(code: string, prefix: string): Visit[] {
+  const visits: Visit[] = [];
+  for (const def of coverable) {
+    const identity = identityOf(def)!;
+    const needsMain = def.layout !== "none";
+    visits.push({ name: def.id, identity, lane: code, url: localize(prefix, fill(def)), status: 200, needsMain });
+    // Bot pages also with the password bot: a visitor without its password is sent to its
+    // login page (the chat pages) or sees the page itself (sdk, embed, login).
+    if (def.path.startsWith("/bots/:botId")) {
+      const url = localize(prefix, fill(def, { botId: SEED.passwordBot }));
+      visits.push({ name: `${def.id} (password bot)`, identity, lane: code, url, status: 200, needsMain, landsOn: new RegExp(`^${prefix}/bots/${SEED.passwordBot}/login$`) });
+    }
+  }
+  return visits;
+}
+
+function notFoundVisits(): Visit[] {
+  const visits: Visit[] = [];
+  // Each route with rules once, in a rotating language, for each of its validated params.
+  let i = 0;
+  for (const def of coverable) {
+    for (const [param, rule] of Object.entries(def.validate ?? {}) as [string, string][]) {
+      if (INVALID[rule] === undefined) continue; // reported by the first test
+      const { code, prefix } = LOCALES[i++ % LOCALES.length]!;
+      const url = localize(prefix, fill(def, { [param]: INVALID[rule] }));
+      const heading = messages(code)["error.invalidParams"]!.replace("{path}", url);
+      visits.push({ name: `${def.id}: ${param} fails "${rule}"`, identity: "visitor", lane: "404", url, status: 404, errorHeading: heading, needsMain: true });
+    }
+  }
+  for (const { code, prefix } of LOCALES) {
+    for (const unknown of ["/no/such/page", "/app/bots/wizard/extra", "/en/faq"]) {
+      const url = prefix + unknown;
+      visits.push({ name: `unknown ${url}`, identity: "visitor", lane: "404", url, status: 404, errorHeading: messages(code)["error.notFound"]!.replace("{path}", url), needsMain: true });
+    }
+  }
+  return visits;
+}
+
+// ---------------------------------------------------------------------------------------
+
+let app: FullApp;
+let browser: Browser;
+
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+  /** Resolves when no fetch/XHR of the page is in flight. */
+  idle(timeoutMs: number): Promise<void>;
+  pending(): string[];
+}
+const tabs = new Map<string, Promise<Tab>>();
+
+async function openTab(identity: Identity): Promise<Tab> {
+  const context = await browser.newContext({ locale: "en-US", colorScheme: "light" });
+  if (identity === "owner" || identity === "platform-admin") await context.addCookies(await app.sessionCookies(EMAILS[identity], PASSWORD));
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const inflight = new Set<Request>();
+  let waiters: (() => void)[] = [];
+  const counted = (r: Request) => r.resourceType() === "fetch" || r.resourceType() === "xhr";
+  page.on("request", (r) => counted(r) && inflight.add(r));
+  const done = (r: Request) => {
+    if (!inflight.delete(r) || inflight.size) return;
+    for (const w of waiters) w();
+    waiters = [];
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
+  return {
+    context,
+    page,
+    errors,
+    idle: (timeoutMs) =>
+      inflight.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`requests still in flight after ${timeoutMs} ms: ${[...inflight].map((r) => r.url()).join(", ")}`)), timeoutMs);
+            waiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+    pending: () => [...inflight].map((r) => r.url()),
+  };
+}
+
+/** One tab per identity and lane, reused by every visit of that lane (its cache stays warm). */
+const tab = (identity: Identity, lane: string) => {
+  const key = `${identity}:${lane}`;
+  if (!tabs.has(key)) tabs.set(key, openTab(identity));
+  return tabs.get(key)!;
+};
+
+// A string, not a function: the test runner's transpiler would add helpers the page lacks.
+// Pages of the layout "none" (embeds, sdk, tests) need no main landmark, only a heading.
+const settled = (needsMain: boolean) => `(() => {
+  const visible = (el) => !!el && el.getClientRects().length > 0;
+  if (!("hydrated" in document.documentElement.dataset)) return false;
+  const main = document.querySelector("main, [role=main]");
+  if (${needsMain} && !visible(main)) return false;
+  if (!visible((main ?? document.getElementById("root")).querySelector("h1"))) return false;
+  return ![...document.querySelectorAll(".loading, [aria-busy=true]")].some(visible);
+})()`;
+
+/**
+ * Waits until the page has settled: interactive, a main landmark with a heading, no
+ * "Loading..." left, and no request in flight after the last render.
+ */
+async function settle(t: Tab, needsMain: boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  const left = () => Math.max(1, end - Date.now());
+  for (;;) {
+    await t.page.waitForFunction(settled(needsMain), undefined, { timeout: left(), polling: "raf" });
+    await t.idle(left());
+    // One more frame: a response may render something that asks for more.
+    await t.page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))");
+    if (t.pending().length === 0) return;
+  }
+}
+
+async function check(visit: Visit): Promise<void> {
+  const t = await tab(visit.identity, visit.lane);
+  if (visit.identity === "visitor") await t.context.clearCookies();
+  t.errors.length = 0;
+  const response = await t.page.goto(app.appUrl + visit.url);
+  assert.equal(response?.status(), visit.status, `document status of ${visit.url}`);
+  try {
+    await settle(t, visit.needsMain);
+  } catch (e) {
+    const text = (await t.page.locator("body").innerText().catch(() => "")).slice(0, 300).replace(/\s+/g, " ");
+    throw new Error(`${visit.url} did not settle: ${(e as Error).message.split("\n")[0]} | page: ${text} | errors: ${t.errors.join(" | ")}`);
+  }
+  const pathname = new URL(t.page.url()).pathname;
+  const isErrorPage = (await t.page.locator("main.error-page").count()) > 0;
+  const heading = ((await t.page.locator("main h1, #root h1").first().textContent()) ?? "").trim();
+  if (visit.errorHeading) {
+    assert.ok(isErrorPage, `${visit.url}: expected the error page, got "${heading}"`);
+    assert.equal(heading, visit.errorHeading);
+  } else {
+    assert.ok(!isErrorPage, `${visit.url}: the error page "${heading}" instead of the screen`);
+    const expectedPath = visit.url.split("?")[0]!;
+    assert.ok(pathname === expectedPath || visit.landsOn?.test(pathname), `${visit.url}: ended on ${pathname}`);
+  }
+  assert.deepEqual(t.errors, [], `${visit.url}: console or page errors`);
+}
+
+before(async () => {
+  app = await startFullApp();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  for (const t of tabs.values()) await (await t).context.close().catch(() => {});
+  await browser?.close();
+  await app?.stop();
+});
+
+describe("the route table", () => {
+  it("has a sample value for every route param and an identity for every guard", () => {
+    assert.deepEqual(problems, []);
+    assert.equal(coverable.length, routeTable.length);
+  });
+});
+
+// The languages side by side (the machine waits on the stack more than it computes).
+describe("every route in three languages", { concurrency: LOCALES.length }, () => {
+  for (const { code, prefix } of LOCALES) {
+    // One at a time inside a language: its visits share tabs (subtests would inherit 3).
+    describe(`under "${prefix || "/"}" (${code})`, { concurrency: 1 }, () => {
+      for (const visit of pageVisits(code, prefix)) {
+        it(`${visit.name} ${visit.url} as ${visit.identity}`, () => check(visit));
+      }
+    });
+  }
+});
+
+describe("404s from the browser's router and the app server", () => {
+  for (const visit of notFoundVisits()) {
+    it(`${visit.name}: ${visit.url}`, () => check(visit));
+  }
+
+  it("a signed-in user who is no platform administrator gets the Forbidden page in the admin area", async () => {
+    const t = await tab("owner", "404");
+    t.errors.length = 0;
+    await t.page.goto(`${app.appUrl}/de/app/admin/users`);
+    await settle(t, true);
+    assert.equal(await t.page.locator("main.error-page").getAttribute("data-status"), "403");
+    assert.deepEqual(t.errors, []);
+  });
+});

@@ -2,8 +2,9 @@
 // the real stack with its seed data, in three languages (English without prefix, de, jp):
 // each renders its layout (a main landmark with a heading, not the error page) with no
 // console error and no page error, and the app server answers its document with 200.
-// Public, auth, bot and test pages are visited anonymously, signed-in pages as the seeded
-// owner, the admin area as the seeded platform administrator. Route params get seeded ids
+// Public, auth and test pages are visited signed out, bot pages with the anonymous session
+// they give a visitor, signed-in pages as the seeded owner, the admin area as the seeded
+// platform administrator; the three languages run side by side, each with its own tabs. Route params get seeded ids
 // where the seed has them and well-formed random ids otherwise; a route whose params have
 // no sample value here fails the first test, so a route added later is covered or flagged.
 // Then the 404s: for every route with validation rules a param that fails its rule ("Page

@@ -409,6 +409,18 @@ describe("OAuth callback", () => {
     expect(await screen.findByTestId("callback-error")).toHaveTextContent("Access was denied.");
   });
 
+  it("a bot visitor's anonymous session is not a sign-in: without a code the page says so", async () => {
+    setUrl("/app/auth/providers/google/callback");
+    const { client } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session(undefined, { is_anonymous: true, email: undefined }) } })) });
+    renderPage(<ProviderCallbackPage />, {
+      url: "/app/auth/providers/google/callback",
+      path: "/app/auth/providers/google/callback",
+      client,
+      def: { meta: { provider: "google" } },
+    });
+    expect(await screen.findByTestId("callback-error")).toBeInTheDocument();
+  });
+
   it("shopify is not available", async () => {
     const { client } = fakeAuth();
     renderPage(<ProviderCallbackPage />, { url: "/x", path: "/x", client, def: { meta: { provider: "shopify" } } });

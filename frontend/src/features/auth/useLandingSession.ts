@@ -62,7 +62,8 @@ export function useLandingSession(): LandingState {
           return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
         return set({ status: "session", session: exchanged.session, fromUrl: true });
       }
-      if (data.session) return set({ status: "session", session: data.session, fromUrl: false });
+      // A bot visitor's anonymous session is nobody's sign-in: the page shows its "no session" state.
+      if (data.session && !data.session.user.is_anonymous) return set({ status: "session", session: data.session, fromUrl: false });
       set({ status: "none" });
     })().catch((err) => set({ status: "error", failure: toFailure(err) }));
     return () => {

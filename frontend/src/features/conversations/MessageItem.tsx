@@ -47,10 +47,10 @@ export function MessageItem({ message, rating }: { message: ConversationMessage;
       {!mine && (
         <div className="conv-msg__facts">
           {message.latency_ms !== null && (
-            <span><FormattedMessage id="conversations.message.latency" values={{ ms: <FormattedNumber value={message.latency_ms} /> }} /></span>
+            <span><FormattedMessage id="conversations.message.latency" values={{ ms: <FormattedNumber key="ms" value={message.latency_ms} /> }} /></span>
           )}
           {message.first_token_ms !== null && (
-            <span><FormattedMessage id="conversations.message.firstToken" values={{ ms: <FormattedNumber value={message.first_token_ms} /> }} /></span>
+            <span><FormattedMessage id="conversations.message.firstToken" values={{ ms: <FormattedNumber key="ms" value={message.first_token_ms} /> }} /></span>
           )}
           {(message.model || message.provider) && (
             <span><FormattedMessage id="conversations.message.model" values={{ model: [message.provider, message.model].filter(Boolean).join(" · ") }} /></span>

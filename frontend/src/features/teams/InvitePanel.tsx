@@ -87,7 +87,7 @@ export function InvitePanel({ team }: { team: MyTeam }) {
                 <div className="rows__title">{inv.email}</div>
                 <div className="rows__meta">
                   {intl.formatMessage({ id: `teams.role.${inv.role}` })} ·{" "}
-                  <FormattedMessage id="teams.invite.expires" values={{ date: <FormattedDate value={inv.expires_at} dateStyle="medium" /> }} />
+                  <FormattedMessage id="teams.invite.expires" values={{ date: <FormattedDate key="date" value={inv.expires_at} dateStyle="medium" /> }} />
                 </div>
               </div>
               <div className="rows__actions">

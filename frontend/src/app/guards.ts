@@ -53,13 +53,10 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
       }
     },
     "bot-auth": async (ctx) => {
-      // A bot visitor needs a session of their own: an anonymous one when not signed in.
+      // A visitor without a session may look at a public bot's chat; the page signs them in
+      // anonymously when they first write (features/chat/useVisitorSession). A password bot
+      // needs a grant, which needs a session: without one, its login page asks first.
       const client = await getClient();
-      const { data: session } = await client.auth.getSession();
-      if (!session.session) {
-        const { error } = await client.auth.signInAnonymously();
-        if (error) throw Object.assign(new Error(error.message), { code: error.code ?? "anonymous_sign_in_failed" });
-      }
       const botId = ctx.params.botId;
       if (botId) await checkBotAccess(client, botId, ctx);
     },

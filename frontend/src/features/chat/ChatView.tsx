@@ -35,35 +35,56 @@ function themeStyle(bot: PublicBot, colorOverride?: string | null): CSSPropertie
 export function ChatView({ botId, chatId, variant = "page", color }: { botId: string; chatId?: string; variant?: ChatVariant; color?: string | null }) {
   const intl = useIntl();
   const bot = usePublicBotQuery(botId);
-  const visitor = useVisitorSession();
-  // Anonymous visitors of a password bot go to its login first. A signed-in user may be on
-  // the bot's team (no password needed), which only the chat function can tell: for them a
-  // 403 password_required from it sends them to the login instead.
-  const needsGrant = bot.data?.visibility === "password" && visitor.anonymous;
-  const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant);
+  // A chat named in the URL is read with the visitor's session, so it is needed at once;
+  // a new chat signs the visitor in at the first message.
+  const visitor = useVisitorSession({ eager: !!chatId });
+  // Visitors of a password bot without a session, or anonymous ones, go to its login first
+  // unless they hold a grant. A signed-in user may be on the bot's team (no password needed),
+  // which only the chat function can tell: for them a 403 password_required from it sends
+  // them to the login instead.
+  const passwordBot = bot.data?.visibility === "password";
+  const needsGrant = passwordBot && (!visitor.user || visitor.anonymous);
+  const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant && !!visitor.user);
   const navigate = useNavigate();
   const location = useLocation();
   const lp = useLocalePath();
 
   const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+  const mustLogin = needsGrant && visitor.settled && (!visitor.user || grant.data === false);
   useEffect(() => {
-    if (needsGrant && grant.data === false) navigate(loginPath, { replace: true });
-  }, [needsGrant, grant.data, navigate, loginPath]);
+    if (mustLogin) navigate(loginPath, { replace: true });
+  }, [mustLogin, navigate, loginPath]);
 
-  if (bot.isPending || (bot.data && !visitor.ready && !visitor.error)) return <Loading className="chat-loading" />;
-  if (bot.isError || visitor.error) {
-    return <EmptyState title={<FormattedMessage id="chat.error.loadTitle" />} description={<FormattedMessage id="chat.error.generic" />} />;
+  const waitingForVisitor = !visitor.settled || (!!chatId && !visitor.ready && !visitor.error);
+  if (bot.isPending || (bot.data && waitingForVisitor)) return <Loading className="chat-loading" />;
+  if (bot.isError || (chatId && visitor.error)) {
+    return <EmptyState title={<FormattedMessage id="chat.error.loadTitle" />} description={<FormattedMessage id={chatErrorMessageId(visitor.error ?? "")} values={{ seconds: 60 }} />} />;
   }
   if (!bot.data) return <EmptyState title={<FormattedMessage id="chat.error.notFoundTitle" />} description={<FormattedMessage id="chat.error.notFound" />} />;
-  if (needsGrant && grant.data !== true && !grant.isError) return <Loading className="chat-loading" />;
+  if (needsGrant && (mustLogin || (grant.data !== true && !grant.isError))) return <Loading className="chat-loading" />;
   return (
     <div className={`chat chat--${variant}`} style={themeStyle(bot.data, color)} aria-label={intl.formatMessage({ id: "chat.region" }, { name: bot.data.name })} role="region">
-      <Conversation key={chatId ?? "new"} bot={bot.data} chatId={chatId} variant={variant} userId={visitor.user!.id} anonymous={visitor.anonymous} />
+      <Conversation key={chatId ?? "new"} bot={bot.data} chatId={chatId} variant={variant} userId={visitor.user?.id} anonymous={!visitor.user || visitor.anonymous} ensureVisitor={visitor.ensure} />
     </div>
   );
 }
 
-function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: { bot: PublicBot; chatId?: string; variant: ChatVariant; userId: string; anonymous: boolean }) {
+function Conversation({
+  bot,
+  chatId: routeChatId,
+  variant,
+  userId,
+  anonymous,
+  ensureVisitor,
+}: {
+  bot: PublicBot;
+  chatId?: string;
+  variant: ChatVariant;
+  /** The visitor's user id; none until their first message when they came without a session. */
+  userId?: string;
+  anonymous: boolean;
+  ensureVisitor: () => Promise<string>;
+}) {
   const intl = useIntl();
   const toast = useToast();
   const navigate = useNavigate();
@@ -112,6 +133,7 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
     try {
       do {
         refreshAgain.current = false;
+        if (!userId) return;
         const detail = await fetchChat(chatId, userId);
         if (detail && !busyRef.current) setMessages((shown) => mergeStored(shown, detail.messages));
       } while (refreshAgain.current);
@@ -142,7 +164,9 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
     abortRef.current = controller;
     let newChatId = chatId;
     let answerId: string | undefined;
+    let visitorId = userId;
     try {
+      visitorId = await ensureVisitor();
       for await (const ev of sendChatMessage({ botId: bot.id, chatId, message: text, images: paths, channel: embedded ? "widget" : "web", signal: controller.signal })) {
         if (ev.type === "meta") {
           newChatId = ev.chat_id;
@@ -172,7 +196,7 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
     if (variant === "page" && newChatId && !routeChatId) {
       setMessages((list) => {
         const detail: ChatDetail = {
-          chat: { id: newChatId!, bot_id: bot.id, user_id: userId, title: null, shared: false },
+          chat: { id: newChatId!, bot_id: bot.id, user_id: visitorId ?? "", title: null, shared: false },
           messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: [], error: null })),
           readOnly: false,
         };
@@ -187,10 +211,18 @@ function Conversation({ bot, chatId: routeChatId, variant, userId, anonymous }: 
     const { getSupabase } = await import("../../lib/supabase");
     const added = files.map((file) => ({ id: crypto.randomUUID(), file, preview: URL.createObjectURL(file), status: "uploading" as const }));
     setImages((list) => [...list, ...added]);
+    let visitorId: string;
+    try {
+      visitorId = await ensureVisitor();
+    } catch (err) {
+      setImages((list) => list.map((i) => (added.some((a) => a.id === i.id) ? { ...i, status: "failed" } : i)));
+      toast.show(err instanceof ChatApiError && err.code === "sign_in_rate_limited" ? "chat.error.busy" : "chat.images.failed", "error");
+      return;
+    }
     await Promise.all(
       added.map(async (img) => {
         try {
-          const path = await uploadImage(getSupabase(), userId, img.file);
+          const path = await uploadImage(getSupabase(), visitorId, img.file);
           setImages((list) => list.map((i) => (i.id === img.id ? { ...i, status: "ready", path } : i)));
         } catch {
           setImages((list) => list.map((i) => (i.id === img.id ? { ...i, status: "failed" } : i)));

@@ -1,6 +1,7 @@
 // Which message a visitor sees for an error of the chat engine (codes from the chat README).
 export function chatErrorMessageId(code: string): string {
   if (code === "rate_limited") return "chat.error.rateLimited";
+  if (code === "sign_in_rate_limited") return "chat.error.busy";
   if (code === "provider_rate_limited") return "chat.error.providerBusy";
   if (code.startsWith("provider_")) return "chat.error.provider";
   if (code === "bot_not_found" || code === "chat_not_found") return "chat.error.notFound";

@@ -37,18 +37,19 @@ export default function BotLoginPage() {
     setPending(true);
     setError(null);
     try {
+      await visitor.ensure();
       await botLogin(botId!, password);
       await qc.invalidateQueries({ queryKey: chatKeys.all });
       navigate(safeRedirect(search.get("redirect"), lp(`/bots/${botId}`)), { replace: true });
     } catch (err) {
       const code = err instanceof ChatApiError ? err.code : "network_error";
-      setError(code === "incorrect_password" ? "chat.login.incorrect" : code === "rate_limited" ? "chat.error.rateLimited" : code === "bot_not_found" ? "chat.error.notFound" : "chat.error.generic");
+      setError(code === "incorrect_password" ? "chat.login.incorrect" : code === "rate_limited" ? "chat.error.rateLimited" : code === "sign_in_rate_limited" ? "chat.error.busy" : code === "bot_not_found" ? "chat.error.notFound" : "chat.error.generic");
     } finally {
       setPending(false);
     }
   }
 
-  if (bot.isPending || (!visitor.ready && !visitor.error)) return <Loading className="chat-loading" />;
+  if (bot.isPending || !visitor.settled) return <Loading className="chat-loading" />;
   if (!bot.data) return <EmptyState title={<FormattedMessage id="chat.error.notFoundTitle" />} description={<FormattedMessage id="chat.error.notFound" />} />;
   return (
     <main id="main" className="bot-login">

@@ -123,7 +123,9 @@ const SUITES = {
     await warmDenoCache();
     // Function tests call the real functions on a fresh stack of this repository.
     const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "--ignore=**/.cache,**/node_modules", "supabase/functions"], {
-      env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1" },
+      env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1",
+        // A platform key that must never reach a team's own base URL (chat.test.ts checks).
+        PARLEY_OPENAI_API_KEY: "sk-platform-test-only" },
     });
     const m = /(\d+) passed[^\d]+(\d+) failed/.exec(out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "");
     return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };

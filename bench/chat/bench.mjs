@@ -191,6 +191,9 @@ async function scenario(name, botId) {
   for (let i = 0; i < WARMUP; i++) await one(token, botId, questions[i % questions.length]);
   const runs = [];
   for (let i = 0; i < REQUESTS; i++) {
+    // One visitor sends more than the database's per-user insert limit allows in a minute
+    // (migration 20261121030100); the benchmark measures the engine, not that limit.
+    await db.query("delete from private.rate_limits where key like 'db:%'");
     const r = await one(token, botId, questions[i % questions.length]);
     if (r) runs.push(r);
   }

@@ -10,6 +10,9 @@ import { corsHeaders } from "../_shared/cors.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
 
+/** How long an accepted password keeps a visitor in (a password change revokes all grants at once). */
+const GRANT_DAYS = 30;
+
 const bodySchema = z
   .object({
     bot_id: z.string().uuid(),
@@ -66,7 +69,8 @@ Deno.serve(
     const grant = await service
       .from("bot_access_grants")
       .upsert(
-        { bot_id, user_id: userId, granted_at: new Date().toISOString(), expires_at: null },
+        // A grant lasts 30 days (and ends at once when the password changes: a trigger revokes them).
+        { bot_id, user_id: userId, granted_at: new Date().toISOString(), expires_at: new Date(Date.now() + GRANT_DAYS * 86_400_000).toISOString() },
         { onConflict: "bot_id,user_id" },
       );
     if (grant.error) throw new Error(`grant: ${grant.error.message}`);

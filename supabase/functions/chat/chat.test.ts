@@ -175,6 +175,36 @@ Deno.test(
   },
 );
 
+Deno.test("a team's base URL gets the team's key, never the platform's (PARLEY_OPENAI_API_KEY)", async () => {
+  const server = startFakeProvider("openai", [{ kind: "stream", tokens: ["Hi."] }]);
+  try {
+    const { botId, teamId } = await createBot({ provider: "openai", chunks: knowledge });
+    // A team row with a base URL and no key of its own.
+    await setProviderKey(teamId, "openai", server.baseUrl, null);
+    const visitor = await signedInUser();
+    const r = await chat(visitor.token, { bot_id: botId, message: "invoices" });
+    assertStreamShape(r.events);
+    assert.equal(server.received.length, 1);
+    const auth = server.received[0].headers.get("authorization") ?? "";
+    const platformKey = Deno.env.get("PARLEY_OPENAI_API_KEY");
+    if (platformKey) assert.ok(!auth.includes(platformKey), "the platform key went to a team's URL");
+    assert.ok(!/sk-platform/.test(auth), auth);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a team's base URL at a metadata or link-local address is refused before any request", async () => {
+  const { botId, teamId } = await createBot({ provider: "openai_compatible", chunks: knowledge });
+  await setProviderKey(teamId, "openai_compatible", "http://169.254.169.254/latest/v1", null);
+  const visitor = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "invoices" });
+  const error = r.events.find((e) => e.event === "error");
+  assert.equal(error?.data.code, "provider_bad_request");
+  const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
+  assert.match(msgs[1].error ?? "", /^provider_bad_request: openai_compatible: base URL refused/);
+});
+
 Deno.test("a provider failure becomes an error event with a visitor message, and is stored on the answer", async () => {
   const server = startFakeProvider("openai", [{ kind: "error", status: 401, message: "Incorrect API key sk-secret" }]);
   try {

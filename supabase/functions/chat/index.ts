@@ -24,6 +24,7 @@ import {
   type Usage,
 } from "../_shared/providers/index.ts";
 import { toProviderError } from "../_shared/providers/retry.ts";
+import { checkedBaseUrl, guardedFetch } from "../_shared/providers/guard.ts";
 import { loadImages } from "./images.ts";
 import { retrieve } from "./retrieve.ts";
 import { systemPrompt, toSource, type Source } from "./prompt.ts";
@@ -32,6 +33,11 @@ import { callerId } from "./caller.ts";
 
 const HISTORY_MESSAGES = 20; // ~10 turns
 const MATCH_COUNT = 8;
+
+/** The database's own per-user insert limit (migration 20261121030100) answered PT429. */
+function tooManyInserts(): HttpError {
+  return new HttpError(429, "rate_limited", "Too many messages; try again in a minute", { retry_after: 60 });
+}
 const exposeHeaders = { "Access-Control-Expose-Headers": "Retry-After" };
 
 interface BotRow {
@@ -120,6 +126,7 @@ Deno.serve(
       const { error } = await user.from("chats").insert({ id: chatId, bot_id: bot.id, channel: body.channel ?? "web" });
       if (error) {
         if (error.code === "42501") throw await accessError(user, bot.id);
+        if (error.code === "PT429") throw tooManyInserts();
         throw new Error(`chat insert: ${error.message}`);
       }
     }
@@ -134,6 +141,7 @@ Deno.serve(
     });
     if (insertUser.error) {
       if (insertUser.error.code === "42501") throw await accessError(user, bot.id);
+      if (insertUser.error.code === "PT429") throw tooManyInserts();
       throw new Error(`message insert: ${insertUser.error.message}`);
     }
 
@@ -195,7 +203,8 @@ Deno.serve(
       let usedProvider = "extractive";
       if (usable) {
         usedProvider = named;
-        model = bot!.model || DEFAULT_MODELS[named];
+        const modelName = bot!.model || DEFAULT_MODELS[named];
+        model = modelName;
         sources = passages.map(toSource);
         const turns: Turn[] = [
           // Failed or empty answers are not part of the conversation a model should see.
@@ -205,19 +214,26 @@ Deno.serve(
             .map((t) => ({ role: t.role, content: t.content })),
           { role: "user", content: body.message, images: images.map(({ mime, data }) => ({ mime, data })) },
         ];
-        events = createProvider({
-          provider: named,
-          apiKey: key?.api_key ?? platformKey,
-          baseUrl: key?.base_url,
-          timeoutMs: limitFromEnv("PARLEY_PROVIDER_TIMEOUT_MS", 60_000),
-          backoffMs: limitFromEnv("PARLEY_PROVIDER_BACKOFF_MS", 500),
-        }).generate({
-          system: systemPrompt(bot!.instructions, bot!.language, passages),
-          messages: turns,
-          temperature: Number(bot!.temperature),
-          model,
-          signal: abort.signal,
-        });
+        // A team's provider row is used whole, its key with its base URL; the platform's key
+        // (PARLEY_<PROVIDER>_API_KEY) only ever goes to the platform's or the vendor's URL,
+        // never to one a team chose. A team's base URL is fetched like any user-given address.
+        const teamBaseUrl = key?.base_url ?? null;
+        const generate = () =>
+          createProvider({
+            provider: named,
+            apiKey: key ? key.api_key : platformKey,
+            baseUrl: teamBaseUrl,
+            fetch: teamBaseUrl ? guardedFetch : undefined,
+            timeoutMs: limitFromEnv("PARLEY_PROVIDER_TIMEOUT_MS", 60_000),
+            backoffMs: limitFromEnv("PARLEY_PROVIDER_BACKOFF_MS", 500),
+          }).generate({
+            system: systemPrompt(bot!.instructions, bot!.language, passages),
+            messages: turns,
+            temperature: Number(bot!.temperature),
+            model: modelName,
+            signal: abort.signal,
+          });
+        events = teamBaseUrl ? checkedBaseUrl(teamBaseUrl, named, generate) : generate();
       } else {
         sources = extractiveSelection(passages).map(toSource);
         events = generateExtractive(body.message, passages, bot!.language);

@@ -26,6 +26,7 @@ export function anthropicProvider(config: ProviderConfig): Provider {
     baseURL: config.baseUrl || undefined,
     timeout: config.timeoutMs ?? 60_000,
     maxRetries: 0,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   return {
     name: "anthropic",

@@ -10,6 +10,7 @@ export function groqProvider(config: ProviderConfig): Provider {
     baseURL: config.baseUrl || undefined,
     timeout: config.timeoutMs ?? 60_000,
     maxRetries: 0,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   return {
     name: "groq",

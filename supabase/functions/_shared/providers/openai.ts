@@ -61,6 +61,7 @@ export function openAiProvider(config: ProviderConfig, defaultBaseUrl?: string):
     baseURL: config.baseUrl || defaultBaseUrl,
     timeout: config.timeoutMs ?? 60_000,
     maxRetries: 0,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   return {
     name,

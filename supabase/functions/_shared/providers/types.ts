@@ -46,6 +46,8 @@ export interface ProviderConfig {
   maxRetries?: number;
   /** First backoff step in ms (default 500), doubled each retry; Retry-After wins when given. */
   backoffMs?: number;
+  /** The fetch the vendor SDK uses, where it takes one (guard.ts for a team's base URL). */
+  fetch?: typeof fetch;
 }
 
 export type ProviderErrorCode =

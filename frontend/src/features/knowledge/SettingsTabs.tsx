@@ -75,6 +75,7 @@ function useSave(source: DataSource, form: SourceForm, reset: () => void, which:
 }
 
 export function GeneralTab({ source }: { source: DataSource }) {
+  const intl = useIntl();
   const { form, patch, reset } = useSourceForm(source);
   const { submit, errors, saved, update } = useSave(source, form, reset, "general");
   const files = settingsFiles(source.settings);
@@ -87,7 +88,7 @@ export function GeneralTab({ source }: { source: DataSource }) {
       {source.type === "text" && <TextFields form={form} errors={errors} patch={patch} />}
       {source.type === "file" && (
         <>
-          <ul className="ks-files" aria-label="files">
+          <ul className="ks-files" aria-label={intl.formatMessage({ id: "sources.settings.files" })}>
             {files.map((f) => (
               <li key={f.path}>{f.name || f.path}</li>
             ))}

@@ -14,14 +14,22 @@ export const sourcesPath = (botId: string) => `/app/bots/${botId}/data-sources`;
 export const sourcePath = (botId: string, id: string) => `/app/bots/${botId}/data-source/${id}`;
 export const settingsPath = (botId: string, id: string, tab?: string) => `${sourcePath(botId, id)}/settings${tab ? `/${tab}` : ""}`;
 
+/** The breadcrumb back to a bot's data sources. */
+export function SourcesCrumbs({ botId }: { botId: string }) {
+  const intl = useIntl();
+  return (
+    <nav className="ks-crumbs" aria-label={intl.formatMessage({ id: "sources.crumbs" })}>
+      <LocalizedLink to={sourcesPath(botId)}>
+        <FormattedMessage id="sources.list.back" />
+      </LocalizedLink>
+    </nav>
+  );
+}
+
 export function SourceHeader({ source, children }: { source: DataSource; children?: React.ReactNode }) {
   return (
     <>
-      <nav className="ks-crumbs" aria-label="breadcrumb">
-        <LocalizedLink to={sourcesPath(source.bot_id)}>
-          <FormattedMessage id="sources.list.back" />
-        </LocalizedLink>
-      </nav>
+      <SourcesCrumbs botId={source.bot_id} />
       <header className="ks-head">
         <div className="ks-table__name">
           <SourceTypeIcon type={source.type} />

@@ -1,6 +1,7 @@
 // /app/bots/:botId/data-source/:dataSourceId — status, counts, the current job live,
-// its per-document errors, cancel / retry / sync now, delete.
-import { FormattedMessage, FormattedNumber } from "react-intl";
+// its per-document errors, cancel / retry / sync now, delete; below the links to the settings
+// tabs, a preview of the source's documents and their text, so the page is never empty.
+import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useParams } from "react-router";
 import { Button, buttonClassName, Loading } from "../../../components/ui";
 import { useDataSourceQuery } from "../../../data/dataSources/data-source-query";
@@ -11,6 +12,7 @@ import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
 import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
 import { ErrorText, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
+import { ContentTab } from "../../../features/knowledge/SettingsTabs";
 import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, SyncNowButton } from "../../../features/knowledge/SourceParts";
 import { LocalizedLink } from "../../../features/site/LocalizedLink";
 import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
@@ -18,6 +20,7 @@ import "../../../features/knowledge/knowledge.css";
 
 export default function DataSourcePage() {
   const { botId = "", dataSourceId = "" } = useParams();
+  const intl = useIntl();
   const source = useDataSourceQuery(dataSourceId);
   const jobs = useSourceJobsQuery(dataSourceId);
   const cancel = useCancelJobMutation();
@@ -102,13 +105,20 @@ export default function DataSourcePage() {
         )}
       </section>
 
-      <nav className="ks-head__actions" aria-label="settings">
+      <nav className="ks-head__actions" aria-label={intl.formatMessage({ id: "sources.detail.settings" })}>
         {(["content", "general", "syncing", ...(s.type === "web" ? ["scraping"] : []), "documents"] as const).map((tab) => (
           <LocalizedLink key={tab} className={buttonClassName({ size: "sm", theme: "transparent" })} to={settingsPath(botId, s.id, tab)}>
             <FormattedMessage id={`sources.tab.${tab}`} />
           </LocalizedLink>
         ))}
       </nav>
+
+      <section className="ks-card" aria-labelledby="content-preview">
+        <h2 id="content-preview">
+          <FormattedMessage id="sources.detail.contentPreview" />
+        </h2>
+        <ContentTab source={s} />
+      </section>
     </div>
   );
 }

@@ -3,8 +3,8 @@ import { FormattedMessage } from "react-intl";
 import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { DATA_SOURCE_TYPES, type DataSourceType } from "../../../data/dataSources/types";
 import { NewSourceForm } from "../../../features/knowledge/NewSourceForm";
-import { sourcePath, sourcesPath } from "../../../features/knowledge/SourceParts";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import { sourcePath, sourcesPath, SourcesCrumbs } from "../../../features/knowledge/SourceParts";
+import { useLocalePath } from "../../../features/site/LocalizedLink";
 import "../../../features/knowledge/knowledge.css";
 
 export default function NewDataSourcePage() {
@@ -22,11 +22,7 @@ export default function NewDataSourcePage() {
   const notionConnectionId = params.get("notion_connection");
   return (
     <div className="ks-page">
-      <nav className="ks-crumbs" aria-label="breadcrumb">
-        <LocalizedLink to={sourcesPath(botId)}>
-          <FormattedMessage id="sources.list.back" />
-        </LocalizedLink>
-      </nav>
+      <SourcesCrumbs botId={botId} />
       <header className="ks-head">
         <h1>
           <FormattedMessage id="sources.new.title" />

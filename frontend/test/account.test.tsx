@@ -34,8 +34,17 @@ describe("AccountPage", () => {
   it("checks the avatar in the browser, then uploads it under the user's folder", async () => {
     renderScreen(AccountPage, { path: "/app/account", url: "/app/account" });
     const input = await screen.findByLabelText("Profile picture");
+    // the native input is hidden (its texts follow the browser's language); a translated button opens it
+    expect(input).not.toBeVisible();
+    const choose = screen.getByRole("button", { name: "Choose an image" });
+    expect(choose).toHaveAccessibleDescription("No image chosen");
+    const opened = vi.spyOn(input, "click");
+    choose.focus();
+    await userEvent.keyboard("{Enter}");
+    expect(opened).toHaveBeenCalledTimes(1);
     fireEvent.change(input, { target: { files: [new File([new Uint8Array(2 * 1024 * 1024)], "big.jpg", { type: "image/jpeg" })] } });
     expect(await screen.findByText("This image is larger than 1 MB.")).toBeInTheDocument();
+    expect(choose).toHaveAccessibleDescription("big.jpg");
     expect(fake.calls.some((c) => c.kind === "upload")).toBe(false);
     fireEvent.change(input, { target: { files: [new File(["jpg"], "me.jpg", { type: "image/jpeg" })] } });
     await waitFor(() => expect(fake.calls.find((c) => c.kind === "upload")?.name).toMatch(new RegExp(`^${fake.userId}/profile-\\d+\\.jpg$`)));

@@ -133,7 +133,7 @@ describe("BotSettingsPage", () => {
 
   it("refuses avatars that are too large or not images before uploading", async () => {
     open();
-    const input = (await screen.findByLabelText("Acme Help Center")) as HTMLInputElement;
+    const input = (await screen.findByLabelText("Avatar", { selector: "input" })) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File([new Uint8Array(1024 * 1024 + 1)], "big.png", { type: "image/png" })] } });
     expect(await screen.findByText("This image is larger than 1 MB.")).toBeInTheDocument();
     fireEvent.change(input, { target: { files: [new File(["x"], "a.svg", { type: "image/svg+xml" })] } });

@@ -128,7 +128,9 @@ describe("new data source form", { timeout: 20_000 }, () => {
     const onCreated = vi.fn();
     render(wrap(<NewSourceForm botId={BOT} initialType="file" onCreated={onCreated} upload={upload} />));
     const csv = new File(['sku,"Product name",description,price\nA1,Lamp,"Warm, amber light",20\n'], "products.csv", { type: "text/csv" });
+    expect(screen.getByRole("button", { name: "Choose files" })).toHaveAccessibleDescription("No files chosen CSV, PDF, Word (.docx), Markdown or text, up to 20 MB each.");
     await userEvent.upload(screen.getByLabelText("Files to upload"), csv);
+    expect(screen.getByRole("button", { name: "Choose files" })).toHaveAccessibleDescription(/^1 file chosen/);
     const cols = await screen.findByRole("group", { name: "Columns to use as text" });
     const boxes = within(cols).getAllByRole("checkbox");
     expect(boxes.map((b) => b.parentElement?.textContent)).toEqual(["sku", "Product name", "description", "price"]);

@@ -2,9 +2,9 @@
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input } from "../../components/ui";
-import { AVATAR_TYPES, checkAvatarFile, uploadAvatar } from "../../data/profiles/avatar-upload";
 import { useUpdateProfileMutation, type Profile } from "../../data/profiles/profile";
 import { ErrorNote } from "../teams/ErrorNote";
+import { AvatarPicker } from "./FilePicker";
 import "../teams/teams.css";
 
 export function ProfilePanel({ profile, email }: { profile: Profile; email: string }) {
@@ -13,7 +13,6 @@ export function ProfilePanel({ profile, email }: { profile: Profile; email: stri
   const [name, setName] = useState(profile.display_name ?? "");
   const [saved, setSaved] = useState(false);
   const [avatarError, setAvatarError] = useState<unknown>(null);
-  const [uploading, setUploading] = useState(false);
   const tooLong = name.trim().length > 100;
   const initial = (profile.display_name || email).slice(0, 1).toUpperCase();
   return (
@@ -24,29 +23,7 @@ export function ProfilePanel({ profile, email }: { profile: Profile; email: stri
           {profile.avatar_url ? <img className="avatar avatar--lg" src={profile.avatar_url} alt={intl.formatMessage({ id: "account.avatar.alt" })} /> : <span className="avatar avatar--lg" aria-hidden="true">{initial}</span>}
           <div className="form-stack" style={{ gap: "0.4rem" }}>
             <label className="field__label" htmlFor="avatar-file"><FormattedMessage id="account.avatar.label" /></label>
-            <input
-              id="avatar-file"
-              type="file"
-              accept={AVATAR_TYPES.join(",")}
-              disabled={uploading}
-              onChange={async (e) => {
-                const file = e.target.files?.[0];
-                e.target.value = "";
-                if (!file) return;
-                setAvatarError(null);
-                const problem = checkAvatarFile(file);
-                if (problem) return setAvatarError({ code: `avatar_${problem}`, message: "" });
-                setUploading(true);
-                try {
-                  const url = await uploadAvatar(file, "profile");
-                  await update.mutateAsync({ avatar_url: url });
-                } catch (err) {
-                  setAvatarError(err);
-                } finally {
-                  setUploading(false);
-                }
-              }}
-            />
+            <AvatarPicker id="avatar-file" kind="profile" save={(url) => update.mutateAsync({ avatar_url: url })} onError={setAvatarError} />
             <p className="form-note"><FormattedMessage id="account.avatar.rules" /></p>
             {profile.avatar_url && (
               <div><Button size="sm" theme="gray" onClick={() => update.mutate({ avatar_url: null })}><FormattedMessage id="account.avatar.remove" /></Button></div>
@@ -66,7 +43,7 @@ export function ProfilePanel({ profile, email }: { profile: Profile; email: stri
           <Input label={intl.formatMessage({ id: "account.profile.displayName" })} value={name} maxLength={100} autoComplete="name" onChange={(e) => { setSaved(false); setName(e.target.value); }} error={tooLong ? intl.formatMessage({ id: "account.profile.nameTooLong" }) : undefined} />
           <ErrorNote error={update.error} />
           {saved && <p className="form-success" role="status"><FormattedMessage id="teams.common.saved" /></p>}
-          <div className="form-actions"><Button type="submit" loading={update.isPending && !uploading}><FormattedMessage id="teams.common.save" /></Button></div>
+          <div className="form-actions"><Button type="submit" loading={update.isPending && update.variables?.display_name !== undefined}><FormattedMessage id="teams.common.save" /></Button></div>
         </form>
       </div>
     </section>

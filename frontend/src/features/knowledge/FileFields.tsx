@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
+import { FilePicker } from "../account/FilePicker";
 import { ACCEPT, checkFile, type FileProblem } from "./files";
 
 export interface PickedFile {
@@ -20,18 +21,15 @@ export function FileFields({ files, onAdd, onRemove, error, disabled }: { files:
       <label htmlFor={id} className="field__label">
         <FormattedMessage id="sources.file.choose" />
       </label>
-      <input
+      <FilePicker
         id={id}
-        type="file"
         multiple
         accept={ACCEPT}
         disabled={disabled}
-        className="control"
         aria-describedby={`${id}-hint`}
-        onChange={(e) => {
-          onAdd(Array.from(e.target.files ?? []));
-          e.target.value = "";
-        }}
+        button={<FormattedMessage id="sources.file.pick" />}
+        status={<FormattedMessage id="sources.file.chosen" values={{ count: files.length }} />}
+        onFiles={onAdd}
       />
       <p id={`${id}-hint`} className="field__hint">
         <FormattedMessage id="sources.file.hint" />

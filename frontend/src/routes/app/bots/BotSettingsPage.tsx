@@ -7,7 +7,7 @@ import { Button, buttonClassName, EmptyState, Input, Loading, Textarea } from ".
 import { useDeleteBotMutation, useSetBotPasswordMutation, useUpdateBotMutation } from "../../../data/botSettings/bot-mutations";
 import { useBotQuery } from "../../../data/botSettings/bot-query";
 import type { Bot, BotVisibility } from "../../../data/botSettings/types";
-import { AVATAR_TYPES, checkAvatarFile, uploadAvatar } from "../../../data/profiles/avatar-upload";
+import { AvatarPicker } from "../../../features/account/FilePicker";
 import { BotAvatar } from "../../../features/bots/BotAvatar";
 import { LanguageField, ModelFields, VisibilityField } from "../../../features/bots/BotFields";
 import { SuggestedQuestionsEditor } from "../../../features/bots/SuggestedQuestionsEditor";
@@ -139,40 +139,24 @@ function GeneralForm({ bot }: { bot: Bot }) {
 }
 
 function AvatarPanel({ bot }: { bot: Bot }) {
+  const intl = useIntl();
   const update = useUpdateBotMutation();
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   return (
     <section className="panel" aria-labelledby="bot-avatar-title">
       <h2 id="bot-avatar-title"><FormattedMessage id="bots.settings.avatar" /></h2>
       <p className="panel__intro"><FormattedMessage id="account.avatar.rules" /></p>
       <div className="avatar-field">
         <BotAvatar name={bot.name} url={bot.avatar_url} large />
-        <input
-          type="file"
-          accept={AVATAR_TYPES.join(",")}
-          aria-label={bot.name}
-          disabled={busy}
-          onChange={async (e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (!file) return;
-            setError(null);
-            const problem = checkAvatarFile(file);
-            if (problem) return setError({ code: `avatar_${problem}`, message: "" });
-            setBusy(true);
-            try {
-              const url = await uploadAvatar(file, `bots/${bot.id}`);
-              await update.mutateAsync({ botId: bot.id, patch: { avatar_url: url } });
-            } catch (err) {
-              setError(err);
-            } finally {
-              setBusy(false);
-            }
-          }}
+        <AvatarPicker
+          kind={`bots/${bot.id}`}
+          aria-label={intl.formatMessage({ id: "bots.settings.avatar" })}
+          disabled={update.isPending}
+          save={(url) => update.mutateAsync({ botId: bot.id, patch: { avatar_url: url } })}
+          onError={setError}
         />
         {bot.avatar_url && (
-          <Button size="sm" theme="gray" disabled={busy} onClick={() => update.mutate({ botId: bot.id, patch: { avatar_url: null } })}>
+          <Button size="sm" theme="gray" disabled={update.isPending} onClick={() => update.mutate({ botId: bot.id, patch: { avatar_url: null } })}>
             <FormattedMessage id="account.avatar.remove" />
           </Button>
         )}

@@ -1,5 +1,5 @@
 // The auth forms in jsdom with a fake Supabase client: validation, error texts (the spec's
-// "Could not login. Please try again"), redirect sanitising, the URLs sent to auth, and the
+// "Could not log in. Please try again."), redirect sanitising, the URLs sent to auth, and the
 // landing pages (confirm, reset, invite, OAuth callback).
 import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
@@ -59,7 +59,7 @@ describe("login page", () => {
     expect(auth.signInWithPassword).not.toHaveBeenCalled();
   });
 
-  it("shows 'Could not login. Please try again' with GoTrue's reason", async () => {
+  it("shows 'Could not log in. Please try again.' with GoTrue's reason", async () => {
     const { client, auth } = fakeAuth({
       signInWithPassword: vi.fn(async () => ({
         data: { session: null },
@@ -71,7 +71,7 @@ describe("login page", () => {
     await userEvent.type(screen.getByLabelText("Password"), "wrong-one");
     await userEvent.click(screen.getByRole("button", { name: "Log in" }));
     const alert = await screen.findByTestId("login-error");
-    expect(alert).toHaveTextContent("Could not login. Please try again");
+    expect(alert).toHaveTextContent("Could not log in. Please try again.");
     expect(alert).toHaveTextContent("The email or password is wrong.");
     await waitFor(() => expect(alert).toHaveFocus());
     expect(auth.signInWithPassword).toHaveBeenCalledWith({ email: "ana@example.test", password: "wrong-one" });

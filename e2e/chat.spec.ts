@@ -19,6 +19,9 @@ const INTERNAL_BOT = "c0000000-0000-4000-8000-000000000002";
 const ARTIFACTS = path.join(repoRoot, "e2e", "artifacts");
 
 type Msgs = Record<string, string>;
+/** The widget bubble's label in the loader's data-lang (sdk/src/widget.ts). */
+const OPEN_CHAT = { en: "Open chat", de: "Chat öffnen" } as const;
+
 function messages(locale: string): Msgs {
   const dir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
   return { ...JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), "utf8")), ...JSON.parse(fs.readFileSync(path.join(dir, "chat", `${locale}.json`), "utf8")) };
@@ -222,7 +225,7 @@ for (const [locale, prefix] of [
       page.on("console", (msg) => msg.type() === "error" && consoleErrors.push(msg.text()));
       page.on("pageerror", (err) => consoleErrors.push(err.message));
       await page.goto(`${siteUrl}/?lang=${locale}`);
-      const bubble = page.getByRole("button", { name: "Open chat" });
+      const bubble = page.getByRole("button", { name: OPEN_CHAT[locale] });
       await bubble.waitFor({ timeout: 15_000 }).catch((e) => {
         throw new Error(`${e}\n${consoleErrors.join("\n")}`);
       });
@@ -242,7 +245,7 @@ for (const [locale, prefix] of [
       // Closing from the keyboard: Escape inside the chat closes the bubble.
       await frame.getByRole("textbox", { name: m["chat.composer.label"] }).focus();
       await page.keyboard.press("Escape");
-      await page.getByRole("button", { name: "Open chat" }).waitFor();
+      await page.getByRole("button", { name: OPEN_CHAT[locale] }).waitFor();
       assert.equal(await page.locator("iframe").isVisible(), false);
       await context.close();
     });
@@ -260,10 +263,10 @@ describe("SDK and test pages", () => {
       await page.getByRole("heading", { name: m["chat.sdk.title"] }).waitFor({ timeout: 20_000 });
       const snippet = (await page.locator(".sdk-snippet").textContent()) ?? "";
       assert.match(snippet, new RegExp(`<script src="${app.appUrl}/widget.js" data-bot-id="${HELP_BOT}"`));
-      await page.getByRole("button", { name: "Open chat" }).waitFor();
+      await page.getByRole("button", { name: OPEN_CHAT[prefix ? "de" : "en"] }).waitFor();
       await page.goto(`${app.appUrl}${prefix}/test/widget`);
       await page.getByRole("heading", { name: m["chat.test.widgetTitle"] }).waitFor();
-      await page.getByRole("button", { name: "Open chat" }).click();
+      await page.getByRole("button", { name: OPEN_CHAT[prefix ? "de" : "en"] }).click();
       await page.frameLocator("iframe").getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
       await page.goto(`${app.appUrl}${prefix}/test/features`);
       await page.getByRole("heading", { name: m["chat.test.featuresTitle"] }).waitFor();

@@ -16,3 +16,25 @@ describe("widget loader", () => {
     expect(zlib.gzipSync(code).length).toBeLessThanOrEqual(5 * 1024);
   });
 });
+
+describe("widget loader labels", () => {
+  it("labels the bubble and the frame in data-lang's language, English otherwise", async () => {
+    const { labels, mount, readConfig } = await import("../../sdk/src/widget");
+    const config = readConfig({ botId: "6f1c1a4e-9a56-4e55-8a39-0d3c3c1d9a11", lang: "de" }, "https://app.test/widget.js")!;
+    const { toggle } = mount(config);
+    const button = document.querySelector("[data-parley-widget] button")!;
+    const frame = document.querySelector("[data-parley-widget] iframe")!;
+    expect(button.getAttribute("aria-label")).toBe("Chat öffnen");
+    expect(frame.getAttribute("title")).toBe("Chat");
+    toggle(true);
+    expect(button.getAttribute("aria-label")).toBe("Chat schließen");
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    for (const lang of ["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"]) {
+      const [open, close, title] = labels(lang);
+      expect(open && close && title, lang).toBeTruthy();
+      if (lang !== "en") expect(open, lang).not.toBe("Open chat");
+    }
+    expect(labels("jp")).toEqual(["チャットを開く", "チャットを閉じる", "チャット"]);
+    expect(labels("xx")).toEqual(labels("en"));
+  });
+});

@@ -10,7 +10,25 @@ export interface WidgetConfig {
   origin: string;
 }
 
-const LANGS = ["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"];
+// The bubble's labels and the frame's title in each data-lang: "open|close|frame title".
+const TEXTS: Record<string, string> = {
+  en: "Open chat|Close chat|Chat",
+  de: "Chat öffnen|Chat schließen|Chat",
+  es: "Abrir chat|Cerrar chat|Chat",
+  fr: "Ouvrir le chat|Fermer le chat|Chat",
+  it: "Apri la chat|Chiudi la chat|Chat",
+  jp: "チャットを開く|チャットを閉じる|チャット",
+  cn: "打开聊天|关闭聊天|聊天",
+  el: "Άνοιγμα συνομιλίας|Κλείσιμο συνομιλίας|Συνομιλία",
+  pl: "Otwórz czat|Zamknij czat|Czat",
+  nl: "Chat openen|Chat sluiten|Chat",
+};
+const LANGS = Object.keys(TEXTS);
+
+/** [open, close, frame title] in a language of LANGS (English otherwise). */
+export function labels(lang: string): [open: string, close: string, title: string] {
+  return (TEXTS[lang] || TEXTS.en!).split("|") as [string, string, string];
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^#[0-9a-f]{3}([0-9a-f]{3})?$/i;
 const DEFAULT_COLOR = "#4f46e5";
@@ -69,8 +87,9 @@ export function mount(c: WidgetConfig): { toggle: (open?: boolean) => void } {
   root.setAttribute("data-parley-widget", c.botId);
   root.style.cssText = `position:fixed;${side}:20px;bottom:20px;z-index:2147483000;font-family:system-ui,sans-serif`;
 
+  const [openLabel, closeLabel, title] = labels(c.lang);
   const frame = document.createElement("iframe");
-  frame.title = "Chat";
+  frame.title = title;
   frame.setAttribute("allow", "clipboard-write");
   frame.style.cssText = `position:absolute;${side}:0;bottom:72px;width:min(400px,calc(100vw - 40px));height:min(620px,calc(100vh - 120px));border:0;border-radius:16px;box-shadow:0 12px 40px rgba(0,0,0,.25);background:#fff;display:none`;
 
@@ -87,7 +106,7 @@ export function mount(c: WidgetConfig): { toggle: (open?: boolean) => void } {
     frame.style.display = open ? "block" : "none";
     button.innerHTML = open ? ICON_CLOSE : ICON_CHAT;
     button.setAttribute("aria-expanded", String(open));
-    button.setAttribute("aria-label", open ? "Close chat" : "Open chat");
+    button.setAttribute("aria-label", open ? closeLabel : openLabel);
     if (open) frame.focus();
   }
   button.addEventListener("click", () => toggle());

@@ -159,6 +159,8 @@ export function loadRouteMatcher(dist: string): ((pathname: string) => RouteMatc
 export function createAppServer(distDir: string, config: () => RuntimeConfig): http.Server {
   const dist = path.resolve(distDir);
   const matchRoute = loadRouteMatcher(dist);
+  /** /bots/{id}/embed and /embed-center, in any language: framed by customers' sites. */
+  const EMBED_PATH = /^(?:\/[a-z]{2})?\/bots\/[^/]+\/embed(?:-center)?\/?$/;
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://app");
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -191,6 +193,11 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
       "content-type": TYPES[ext] ?? "application/octet-stream",
       "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
       "x-content-type-options": "nosniff",
+      // No other site may frame the app's pages (clickjacking), except the chat embeds the
+      // widget puts in an iframe on customers' sites.
+      ...(ext === ".html" && !EMBED_PATH.test(url.pathname)
+        ? { "content-security-policy": "frame-ancestors 'self'", "x-frame-options": "SAMEORIGIN" }
+        : {}),
     });
     if (req.method === "HEAD") res.end();
     else fs.createReadStream(file).pipe(res);

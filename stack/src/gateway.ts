@@ -154,8 +154,14 @@ export class Gateway {
   private async route(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", "http://gateway");
     const p = url.pathname;
-    if (req.method === "OPTIONS") return preflight(req, res);
-    for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
+    // The dev mailbox holds sign-in and recovery links: no other origin may read it, so it
+    // gets no CORS headers at all (its own page is same-origin; tests read it without Origin).
+    const mailbox = p === "/mail" || p.startsWith("/mail/");
+    if (req.method === "OPTIONS") {
+      if (mailbox) return sendJson(res, 403, { error: "forbidden", message: "The mailbox takes no cross-origin requests" });
+      return preflight(req, res);
+    }
+    if (!mailbox) for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
 
     if (p === "/health" || p === "/health/") {
       const report = await this.o.health();

@@ -91,6 +91,16 @@ describe("app server with a route manifest", () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
+  it("refuses to be framed by other sites, except the chat embeds", async () => {
+    const head = async (p: string) => {
+      const res = await fetch(`${app.url}${p}`);
+      await res.body?.cancel();
+      return [res.headers.get("content-security-policy"), res.headers.get("x-frame-options")];
+    };
+    for (const p of ["/app/bots", `/bots/${UUID}`, "/de/app/auth/login"]) expect(await head(p)).toEqual(["frame-ancestors 'self'", "SAMEORIGIN"]);
+    for (const p of [`/bots/${UUID}/embed`, `/de/bots/${UUID}/embed-center`]) expect(await head(p)).toEqual([null, null]);
+  });
+
   it("answers known routes in every language with the SPA and 200", async () => {
     for (const p of ["/app/bots", "/de/app/bots", "/jp/app/bots", `/bots/${UUID}`, `/de/bots/${UUID}/chats/${UUID}`, "/de", "/jp/", "/blog/hello-world", "/pages/company/about", "/app/conversations/bot/x/chat/y"]) {
       const res = await request(app.url, p);

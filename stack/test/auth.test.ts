@@ -438,6 +438,17 @@ describe("user updates", () => {
 });
 
 describe("redirect allow list", () => {
+  it("a malformed redirect_to is refused like any other, not a 500", async () => {
+    const email = uniqueEmail("badredir");
+    const res = await fetch(`${stackInfo().apiUrl}/auth/v1/recover?redirect_to=${encodeURIComponent("http://evil.example/%E0%A4%A")}`, {
+      method: "POST",
+      headers: { apikey: stackInfo().anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+  });
+
   it("falls back to the site URL for a redirect outside the allow list", async () => {
     const email = uniqueEmail("redir");
     await client().auth.signUp({ email, password: "redirect-pass", options: { emailRedirectTo: "https://evil.example/steal" } });

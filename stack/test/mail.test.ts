@@ -19,6 +19,25 @@ async function signUp(email: string, locale?: string) {
 }
 
 describe("mailbox API", () => {
+  it("is closed to other origins: no CORS headers, preflights refused (it holds sign-in links)", async () => {
+    const base = stackInfo().apiUrl + "/mail";
+    const res = await fetch(`${base}/api/messages?to=owner@parley.test`, { headers: { origin: "https://evil.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    await res.body?.cancel();
+    const pre = await fetch(`${base}/api/messages`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
+    expect(pre.status).toBe(403);
+    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+    await pre.body?.cancel();
+    // The APIs themselves still answer browsers on other origins.
+    const rest = await fetch(`${stackInfo().apiUrl}/auth/v1/settings`, { headers: { origin: "https://app.example", apikey: stackInfo().anonKey } });
+    expect(rest.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    await rest.body?.cancel();
+  });
+
   it("lists, reads and deletes messages per recipient", async () => {
     const base = stackInfo().apiUrl + "/mail";
     const email = uniqueEmail("Box");

@@ -35,7 +35,13 @@ export function isRedirectAllowed(settings: AuthSettings, target: string): boole
   }
   // GoTrue matches the URL without its fragment and with a decoded path.
   const bare = target.split("#")[0]!;
-  return settings.additionalRedirectUrls.some((g) => globToRegExp(g).test(bare) || globToRegExp(g).test(decodeURI(bare)));
+  let decoded: string | null = null;
+  try {
+    decoded = decodeURI(bare);
+  } catch {
+    // A malformed escape (e.g. %E0%A4%A) allows nothing beyond the URL as written.
+  }
+  return settings.additionalRedirectUrls.some((g) => globToRegExp(g).test(bare) || (decoded !== null && globToRegExp(g).test(decoded)));
 }
 
 /** The redirect a request asked for, or the site URL when none or not allowed. */

@@ -369,7 +369,20 @@ async function readFiles(
     if (await ctx.cancelled()) return;
     const name = file.name || file.path.split("/").pop() || file.path;
     try {
-      if (!file.path.startsWith(`${source.bot_id}/`)) {
+      // Under the bot's folder, with no segment that could climb out of it (also encoded).
+      const segments = file.path.split("/");
+      if (
+        !file.path.startsWith(`${source.bot_id}/`) ||
+        segments.some((seg) => {
+          let plain = seg;
+          try {
+            plain = decodeURIComponent(seg);
+          } catch {
+            return true;
+          }
+          return plain === "." || plain === ".." || plain.includes("/") || plain.includes("\\");
+        })
+      ) {
         throw new SourceError("forbidden_path", "Files must be uploaded under the bot's folder");
       }
       const { data, error } = await service.storage.from("data-sources").download(file.path);

@@ -360,6 +360,32 @@ describe("limits and health", () => {
 });
 
 describe("public buckets", () => {
+  it("never serves a stored file as something that runs scripts on the API origin", async () => {
+    const cases: [string, string | null][] = [
+      ["image/png;x=y, image/svg+xml", "application/octet-stream"],
+      ["image/png, application/xhtml+xml", "application/octet-stream"],
+      ["text/html", null],
+      ["text/plain; charset=utf-8", "text/plain; charset=utf-8"],
+    ];
+    for (const [declared, served] of cases) {
+      const p = `pics/${rand()}.bin`;
+      // A raw upload keeps the Content-Type header exactly as sent.
+      const up = await fetch(api(`/object/${pub}/${p}`), {
+        method: "POST",
+        headers: { apikey: stackInfo().serviceRoleKey, authorization: `Bearer ${stackInfo().serviceRoleKey}`, "content-type": declared },
+        body: "<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>",
+      });
+      expect([declared, up.status]).toEqual([declared, 200]);
+      await up.body?.cancel();
+      const res = await fetch(anon.storage.from(pub).getPublicUrl(p).data.publicUrl);
+      await res.body?.cancel();
+      const type = res.headers.get("content-type") ?? "";
+      if (served) expect([declared, type]).toEqual([declared, served]);
+      else expect(type).not.toMatch(/html|svg|xml/i);
+      expect(res.headers.get("content-security-policy")).toMatch(/^sandbox;/);
+    }
+  });
+
   it("serves public objects without any key, and never objects of private buckets", async () => {
     const p = `pics/${rand()}.txt`;
     expect((await service.storage.from(pub).upload(p, text("public!"))).error).toBeNull();

@@ -25,9 +25,15 @@ export interface RenderOptions {
   expires?: Date;
 }
 
-/** text/html would let an uploaded page run scripts on the API origin. */
-function safeContentType(mime: string): string {
-  return /text\/html/i.test(mime) ? "text/plain" : mime;
+/**
+ * text/html would let an uploaded page run scripts on the API origin; so would a smuggled
+ * second type ("image/png;x=y, image/svg+xml"). Only one clean `type/subtype` (with at most a
+ * charset) is served as stored; anything else goes out as application/octet-stream.
+ */
+export function safeContentType(mime: string): string {
+  const clean = /^\s*([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*)\s*(;\s*charset=[a-z0-9_.:-]+\s*)?$/i.exec(mime);
+  if (!clean) return "application/octet-stream";
+  return /^text\/html$/i.test(clean[1]!) ? "text/plain" : mime.trim();
 }
 
 /** Parses one "bytes=a-b" range; null means "send everything" (absent or not a single byte range). */
@@ -70,6 +76,8 @@ export async function renderObject(req: IncomingMessage, res: ServerResponse, fi
       "content-type": safeContentType(mime),
       "accept-ranges": "bytes",
       "x-content-type-options": "nosniff",
+      // Whatever a stored file is, it cannot run scripts or be a page of the API origin.
+      "content-security-policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:",
       "last-modified": lastModified.toUTCString(),
     };
     if (etag) headers.etag = etag;

@@ -1,14 +1,18 @@
 // The nine named layouts. A route picks one in the route table.
 import type { ComponentType } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage } from "react-intl";
 import { Outlet } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { SiteHeader, Logo } from "../features/site/SiteHeader";
 import { SiteFooter } from "../features/site/SiteFooter";
 import { LanguageSwitcher } from "../features/site/LanguageSwitcher";
 import { ColorModeSwitcher } from "../features/site/ColorModeSwitcher";
-import { LocalizedLink, LocalizedNavLink } from "../features/site/LocalizedLink";
+import { LocalizedLink } from "../features/site/LocalizedLink";
+import { ResponsiveNav, type NavEntry } from "../features/site/ResponsiveNav";
 import { DocsNav } from "../features/content/DocsNav";
 import { AccountArea } from "../features/auth/AccountArea";
+import { useSession } from "../features/auth/session";
+import { useAuthDeps } from "../features/auth/deps";
 import type { LayoutName } from "./routes";
 
 function DefaultLayout() {
@@ -67,26 +71,45 @@ function BasicLayout() {
   );
 }
 
-const APP_NAV = [
+const APP_NAV: readonly NavEntry[] = [
   { to: "/app/bots", id: "appNav.bots" },
+  { to: "/app/conversations/all", id: "appNav.conversations" },
   { to: "/app/my-chats", id: "appNav.myChats" },
   { to: "/app/billing", id: "appNav.billing" },
   { to: "/app/account", id: "appNav.account" },
-] as const;
+];
+const ADMIN_NAV: NavEntry = { to: "/app/admin", id: "appNav.admin" };
+
+/**
+ * Is the signed-in user a platform administrator? One request per user and session (cached
+ * for good under the user's id); false while it runs and on any error, so the entry only
+ * appears once the answer is yes.
+ */
+function useIsPlatformAdmin(): boolean {
+  const { user } = useSession();
+  const { client } = useAuthDeps();
+  const userId = user && !user.is_anonymous ? user.id : null;
+  const { data } = useQuery({
+    queryKey: ["is_platform_admin", userId],
+    enabled: userId !== null,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+    queryFn: async () => {
+      const { data: isAdmin, error } = await (await client()).rpc("is_platform_admin");
+      return !error && isAdmin === true;
+    },
+  });
+  return data === true;
+}
 
 function AppHeader() {
-  const intl = useIntl();
+  const isAdmin = useIsPlatformAdmin();
   return (
     <header className="app-header">
       <div className="app-header__inner">
         <Logo />
-        <nav className="app-nav" aria-label={intl.formatMessage({ id: "nav.main" })}>
-          {APP_NAV.map((item) => (
-            <LocalizedNavLink key={item.to} to={item.to} className="app-nav__link">
-              <FormattedMessage id={item.id} />
-            </LocalizedNavLink>
-          ))}
-        </nav>
+        <ResponsiveNav variant="app" links={isAdmin ? [...APP_NAV, ADMIN_NAV] : APP_NAV} />
         <div className="site-header__actions">
           <LanguageSwitcher />
           <ColorModeSwitcher />

@@ -26,7 +26,9 @@ export function LanguageSwitcher() {
             <circle cx="12" cy="12" r="10" />
             <path d="M2 12h20M12 2a15 15 0 0 1 0 20M12 2a15 15 0 0 0 0 20" />
           </svg>
-          {current.name}
+          {/* The full name on wide screens, the short code on phones (global.css). */}
+          <span className="language-switcher__name" lang={current.lang}>{current.name}</span>
+          <span className="language-switcher__code" aria-hidden="true">{current.code.toUpperCase()}</span>
         </>
       }
       items={LOCALES.map((l) => ({

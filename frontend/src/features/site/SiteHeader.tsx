@@ -1,8 +1,11 @@
-import { FormattedMessage, useIntl } from "react-intl";
-import { LocalizedLink, LocalizedNavLink } from "./LocalizedLink";
+import { FormattedMessage } from "react-intl";
+import { buttonClassName } from "../../components/ui";
+import { LocalizedLink } from "./LocalizedLink";
+import { ResponsiveNav } from "./ResponsiveNav";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { ColorModeSwitcher } from "./ColorModeSwitcher";
 import { AccountArea } from "../auth/AccountArea";
+import { useSession } from "../auth/session";
 
 const NAV = [
   { to: "/features", id: "nav.features" },
@@ -24,7 +27,8 @@ export function Logo() {
 }
 
 export function SiteHeader() {
-  const intl = useIntl();
+  const { status, user } = useSession();
+  const visitor = status === "ready" && (!user || user.is_anonymous);
   return (
     <header className="site-header">
       <a href="#main" className="skip-link">
@@ -32,13 +36,18 @@ export function SiteHeader() {
       </a>
       <div className="container site-header__inner">
         <Logo />
-        <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.main" })}>
-          {NAV.map((item) => (
-            <LocalizedNavLink key={item.to} to={item.to} className="site-nav__link">
-              <FormattedMessage id={item.id} />
-            </LocalizedNavLink>
-          ))}
-        </nav>
+        <ResponsiveNav
+          variant="site"
+          links={NAV}
+          extra={
+            // On a phone the header keeps "Log in" only; "Get started" moves into the menu.
+            visitor && (
+              <LocalizedLink to="/app/auth/register" className={buttonClassName({ theme: "primary", size: "sm", block: true })}>
+                <FormattedMessage id="nav.getStarted" />
+              </LocalizedLink>
+            )
+          }
+        />
         <div className="site-header__actions">
           <LanguageSwitcher />
           <ColorModeSwitcher />

@@ -16,6 +16,28 @@ function subscribe(l: () => void) {
   return () => listeners.delete(l);
 }
 
+/**
+ * While the banner is shown, the space it covers at the bottom of the viewport is kept in
+ * the CSS variable --consent-banner-space (global.css pads the page by it), so everything
+ * can be scrolled above the banner, a chat's composer included.
+ */
+function useReserveSpace(el: HTMLElement | null): void {
+  useEffect(() => {
+    if (!el) return;
+    const root = document.documentElement;
+    const update = () => root.style.setProperty("--consent-banner-space", `${Math.max(0, Math.ceil(window.innerHeight - el.getBoundingClientRect().top))}px`);
+    update();
+    const ro = typeof ResizeObserver === "function" ? new ResizeObserver(update) : undefined;
+    ro?.observe(el);
+    window.addEventListener("resize", update);
+    return () => {
+      ro?.disconnect();
+      window.removeEventListener("resize", update);
+      root.style.removeProperty("--consent-banner-space");
+    };
+  }, [el]);
+}
+
 /** Opens the cookie settings dialog (footer link). */
 export function useConsentDialog(): () => void {
   return () => setDialogOpen(true);
@@ -27,6 +49,8 @@ export function ConsentBanner() {
   const [choice, setChoice] = useState<ConsentChoice | null>(null);
   const open = useSyncExternalStore(subscribe, () => dialogOpen, () => false);
   const [selected, setSelected] = useState<string[]>([]);
+  const [banner, setBanner] = useState<HTMLElement | null>(null);
+  useReserveSpace(banner);
 
   useEffect(() => {
     const c = readConsent();
@@ -50,7 +74,7 @@ export function ConsentBanner() {
   return (
     <>
       {!choice && !open && (
-        <section className="consent-banner" aria-label={intl.formatMessage({ id: "consent.title" })} data-testid="consent-banner">
+        <section ref={setBanner} className="consent-banner" aria-label={intl.formatMessage({ id: "consent.title" })} data-testid="consent-banner">
           <div className="consent-banner__text">
             <h2 className="consent-banner__title">
               <FormattedMessage id="consent.title" />

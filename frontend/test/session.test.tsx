@@ -65,8 +65,10 @@ describe("SessionProvider", () => {
     const auth = fakeAuth();
     let loads = 0;
     let created: (() => void) | undefined;
+    const qc = new QueryClient();
+    qc.setQueryData(["public-bot"], "read without a session");
     render(
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={qc}>
         <SessionProvider
           load={() => (loads++, auth.load())}
           storedSession={() => false}
@@ -85,8 +87,10 @@ describe("SessionProvider", () => {
       await Promise.resolve();
     });
     expect(loads).toBe(1);
+    await act(async () => auth.emit("INITIAL_SESSION", null));
     await act(async () => auth.emit("SIGNED_IN", session("u2", "b@x.test")));
     expect(screen.getByText("ready:b@x.test:SIGNED_IN")).toBeTruthy();
+    expect(qc.getQueryData(["public-bot"]), "signing in from no session keeps what was read without one").toBe("read without a session");
   });
 
   it("recognises @supabase/ssr's session cookies, whole or in chunks", () => {

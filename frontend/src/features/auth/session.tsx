@@ -58,8 +58,10 @@ export function SessionProvider({
         if (cancelled) return;
         const { data } = getSupabase().auth.onAuthStateChange((event, session) => {
           const userId = session?.user?.id ?? null;
-          // Another person's data must never stay in the cache after a switch of user.
-          if (currentUserId !== undefined && userId !== currentUserId) queryClient.clear();
+          // Another person's data must never stay in the cache after a switch of user or a
+          // sign-out. Signing in from no session keeps it: what was read without one is public
+          // (and a visitor's first message must not reset the chat they are writing in).
+          if (currentUserId && userId !== currentUserId) queryClient.clear();
           currentUserId = userId;
           setState({ status: "ready", session, user: session?.user ?? null, lastEvent: event });
         });

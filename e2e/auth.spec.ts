@@ -32,7 +32,7 @@ function messages(code: string): (id: string, values?: Record<string, string>) =
 
 const MAIL = {
   en: { confirm: /Confirm your signup/, recovery: /Reset your password/ },
-  de: { confirm: /Bestätige deine Registrierung/, recovery: /Setze dein Passwort zurück/ },
+  de: { confirm: /Bestätigen Sie Ihre Registrierung/, recovery: /Setzen Sie Ihr Passwort zurück/ },
 } as const;
 
 let app: FullApp;

@@ -95,7 +95,7 @@ describe("sign-up with email confirmation", () => {
     expect(stored[0]!.encrypted_password).toMatch(/^\$2[ab]\$10\$/);
 
     const mail = await lastMail(email);
-    expect(mail.subject).toBe("Bestätige deine Registrierung");
+    expect(mail.subject).toBe("Bestätigen Sie Ihre Registrierung");
     expect(mail.html).toContain("E-Mail bestätigen");
 
     const refused = await c.auth.signInWithPassword({ email, password: "s3cret-password" });

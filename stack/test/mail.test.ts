@@ -69,7 +69,7 @@ describe("mailbox API", () => {
 
   it("sends auth emails in each of the ten languages", async () => {
     const subjects: Record<string, string> = {
-      en: "Confirm your signup", de: "Bestätige deine Registrierung", es: "Confirma tu registro", fr: "Confirmez votre inscription",
+      en: "Confirm your signup", de: "Bestätigen Sie Ihre Registrierung", es: "Confirma tu registro", fr: "Confirmez votre inscription",
       it: "Conferma la tua registrazione", jp: "登録を確認してください", cn: "确认您的注册", el: "Επιβεβαιώστε την εγγραφή σας",
       pl: "Potwierdź rejestrację", nl: "Bevestig je registratie",
     };

@@ -31,14 +31,14 @@ const T: Record<Lang, LangTexts> = {
   },
   de: {
     kinds: {
-      confirmation: { subject: "Bestätige deine Registrierung", intro: "Folge diesem Link, um deine E-Mail-Adresse zu bestätigen:", action: "E-Mail bestätigen" },
-      invite: { subject: "Du wurdest eingeladen", intro: "Du wurdest eingeladen, ein Konto zu erstellen. Folge diesem Link, um die Einladung anzunehmen:", action: "Einladung annehmen" },
-      magic_link: { subject: "Dein Anmeldelink", intro: "Folge diesem Link, um dich anzumelden:", action: "Anmelden" },
-      recovery: { subject: "Setze dein Passwort zurück", intro: "Folge diesem Link, um das Passwort deines Kontos zurückzusetzen:", action: "Passwort zurücksetzen" },
-      email_change: { subject: "Bestätige die Änderung deiner E-Mail-Adresse", intro: "Folge diesem Link, um die Änderung deiner E-Mail-Adresse von {old} zu {new} zu bestätigen:", action: "Änderung bestätigen" },
+      confirmation: { subject: "Bestätigen Sie Ihre Registrierung", intro: "Folgen Sie diesem Link, um Ihre E-Mail-Adresse zu bestätigen:", action: "E-Mail bestätigen" },
+      invite: { subject: "Sie wurden eingeladen", intro: "Sie wurden eingeladen, ein Konto zu erstellen. Folgen Sie diesem Link, um die Einladung anzunehmen:", action: "Einladung annehmen" },
+      magic_link: { subject: "Ihr Anmeldelink", intro: "Folgen Sie diesem Link, um sich anzumelden:", action: "Anmelden" },
+      recovery: { subject: "Setzen Sie Ihr Passwort zurück", intro: "Folgen Sie diesem Link, um das Passwort Ihres Kontos zurückzusetzen:", action: "Passwort zurücksetzen" },
+      email_change: { subject: "Bestätigen Sie die Änderung Ihrer E-Mail-Adresse", intro: "Folgen Sie diesem Link, um die Änderung Ihrer E-Mail-Adresse von {old} zu {new} zu bestätigen:", action: "Änderung bestätigen" },
     },
-    code: "Oder gib diesen Code ein:",
-    ignore: "Wenn du das nicht angefordert hast, kannst du diese E-Mail ignorieren.",
+    code: "Oder geben Sie diesen Code ein:",
+    ignore: "Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.",
   },
   es: {
     kinds: {

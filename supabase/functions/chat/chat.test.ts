@@ -47,7 +47,7 @@ Deno.test(
     assert.match(text, /\[1\]/);
     const sources = r.events.find((e) => e.event === "sources")!.data;
     assert.ok(sources.length >= 1);
-    assert.equal(sources[0].title, "Passwords › Account > Passwords");
+    assert.equal(sources[0].title, "Passwords › Account › Passwords");
     assert.match(sources[0].url, /^https:\/\/docs\.example\.test\//);
     assert.ok(sources[0].chunk_id && sources[0].document_id && sources[0].excerpt);
 
@@ -150,7 +150,7 @@ Deno.test(
       assert.equal(req.model, "llama-test");
       assert.equal(req.stream, true);
       assert.match(req.messages[0].content, /^You are Acme's helper\./);
-      assert.match(req.messages[0].content, /\[1\] Passwords › Account > Passwords\nTo reset your password/);
+      assert.match(req.messages[0].content, /\[1\] Passwords › Account › Passwords\nTo reset your password/);
       assert.equal(req.messages.at(-1).content, "How do I reset my password?");
 
       const chatId = r.events[0].data.chat_id;
@@ -249,7 +249,7 @@ Deno.test("retrieval embeds the question only where pgvector exists; the answer 
     const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
     assertStreamShape(r.events);
     assert.match(answerText(r.events), /Reset password/);
-    assert.equal(r.events.find((e) => e.event === "sources")!.data[0].title, "Passwords › Account > Passwords");
+    assert.equal(r.events.find((e) => e.event === "sources")!.data[0].title, "Passwords › Account › Passwords");
     // Here (embedded PostgreSQL, no pgvector) the embeddings server is never asked; on hosted
     // Supabase the question is embedded once (and the chunks at ingestion, not in this test).
     assert.deepEqual(calls, hasVector ? [["How do I reset my password?"]] : []);

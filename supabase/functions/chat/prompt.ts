@@ -23,10 +23,18 @@ export interface Source {
   excerpt: string;
 }
 
-/** "Document › Heading", without repeating a heading that is the document's title. */
+/**
+ * "Document › Heading › Subheading". A heading path often starts with the document's own
+ * title (its h1): that part is not repeated, and the path's ">" separators become "›".
+ */
 export function passageTitle(p: Passage): string {
-  const parts = [p.document_title, p.heading_path].map((s) => (s ?? "").trim()).filter(Boolean);
-  return [...new Set(parts)].join(" › ");
+  const title = (p.document_title ?? "").trim();
+  const headings = (p.heading_path ?? "")
+    .split(/\s*>\s*/)
+    .map((h) => h.trim())
+    .filter(Boolean);
+  while (headings.length && title && headings[0]!.toLowerCase() === title.toLowerCase()) headings.shift();
+  return [title, ...headings].filter(Boolean).join(" › ");
 }
 
 export function toSource(p: Passage): Source {

@@ -6,6 +6,7 @@ describe("redirect table", () => {
     expect(findRedirect("/login")).toEqual({ to: "/app/auth/login", external: false });
     expect(findRedirect("/de/login")).toEqual({ to: "/de/app/auth/login", external: false });
     expect(findRedirect("/jp/app/")).toEqual({ to: "/jp/app/bots", external: false });
+    expect(findRedirect("/de/app/conversations/")).toEqual({ to: "/de/app/conversations/all", external: false });
   });
   it("marks external targets for a full page load", () => {
     const r = findRedirect("/fr/docs/self-hosting/supabase");

@@ -10,6 +10,7 @@ export interface RedirectRule {
 
 export const redirectRules: readonly RedirectRule[] = [
   { from: "/app", to: "/app/bots" },
+  { from: "/app/conversations", to: "/app/conversations/all" },
   { from: "/app/auth", to: "/app/auth/login" },
   { from: "/login", to: "/app/auth/login" },
   { from: "/register", to: "/app/auth/register" },

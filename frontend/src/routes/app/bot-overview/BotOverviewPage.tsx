@@ -73,6 +73,7 @@ export default function BotOverviewPage() {
           <LocalizedLink className={buttonClassName({})} to={`/bots/${b.id}`}><FormattedMessage id="conversations.overview.openChat" /></LocalizedLink>
           <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/app/bots/${b.id}/settings`}><FormattedMessage id="conversations.overview.settings" /></LocalizedLink>
           <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/app/bots/${b.id}/data-sources`}><FormattedMessage id="conversations.overview.dataSources" /></LocalizedLink>
+          <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/bots/${b.id}/sdk`}><FormattedMessage id="conversations.overview.embed" /></LocalizedLink>
         </nav>
       </header>
 

@@ -51,3 +51,15 @@ export function limitFromEnv(name: string, fallback: number): number {
   const v = Number(Deno.env.get(name));
   return Number.isInteger(v) && v > 0 ? v : fallback;
 }
+
+/** An IPv6 client counts by its /64 (one subscriber's network), an IPv4 one by its address. */
+export function ipKey(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(":")) return ip;
+  const [head, tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":") + "::/64";
+}

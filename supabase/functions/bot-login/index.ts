@@ -8,7 +8,7 @@ import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { callerId } from "../chat/caller.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
-import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
+import { checkRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
 
 /** How long an accepted password keeps a visitor in (a password change revokes all grants at once). */
 const GRANT_DAYS = 30;
@@ -42,7 +42,9 @@ Deno.serve(
 
     const limited = await checkRateLimits([
       { key: `bot-login:user:${userId}`, max: limitFromEnv("PARLEY_BOT_LOGIN_USER_LIMIT", 5), windowSeconds: 60 },
-      { key: `bot-login:ip:${clientIp(req)}`, max: limitFromEnv("PARLEY_BOT_LOGIN_IP_LIMIT", 30), windowSeconds: 60 },
+      { key: `bot-login:ip:${ipKey(clientIp(req))}`, max: limitFromEnv("PARLEY_BOT_LOGIN_IP_LIMIT", 30), windowSeconds: 60 },
+      // However many visitors and addresses try, one bot's password gets a bounded number of guesses.
+      { key: `bot-login:bot:${bot_id}`, max: limitFromEnv("PARLEY_BOT_LOGIN_BOT_LIMIT", 120), windowSeconds: 60 },
     ]);
     if (limited) {
       return new Response(limited.body, {

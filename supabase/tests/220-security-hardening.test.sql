@@ -1,7 +1,7 @@
 -- Hardening: a changed or removed chat password revokes the bot's access grants; client
 -- roles cannot flood chats and messages past the database's per-user insert limits.
 begin;
-select plan(9);
+select plan(12);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 select tests.create_supabase_user('visitor2');
@@ -43,7 +43,18 @@ $$, 'a visitor may add 60 turns in a minute');
 select throws_ok($$ insert into public.messages (chat_id, role, content) values ('f5000000-0000-4000-8000-000000000001', 'user', 'one more') $$,
   'PT429', null, 'the 61st turn in the same minute is refused');
 select tests.authenticate_as('visitor2');
-select lives_ok($$ insert into public.chats (bot_id) values (tests.bot_id('A gallery')) $$, 'the limit is per user: another visitor is not affected');
+select lives_ok($$ insert into public.chats (id, bot_id) values ('f6000000-0000-4000-8000-000000000001', tests.bot_id('A gallery')) $$, 'the limit is per user: another visitor is not affected');
+
+-- image paths of client-written turns ------------------------------------------------------
+select lives_ok(format($$ insert into public.messages (chat_id, role, content, images) values
+  ('f6000000-0000-4000-8000-000000000001', 'user', 'look', '[{"path": "%s/a.png", "mime": "image/png", "size": 10}]') $$,
+  tests.get_supabase_uid('visitor2')), 'a visitor attaches an image from their own folder');
+select throws_ok(format($$ insert into public.messages (chat_id, role, content, images) values
+  ('f6000000-0000-4000-8000-000000000001', 'user', 'look', '[{"path": "%s/secret.png"}]') $$,
+  tests.get_supabase_uid('visitor1')), '42501', null, 'but not another user''s image');
+select throws_ok(format($$ insert into public.messages (chat_id, role, content, images) values
+  ('f6000000-0000-4000-8000-000000000001', 'user', 'look', '[{"path": "%s/../%s/secret.png"}]') $$,
+  tests.get_supabase_uid('visitor2'), tests.get_supabase_uid('visitor1')), '42501', null, 'nor climb out of their folder');
 select tests.authenticate_as_service_role();
 select lives_ok($$
   insert into public.messages (chat_id, role, content)

@@ -68,7 +68,9 @@ const SPLATS: Record<string, string> = {
   "app.conversations": `bot/${SEED.publicBot}/chat/${SEED.sharedChat}`,
 };
 /** A value that fails each validation rule. */
-const INVALID: Record<string, string> = { uuid: "not-a-uuid", slug: "Not_A_Slug", slugPath: "a//b", segments: "" };
+// segments: over 512 characters (an empty one is /app/conversations, a redirect to its list;
+// dot segments the browser resolves before the app sees them).
+const INVALID: Record<string, string> = { uuid: "not-a-uuid", slug: "Not_A_Slug", slugPath: "a//b", segments: "a".repeat(513) };
 
 function paramNames(def: RouteDef): string[] {
   return [...def.path.matchAll(/:([\w-]+)/g)].map((m) => m[1]!).concat(def.path.endsWith("*") ? ["*"] : []);

@@ -54,19 +54,10 @@ async function freshUser(tag: string): Promise<string> {
   return email;
 }
 
-/** Signs in through the real auth service and hands the session to the app's cookie. */
+/** A browser context signed in as the seeded owner through the real auth service. */
 async function seededOwnerContext(colorScheme: "light" | "dark"): Promise<BrowserContext> {
-  const res = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
-    method: "POST",
-    headers: { apikey: app.anonKey, "content-type": "application/json" },
-    body: JSON.stringify({ email: "owner@parley.test", password: "parley-demo-123" }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  const value = `base64-${Buffer.from(JSON.stringify(await res.json())).toString("base64url")}`;
-  const name = `sb-${new URL(app.apiUrl).hostname.split(".")[0]}-auth-token`;
-  const parts = value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
   const context = await newContext(colorScheme);
-  await context.addCookies(parts.map(([n, v]) => ({ name: n!, value: v!, url: app.appUrl })));
+  await context.addCookies(await app.sessionCookies("owner@parley.test", "parley-demo-123"));
   return context;
 }
 

@@ -1,7 +1,6 @@
 // A signed-in browser context without the login screen (the session comes from the real
 // auth service and goes into the app's cookie, as @supabase/ssr writes it), and failure
 // reports for the data-source journeys.
-import assert from "node:assert/strict";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { FullApp } from "../stack.ts";
@@ -10,21 +9,10 @@ export const SEED_OWNER = { email: "owner@parley.test", password: "parley-demo-1
 
 export const authCookieName = (app: FullApp) => `sb-${new URL(app.apiUrl).hostname.split(".")[0]}-auth-token`;
 
-/** Signs in through the real auth service and hands the session to the app's cookie. */
+/** A browser context signed in as the seeded owner (FullApp.sessionCookies). */
 export async function signedInContext(browser: Browser, app: FullApp, colorScheme: "light" | "dark" = "light"): Promise<BrowserContext> {
-  const res = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
-    method: "POST",
-    headers: { apikey: app.anonKey, "content-type": "application/json" },
-    body: JSON.stringify(SEED_OWNER),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  const session = (await res.json()) as Record<string, unknown>;
-  const value = `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`;
-  // @supabase/ssr splits cookies over 3180 characters into name.0, name.1, ...
-  const name = authCookieName(app);
-  const parts = value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
   const context = await browser.newContext({ colorScheme });
-  await context.addCookies(parts.map(([n, v]) => ({ name: n!, value: v!, url: app.appUrl })));
+  await context.addCookies(await app.sessionCookies(SEED_OWNER.email, SEED_OWNER.password));
   return context;
 }
 

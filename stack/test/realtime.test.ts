@@ -4,6 +4,8 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, describe, expect, it } from "vitest";
 import ws from "ws";
+import pg from "pg";
+import { pruneRealtimeMessages } from "../src/realtime/index.ts";
 import { createUser, mintUserToken, sql, stackInfo } from "./helpers.ts";
 
 const WAIT = 30_000;
@@ -466,6 +468,25 @@ describe("private channels and tokens", () => {
     const err = sys.items.find((m) => m.status === "error")!;
     expect(err.extension).toBe("system");
     expect(err.message).toMatch(/Token has expired/);
+  });
+});
+
+describe("retention", () => {
+  it("deletes realtime.messages older than three days, as Supabase's partitions do, and keeps newer ones", async () => {
+    const topic = `retention-${Date.now()}`;
+    await sql(
+      `insert into realtime.messages (topic, extension, private, payload, event, inserted_at)
+       values ($1, 'broadcast', true, '{}', 'old', now() - interval '4 days'), ($1, 'broadcast', true, '{}', 'new', now() - interval '1 day')`,
+      [topic],
+    );
+    const client = new pg.Client({ connectionString: stackInfo().dbUrl });
+    await client.connect();
+    try {
+      expect(await pruneRealtimeMessages(client)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await client.end();
+    }
+    expect((await sql<{ event: string }>("select event from realtime.messages where topic = $1", [topic])).map((r) => r.event)).toEqual(["new"]);
   });
 });
 

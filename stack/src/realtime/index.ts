@@ -43,6 +43,14 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const wal = new WalReader(ctx.dbUrl, log, (c) => changes.onCommit(c));
   changes.available = await wal.start();
 
+  // Supabase keeps realtime.messages for three days (daily partitions it drops); the stack
+  // deletes older rows hourly, so broadcasts from SQL (realtime.send) do not pile up for ever.
+  const pruneMessages = () =>
+    pruneRealtimeMessages(ctx.db).catch((e: unknown) => log.warn(`realtime: pruning realtime.messages failed: ${(e as Error).message}`));
+  void pruneMessages();
+  const pruner = setInterval(() => void pruneMessages(), 60 * 60 * 1000);
+  pruner.unref();
+
   const rt: RealtimeContext = { keys: ctx.keys, db: ctx.db, log, hub, changes, limits, walAvailable: () => changes.available };
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false });
   const connections = new Set<Connection>();
@@ -134,6 +142,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
     },
 
     async stop() {
+      clearInterval(pruner);
       for (const c of connections) c.close(1001, "Server is shutting down");
       connections.clear();
       wss.close();
@@ -144,4 +153,10 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
       return { connections: connections.size, channels: hub.channelCount, bindings: changes.count, postgres_changes: changes.available };
     },
   };
+}
+
+/** Deletes realtime.messages rows older than Supabase's three-day retention; returns how many. */
+export async function pruneRealtimeMessages(db: { query(text: string): Promise<{ rowCount: number | null }> }): Promise<number> {
+  const res = await db.query("delete from realtime.messages where inserted_at < now() - interval '3 days'");
+  return res.rowCount ?? 0;
 }

@@ -1,0 +1,91 @@
+-- Avatars come only from the project's own `avatars` bucket.
+--
+-- profiles.avatar_url and bots.avatar_url took any URL, so a bot's owner could point its
+-- avatar at a server of their own and learn the address of every visitor of the chat page,
+-- the widget and the gallery. From now on both columns hold an object path inside the
+-- public `avatars` bucket (`<user id>/profile-<time>.png`, `<user id>/bots/<bot id>-<time>.webp`),
+-- never a URL; clients turn the path into the bucket's public URL
+-- (supabase.storage.from('avatars').getPublicUrl(path)), so the image is always served by
+-- this project's Storage. Existing values that are public URLs of the bucket become their
+-- path; any other value is dropped. A new user's profile no longer copies an avatar URL
+-- from the sign-up metadata (OAuth providers put their own image URLs there).
+
+-- functions -------------------------------------------------------------------------
+-- The shape of an object path in the avatars bucket: the uploader's folder (a user id),
+-- up to three sub-folders, an image file name; no "." or ".." segments, no scheme or host.
+create function private.is_avatar_path(value text) returns boolean
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select is_avatar_path.value ~ (
+    '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/'
+    || '([A-Za-z0-9_-][A-Za-z0-9._-]{0,199}/){0,3}'
+    || '[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\.(png|jpg|jpeg|webp|gif)$'
+  );
+$$;
+comment on function private.is_avatar_path(text) is
+  'Is the value an object path in the avatars bucket (<user id>/.../<name>.<png|jpg|jpeg|webp|gif>)? No URLs.';
+-- Check constraints run it as whoever writes the row.
+grant execute on function private.is_avatar_path(text) to public;
+
+-- data --------------------------------------------------------------------------------
+-- Public URLs of the bucket (what the app stored until now) become paths; anything else goes.
+update public.profiles p
+set avatar_url = case
+  when private.is_avatar_path(substring(p.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)'))
+    then substring(p.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)')
+  end
+where p.avatar_url is not null and not private.is_avatar_path(p.avatar_url);
+
+update public.bots b
+set avatar_url = case
+  when private.is_avatar_path(substring(b.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)'))
+    then substring(b.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)')
+  end
+where b.avatar_url is not null and not private.is_avatar_path(b.avatar_url);
+
+-- constraints ---------------------------------------------------------------------------
+alter table public.profiles
+  add constraint profiles_avatar_url_in_storage check (avatar_url is null or private.is_avatar_path(avatar_url));
+comment on column public.profiles.avatar_url is
+  'Object path in the public avatars bucket (<user id>/profile-<time>.<ext>), never a URL; null = initials.';
+
+alter table public.bots
+  add constraint bots_avatar_url_in_storage check (avatar_url is null or private.is_avatar_path(avatar_url));
+comment on column public.bots.avatar_url is
+  'Object path in the public avatars bucket (<uploader id>/bots/<bot id>-<time>.<ext>), never a URL; null = initial.';
+
+-- triggers ------------------------------------------------------------------------------
+-- As 20261121000300_profiles.sql, without copying meta.avatar_url (an outside URL).
+create or replace function private.handle_new_user() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
+  name text;
+  lang text := meta ->> 'preferred_language';
+begin
+  name := left(coalesce(
+    nullif(btrim(meta ->> 'display_name'), ''),
+    nullif(btrim(meta ->> 'full_name'), ''),
+    nullif(btrim(meta ->> 'name'), ''),
+    nullif(split_part(coalesce(new.email, ''), '@', 1), '')
+  ), 100);
+  if lang is null or lang not in ('en', 'de', 'es', 'fr', 'it', 'jp', 'cn', 'el', 'pl', 'nl') then
+    lang := 'en';
+  end if;
+
+  insert into public.profiles (id, display_name, avatar_url, preferred_language)
+  values (new.id, name, null, lang)
+  on conflict (id) do nothing;
+
+  if not new.is_anonymous then
+    perform private.create_personal_team(new.id, name);
+  end if;
+  return new;
+end;
+$$;

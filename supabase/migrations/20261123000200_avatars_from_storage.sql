@@ -30,20 +30,29 @@ comment on function private.is_avatar_path(text) is
 -- Check constraints run it as whoever writes the row.
 grant execute on function private.is_avatar_path(text) to public;
 
+-- The path a stored value stands for: a path as it is, the object path of a public URL
+-- of the bucket (what the app stored until now), null for anything else.
+create function private.avatar_path_from_url(value text) returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select case
+    when private.is_avatar_path(avatar_path_from_url.value) then avatar_path_from_url.value
+    when private.is_avatar_path(substring(avatar_path_from_url.value from '/storage/v1/object/public/avatars/([^?#]+)'))
+      then substring(avatar_path_from_url.value from '/storage/v1/object/public/avatars/([^?#]+)')
+  end;
+$$;
+comment on function private.avatar_path_from_url(text) is
+  'A stored avatar value as a path of the avatars bucket: paths as they are, public URLs of the bucket as their path, else null.';
+revoke execute on function private.avatar_path_from_url(text) from public, anon, authenticated;
+
 -- data --------------------------------------------------------------------------------
--- Public URLs of the bucket (what the app stored until now) become paths; anything else goes.
-update public.profiles p
-set avatar_url = case
-  when private.is_avatar_path(substring(p.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)'))
-    then substring(p.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)')
-  end
+update public.profiles p set avatar_url = private.avatar_path_from_url(p.avatar_url)
 where p.avatar_url is not null and not private.is_avatar_path(p.avatar_url);
 
-update public.bots b
-set avatar_url = case
-  when private.is_avatar_path(substring(b.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)'))
-    then substring(b.avatar_url from '/storage/v1/object/public/avatars/([^?#]+)')
-  end
+update public.bots b set avatar_url = private.avatar_path_from_url(b.avatar_url)
 where b.avatar_url is not null and not private.is_avatar_path(b.avatar_url);
 
 -- constraints ---------------------------------------------------------------------------

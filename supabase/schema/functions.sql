@@ -42,6 +42,22 @@ $function$;
 comment on function private.announce_message() is 'After a message is stored: broadcast {chat_id, message_id, role} on the private topic chat:<chat id>.';
 -- execute: owner only
 
+-- private.avatar_path_from_url(value text)
+CREATE OR REPLACE FUNCTION private.avatar_path_from_url(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select case
+    when private.is_avatar_path(avatar_path_from_url.value) then avatar_path_from_url.value
+    when private.is_avatar_path(substring(avatar_path_from_url.value from '/storage/v1/object/public/avatars/([^?#]+)'))
+      then substring(avatar_path_from_url.value from '/storage/v1/object/public/avatars/([^?#]+)')
+  end;
+$function$;
+comment on function private.avatar_path_from_url(value text) is 'A stored avatar value as a path of the avatars bucket: paths as they are, public URLs of the bucket as their path, else null.';
+-- execute: owner only
+
 -- private.bot_has_password(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.bot_has_password(bot_id uuid)
  RETURNS boolean

@@ -1,7 +1,7 @@
 -- Avatars come only from the project's own avatars bucket (20261123000200): profiles.avatar_url
 -- and bots.avatar_url hold an object path of that bucket, never a URL, whoever writes them.
 begin;
-select plan(16);
+select plan(19);
 select tests.create_team_fixture();
 
 create function pg_temp.owner_folder() returns text language sql as $$ select tests.get_supabase_uid('owner')::text $$;
@@ -54,6 +54,13 @@ select is((select avatar_url from public.profiles where id = 'a0550000-0000-4000
   'a sign-up''s metadata avatar URL is not copied into the profile');
 select is((select display_name from public.profiles where id = 'a0550000-0000-4000-8000-000000000001'), 'O. Auth',
   'the rest of the profile is still taken from the metadata');
+
+-- what the migration made of the values stored before it
+select is(private.avatar_path_from_url('https://abc.supabase.co/storage/v1/object/public/avatars/a0000000-0000-4000-8000-000000000001/profile-1.png'),
+  'a0000000-0000-4000-8000-000000000001/profile-1.png', 'a public URL of the bucket became its path');
+select is(private.avatar_path_from_url('a0000000-0000-4000-8000-000000000001/bots/b-1.webp'),
+  'a0000000-0000-4000-8000-000000000001/bots/b-1.webp', 'a path stays as it is');
+select is(private.avatar_path_from_url('https://tracker.example/pixel.png'), null, 'any other URL was dropped');
 
 select * from finish();
 rollback;

@@ -1,6 +1,6 @@
 // What is in force, read from the catalog of a database with the migrations applied:
 // supabase/schema/tables.sql (types, tables with RLS flags, constraints, indexes,
-// triggers, grants; views; buckets; the realtime publication), functions.sql (every
+// triggers, grants; views; triggers on platform tables; buckets; the realtime publication), functions.sql (every
 // function of `public` and `private` with its execute grants) and policies.sql (every
 // row-level security policy, including those on storage.objects and realtime.messages).
 // Written by `npm run gen:schema`; the `types` test suite checks the files are current.
@@ -35,7 +35,7 @@ async function grantsOf(c: pg.Client, aclSql: string, params: unknown[]): Promis
 }
 
 async function tablesSql(c: pg.Client): Promise<string> {
-  const out: string[] = [HEADER("Types, tables, views, buckets and the realtime publication in force.")];
+  const out: string[] = [HEADER("Types, tables, views, triggers on platform tables, buckets and the realtime publication in force.")];
 
   const enums = await c.query<{ name: string; labels: string[]; comment: string | null }>(
     `select n.nspname || '.' || t.typname as name,
@@ -141,6 +141,19 @@ async function tablesSql(c: pg.Client): Promise<string> {
     out.push(`create view ${v.name}${opts} as\n${v.def.trimEnd()}`);
     out.push(`-- grants: ${(await grantsOf(c, "select coalesce(relacl, acldefault('r', relowner)) from pg_class where oid = $1", [v.oid])) || "none"}`);
   }
+
+  // Triggers the migrations put on the platform's own tables (auth.users, storage.objects, ...).
+  const platformTriggers = await c.query<{ def: string }>(
+    `select pg_get_triggerdef(t.oid) as def
+     from pg_trigger t
+     join pg_class c on c.oid = t.tgrelid join pg_namespace cn on cn.oid = c.relnamespace
+     join pg_proc p on p.oid = t.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
+     where not t.tgisinternal and not (cn.nspname = any($1)) and pn.nspname = any($1)
+     order by cn.nspname, c.relname, t.tgname`,
+    [SCHEMAS],
+  );
+  if (platformTriggers.rows.length) out.push("", "-- triggers on platform tables ----------------------------------------------------");
+  for (const g of platformTriggers.rows) out.push(`${g.def};`);
 
   const buckets = await c.query<{ id: string; public: boolean; limit: string | null; types: string[] | null }>(
     `select id, public, file_size_limit::text as limit, allowed_mime_types as types from storage.buckets order by id`,

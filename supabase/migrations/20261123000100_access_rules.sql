@@ -130,10 +130,13 @@ grant execute on function public.can_use_bot(uuid) to authenticated, service_rol
 
 -- policies: chats ---------------------------------------------------------------------
 -- Same names as in 20261121020000_chats.sql; the rule now comes from private.owns_chat.
+-- Where a policy filters many rows (select, update), `user_id = (select auth.uid())` goes
+-- first: evaluated once per statement, it spares the function call for other people's
+-- rows (a team listing its bots' chats). It only narrows; owns_chat decides.
 drop policy "Visitors can read their own chats" on public.chats;
 create policy "Visitors can read their own chats" on public.chats
   for select to authenticated
-  using ((select private.owns_chat(user_id, bot_id)));
+  using (user_id = (select auth.uid()) and (select private.owns_chat(user_id, bot_id)));
 
 drop policy "Visitors can start chats with bots they may use" on public.chats;
 create policy "Visitors can start chats with bots they may use" on public.chats
@@ -143,7 +146,7 @@ create policy "Visitors can start chats with bots they may use" on public.chats
 drop policy "Visitors can rename and share their own chats" on public.chats;
 create policy "Visitors can rename and share their own chats" on public.chats
   for update to authenticated
-  using ((select private.owns_chat(user_id, bot_id)))
+  using (user_id = (select auth.uid()) and (select private.owns_chat(user_id, bot_id)))
   with check ((select private.owns_chat(user_id, bot_id)));
 
 -- Unchanged and already one call each: the messages and feedback policies use

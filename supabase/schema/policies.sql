@@ -48,10 +48,10 @@ create policy "Visitors can delete their own chats" on public.chats
   using ((user_id = ( SELECT auth.uid() AS uid)));
 create policy "Visitors can read their own chats" on public.chats
   as permissive for select to authenticated
-  using (( SELECT private.owns_chat(chats.user_id, chats.bot_id) AS owns_chat));
+  using (((user_id = ( SELECT auth.uid() AS uid)) AND ( SELECT private.owns_chat(chats.user_id, chats.bot_id) AS owns_chat)));
 create policy "Visitors can rename and share their own chats" on public.chats
   as permissive for update to authenticated
-  using (( SELECT private.owns_chat(chats.user_id, chats.bot_id) AS owns_chat))
+  using (((user_id = ( SELECT auth.uid() AS uid)) AND ( SELECT private.owns_chat(chats.user_id, chats.bot_id) AS owns_chat)))
   with check (( SELECT private.owns_chat(chats.user_id, chats.bot_id) AS owns_chat));
 create policy "Visitors can start chats with bots they may use" on public.chats
   as permissive for insert to authenticated

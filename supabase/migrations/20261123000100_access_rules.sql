@@ -42,7 +42,9 @@ security definer
 set search_path = ''
 as $$
   select coalesce(
-    (select private.owns_chat(c.user_id, c.bot_id) from public.chats c where c.id = is_own_chat.chat_id),
+    -- user_id first only narrows (messages of other people's chats skip the call); owns_chat decides.
+    (select private.owns_chat(c.user_id, c.bot_id) from public.chats c
+     where c.id = is_own_chat.chat_id and c.user_id = (select auth.uid())),
     false
   );
 $$;

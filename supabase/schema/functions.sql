@@ -483,7 +483,9 @@ CREATE OR REPLACE FUNCTION private.is_own_chat(chat_id uuid)
  SET search_path TO ''
 AS $function$
   select coalesce(
-    (select private.owns_chat(c.user_id, c.bot_id) from public.chats c where c.id = is_own_chat.chat_id),
+    -- user_id first only narrows (messages of other people's chats skip the call); owns_chat decides.
+    (select private.owns_chat(c.user_id, c.bot_id) from public.chats c
+     where c.id = is_own_chat.chat_id and c.user_id = (select auth.uid())),
     false
   );
 $function$;

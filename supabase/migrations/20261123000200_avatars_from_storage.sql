@@ -6,8 +6,8 @@
 -- public `avatars` bucket (`<user id>/profile-<time>.png`, `<user id>/bots/<bot id>-<time>.webp`),
 -- never a URL; clients turn the path into the bucket's public URL
 -- (supabase.storage.from('avatars').getPublicUrl(path)), so the image is always served by
--- this project's Storage. Existing values that are public URLs of the bucket become their
--- path; any other value is dropped. A new user's profile no longer copies an avatar URL
+-- this project's Storage. A public URL of the bucket sent by a client is stored as its path;
+-- existing values that are such URLs become their path; any other value is dropped. A new user's profile no longer copies an avatar URL
 -- from the sign-up metadata (OAuth providers put their own image URLs there).
 
 -- functions -------------------------------------------------------------------------
@@ -46,7 +46,8 @@ as $$
 $$;
 comment on function private.avatar_path_from_url(text) is
   'A stored avatar value as a path of the avatars bucket: paths as they are, public URLs of the bucket as their path, else null.';
-revoke execute on function private.avatar_path_from_url(text) from public, anon, authenticated;
+-- The normalising trigger below runs it as whoever writes the row.
+grant execute on function private.avatar_path_from_url(text) to public;
 
 -- data --------------------------------------------------------------------------------
 update public.profiles p set avatar_url = private.avatar_path_from_url(p.avatar_url)
@@ -67,6 +68,28 @@ comment on column public.bots.avatar_url is
   'Object path in the public avatars bucket (<uploader id>/bots/<bot id>-<time>.<ext>), never a URL; null = initial.';
 
 -- triggers ------------------------------------------------------------------------------
+-- A client may send the public URL that storage.from('avatars').getPublicUrl() gave it: it is
+-- stored as its path (whatever host it names, the path is then one of this bucket). Any other
+-- value is left for the check constraint to refuse.
+create function private.store_avatar_as_path() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.avatar_url is not null then
+    new.avatar_url := coalesce(private.avatar_path_from_url(new.avatar_url), new.avatar_url);
+  end if;
+  return new;
+end;
+$$;
+comment on function private.store_avatar_as_path() is
+  'Before a profile or bot is written: a public URL of the avatars bucket in avatar_url becomes its object path.';
+
+create trigger store_avatar_as_path before insert or update of avatar_url on public.profiles
+  for each row execute function private.store_avatar_as_path();
+create trigger store_avatar_as_path before insert or update of avatar_url on public.bots
+  for each row execute function private.store_avatar_as_path();
+
 -- As 20261121000300_profiles.sql, without copying meta.avatar_url (an outside URL).
 create or replace function private.handle_new_user() returns trigger
 language plpgsql

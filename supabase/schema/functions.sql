@@ -56,7 +56,7 @@ AS $function$
   end;
 $function$;
 comment on function private.avatar_path_from_url(value text) is 'A stored avatar value as a path of the avatars bucket: paths as they are, public URLs of the bucket as their path, else null.';
--- execute: owner only
+-- execute: public
 
 -- private.bot_has_password(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.bot_has_password(bot_id uuid)
@@ -1000,6 +1000,22 @@ end;
 $function$;
 comment on function private.storage_bot_id(name text) is 'The bot id a data-sources object lives under (<bot_id>/...), or null.';
 -- execute: authenticated; service_role
+
+-- private.store_avatar_as_path()
+CREATE OR REPLACE FUNCTION private.store_avatar_as_path()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if new.avatar_url is not null then
+    new.avatar_url := coalesce(private.avatar_path_from_url(new.avatar_url), new.avatar_url);
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.store_avatar_as_path() is 'Before a profile or bot is written: a public URL of the avatars bucket in avatar_url becomes its object path.';
+-- execute: public
 
 -- public.accept_invitation(token text)
 CREATE OR REPLACE FUNCTION public.accept_invitation(token text)

@@ -107,6 +107,7 @@ CREATE INDEX bots_gallery_idx ON public.bots USING btree (created_at DESC) WHERE
 CREATE INDEX bots_team_id_idx ON public.bots USING btree (team_id);
 CREATE TRIGGER bots_set_timestamps BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER protect_bot_fields BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.protect_bot_fields();
+CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.bots FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -423,6 +424,7 @@ alter table public.profiles add constraint profiles_id_fkey FOREIGN KEY (id) REF
 alter table public.profiles add constraint profiles_pkey PRIMARY KEY (id);
 CREATE TRIGGER profiles_set_timestamps BEFORE INSERT OR UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER protect_profile_fields BEFORE UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.protect_profile_fields();
+CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
 -- row level security: enabled
 -- grants: anon: maintain, select, update; authenticated: maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 

@@ -1,7 +1,7 @@
 -- Avatars come only from the project's own avatars bucket (20261123000200): profiles.avatar_url
 -- and bots.avatar_url hold an object path of that bucket, never a URL, whoever writes them.
 begin;
-select plan(19);
+select plan(22);
 select tests.create_team_fixture();
 
 create function pg_temp.owner_folder() returns text language sql as $$ select tests.get_supabase_uid('owner')::text $$;
@@ -14,8 +14,12 @@ select is((select avatar_url from public.profiles where id = auth.uid()), pg_tem
   'the path is stored as given');
 select throws_ok($$ update public.profiles set avatar_url = 'https://tracker.example/pixel.png' where id = auth.uid() $$,
   '23514', null, 'an outside URL is refused');
-select throws_ok(format($$ update public.profiles set avatar_url = 'http://127.0.0.1:54321/storage/v1/object/public/avatars/%s/profile-1.png' where id = auth.uid() $$, pg_temp.owner_folder()),
-  '23514', null, 'so is a full URL, even of the bucket (the client builds it from the path)');
+select lives_ok(format($$ update public.profiles set avatar_url = 'http://127.0.0.1:54321/storage/v1/object/public/avatars/%s/profile-2.png' where id = auth.uid() $$, pg_temp.owner_folder()),
+  'the public URL of a file in the bucket is accepted');
+select is((select avatar_url from public.profiles where id = auth.uid()), pg_temp.owner_folder() || '/profile-2.png',
+  '... and stored as its path (the client builds the URL from it)');
+select throws_ok(format($$ update public.profiles set avatar_url = 'https://tracker.example/storage/v1/object/public/other/%s/profile-1.png' where id = auth.uid() $$, pg_temp.owner_folder()),
+  '23514', null, 'a URL of another bucket or server is refused');
 select throws_ok($$ update public.profiles set avatar_url = '//tracker.example/a0000000-0000-4000-8000-000000000001/x.png' where id = auth.uid() $$,
   '23514', null, 'and a protocol-relative URL');
 select throws_ok(format($$ update public.profiles set avatar_url = '%s/../../chat-images/x.png' where id = auth.uid() $$, pg_temp.owner_folder()),
@@ -36,6 +40,10 @@ select is((select avatar_url from public.gallery_bots() where id = tests.bot_id(
   'the gallery hands out the path');
 select throws_ok($$ update public.bots set avatar_url = 'https://tracker.example/bot.png' where id = tests.bot_id('A gallery') $$,
   '23514', null, 'an outside URL for a bot avatar is refused');
+update public.bots set avatar_url = 'https://abc.supabase.co/storage/v1/object/public/avatars/' || auth.uid() || '/bots/b-2.png'
+where id = tests.bot_id('A gallery');
+select is((select avatar_url from public.bots where id = tests.bot_id('A gallery')),
+  auth.uid()::text || '/bots/b-2.png', 'a public URL of the bucket for a bot avatar is stored as its path');
 
 -- the service role (edge functions) and the database owner are held to it too
 select tests.authenticate_as_service_role();

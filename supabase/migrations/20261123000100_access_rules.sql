@@ -15,8 +15,7 @@
 --
 -- Team membership (private.has_bot_role) and platform administrators
 -- (private.is_platform_admin) keep their own homes. Policy names stay as they were;
--- behaviour does not change. public.can_use_bot(bot_id) lets edge functions ask the
--- same "who may use a bot" question before they spend anything on a request.
+-- behaviour does not change.
 
 -- functions -------------------------------------------------------------------------
 create function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) returns boolean
@@ -115,20 +114,6 @@ as $$
   where c.id = shared_chat.chat_id
     and private.can_read_shared_chat(c.id);
 $$;
-
--- rpc -------------------------------------------------------------------------------
-create function public.can_use_bot(bot_id uuid) returns boolean
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  select private.can_chat_with_bot(can_use_bot.bot_id);
-$$;
-comment on function public.can_use_bot(uuid) is
-  'May the caller chat with this bot (private.can_chat_with_bot)? For edge functions, before they spend a bot''s budget.';
-revoke execute on function public.can_use_bot(uuid) from public, anon;
-grant execute on function public.can_use_bot(uuid) to authenticated, service_role;
 
 -- policies: chats ---------------------------------------------------------------------
 -- Same names as in 20261121020000_chats.sql; the rule now comes from private.owns_chat.

@@ -1069,18 +1069,6 @@ $function$;
 comment on function public.accept_invitation(token text) is 'Joins the team of the invitation for the signed-in user whose email it was sent to. Returns the team id.';
 -- execute: authenticated; service_role
 
--- public.can_use_bot(bot_id uuid)
-CREATE OR REPLACE FUNCTION public.can_use_bot(bot_id uuid)
- RETURNS boolean
- LANGUAGE sql
- STABLE
- SET search_path TO ''
-AS $function$
-  select private.can_chat_with_bot(can_use_bot.bot_id);
-$function$;
-comment on function public.can_use_bot(bot_id uuid) is 'May the caller chat with this bot (private.can_chat_with_bot)? For edge functions, before they spend a bot''s budget.';
--- execute: authenticated; service_role
-
 -- public.change_member_role(team_id uuid, user_id uuid, role public.team_role)
 CREATE OR REPLACE FUNCTION public.change_member_role(team_id uuid, user_id uuid, role public.team_role)
  RETURNS void

@@ -1,7 +1,6 @@
 -- The two access rules, each with one home (20261123000100_access_rules.sql), checked for
 -- every role and through every path that uses them:
---   who may use a bot     private.can_chat_with_bot: the rule itself, public.can_use_bot (RPC),
---                         the chats insert policy
+--   who may use a bot     private.can_chat_with_bot: the rule itself, the chats insert policy
 --   who may view a chat   private.can_view_chat: the rule itself, the chats and messages row
 --                         policies (own chat, the bot's team, platform admins; shared chats
 --                         are not listable), get_shared_chat (RPC) and the realtime policy
@@ -9,7 +8,7 @@
 -- password grant ('granted'), an anonymous visitor without one ('ungranted'), a signed-in
 -- stranger, anon (no session) and a platform admin.
 begin;
-select plan(41);
+select plan(36);
 
 select tests.create_team_fixture();
 select tests.create_supabase_user('granted');
@@ -35,23 +34,17 @@ insert into public.messages (chat_id, role, content)
 select id, 'user', 'hello' from public.chats where id::text like 'c2250000-%';
 
 -- who may use a bot ---------------------------------------------------------------------
--- The bots (of 'A private', 'A gallery', 'A password') the caller may use, by the rule and
--- by the RPC; 'denied' when the role may not even ask.
-create function pg_temp.uses(who text, via text) returns text language plpgsql as $$
+-- The bots (of 'A private', 'A gallery', 'A password') the caller may use; 'denied' when the
+-- role may not even ask.
+create function pg_temp.uses(who text) returns text language plpgsql as $$
 declare
   r text;
 begin
   if who = 'anon' then perform tests.clear_authentication(); else perform tests.authenticate_as(who); end if;
   begin
-    if via = 'rule' then
-      select coalesce(string_agg(b.name, ', ' order by b.name), '') into r
-      from unnest(array['A private', 'A gallery', 'A password']) as b(name)
-      where private.can_chat_with_bot(tests.bot_id(b.name));
-    else
-      select coalesce(string_agg(b.name, ', ' order by b.name), '') into r
-      from unnest(array['A private', 'A gallery', 'A password']) as b(name)
-      where public.can_use_bot(tests.bot_id(b.name));
-    end if;
+    select coalesce(string_agg(b.name, ', ' order by b.name), '') into r
+    from unnest(array['A private', 'A gallery', 'A password']) as b(name)
+    where private.can_chat_with_bot(tests.bot_id(b.name));
   exception when insufficient_privilege then
     r := 'denied';
   end;
@@ -60,20 +53,15 @@ begin
 end;
 $$;
 
-select is(pg_temp.uses('owner', 'rule'), 'A gallery, A password, A private', 'owner: uses every bot of the team');
-select is(pg_temp.uses('admin', 'rule'), 'A gallery, A password, A private', 'admin: uses every bot of the team');
-select is(pg_temp.uses('other', 'rule'), 'A gallery', 'member of another team: public bots only');
-select is(pg_temp.uses('granted', 'rule'), 'A gallery, A password', 'visitor with a grant: public bots and the granted password bot');
-select is(pg_temp.uses('ungranted', 'rule'), 'A gallery', 'visitor without a grant: public bots only');
-select is(pg_temp.uses('stranger', 'rule'), 'A gallery', 'signed-in stranger: public bots only');
-select is(pg_temp.uses('platform', 'rule'), 'A gallery, A password, A private', 'platform admin: every bot');
-select is(pg_temp.uses('anon', 'rule'), 'denied', 'anon (no session) may not ask');
+select is(pg_temp.uses('owner'), 'A gallery, A password, A private', 'owner: uses every bot of the team');
+select is(pg_temp.uses('admin'), 'A gallery, A password, A private', 'admin: uses every bot of the team');
+select is(pg_temp.uses('other'), 'A gallery', 'member of another team: public bots only');
+select is(pg_temp.uses('granted'), 'A gallery, A password', 'visitor with a grant: public bots and the granted password bot');
+select is(pg_temp.uses('ungranted'), 'A gallery', 'visitor without a grant: public bots only');
+select is(pg_temp.uses('stranger'), 'A gallery', 'signed-in stranger: public bots only');
+select is(pg_temp.uses('platform'), 'A gallery, A password, A private', 'platform admin: every bot');
+select is(pg_temp.uses('anon'), 'denied', 'anon (no session) may not ask');
 
-select is(pg_temp.uses('owner', 'rpc'), 'A gallery, A password, A private', 'can_use_bot RPC: the same answer for the owner');
-select is(pg_temp.uses('other', 'rpc'), 'A gallery', 'can_use_bot RPC: the same answer for another team');
-select is(pg_temp.uses('granted', 'rpc'), 'A gallery, A password', 'can_use_bot RPC: the same answer for a granted visitor');
-select is(pg_temp.uses('ungranted', 'rpc'), 'A gallery', 'can_use_bot RPC: the same answer for a visitor without a grant');
-select is(pg_temp.uses('anon', 'rpc'), 'denied', 'can_use_bot RPC: anon may not call it');
 
 -- starting a chat follows the same rule (policy "Visitors can start chats with bots they may use")
 select tests.authenticate_as('ungranted');

@@ -910,7 +910,6 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { token: string }; Returns: string };
-      can_use_bot: { Args: { bot_id: string }; Returns: boolean };
       change_member_role: {
         Args: { role: Database["public"]["Enums"]["team_role"]; team_id: string; user_id: string };
         Returns: undefined;

@@ -1,4 +1,4 @@
-// `parley-stack <command>`: start | status | db-reset | db-test | gen-types
+// `parley-stack <command>`: start | status | db-reset | db-test | gen-types | gen-schema
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs, type StackOptions } from "./config.ts";
@@ -111,8 +111,13 @@ async function main() {
       process.exitCode = await genTypes(options, process.argv.includes("--check"));
       return;
     }
+    case "gen-schema": {
+      const { genSchema } = await import("./db-tools.ts");
+      process.exitCode = await genSchema(options, process.argv.includes("--check"));
+      return;
+    }
     default:
-      console.error(`Unknown command "${command}". Commands: start, status, db-reset, db-test, gen-types`);
+      console.error(`Unknown command "${command}". Commands: start, status, db-reset, db-test, gen-types, gen-schema`);
       process.exit(2);
   }
 }

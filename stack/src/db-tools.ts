@@ -8,7 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import { readSupabaseConfig, repoRoot, type StackOptions } from "./config.ts";
 import { isAlive, initCluster, installPgTap, startPostgres } from "./postgres.ts";
-import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
+import { applyMigrations, applyPlatform, applySeed, becomeMigrationRole } from "./migrations.ts";
 import { createLogger } from "./log.ts";
 import { freePort } from "./net.ts";
 import { packageDir } from "./packages.ts";
@@ -88,7 +88,7 @@ export async function dbReset(options: StackOptions) {
   log.info(`database rebuilt in ${pgData}`);
 }
 
-function listTestFiles(dir: string): string[] {
+export function listTestFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -99,15 +99,19 @@ function listTestFiles(dir: string): string[] {
   return out.sort((a, b) => path.relative(dir, a).localeCompare(path.relative(dir, b)));
 }
 
-interface FileResult {
+export interface FileResult {
   passed: number;
   failed: number;
 }
 
-/** Runs one pgTAP file and prints its TAP; a file that errors or falls short of its plan fails. */
-async function runTestFile(url: string, file: string, rel: string): Promise<FileResult> {
+/**
+ * Runs one pgTAP file as `postgres` (as `supabase test db` does; no superuser on a new
+ * cluster) and prints its TAP; a file that errors or falls short of its plan fails.
+ */
+export async function runTestFile(url: string, file: string, rel: string): Promise<FileResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  await becomeMigrationRole(client);
   const notices: string[] = [];
   client.on("notice", (n) => notices.push(n.message ?? ""));
   let passed = 0;

@@ -26,7 +26,7 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
  * a superuser, the session becomes postgres; on a cluster whose postgres is the superuser
  * (made before the split) or on a DATABASE_URL server, the connection stays as it is.
  */
-async function becomeMigrationRole(c: pg.Client) {
+export async function becomeMigrationRole(c: pg.Client) {
   const { rows } = await c.query<{ me: boolean; postgres: boolean | null }>(
     "select (select rolsuper from pg_roles where rolname = current_user) as me, (select rolsuper from pg_roles where rolname = 'postgres') as postgres",
   );

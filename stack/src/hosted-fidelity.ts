@@ -79,8 +79,15 @@ async function checkNewProject(postgresUrl: string) {
       const code = await failsWith(c, `delete from ${table}`);
       report(code === "42501", `a direct delete from ${table} is refused (42501)`, `got ${code ?? "no error"}`);
     }
-    const code = await failsWith(c, "create policy fidelity_probe on storage.objects for select to authenticated using (false)");
-    report(code === null, "postgres may create policies on storage.objects", `got ${code}`);
+    for (const table of ["storage.objects", "realtime.messages"]) {
+      const code = await failsWith(c, `create policy fidelity_probe on ${table} for select to authenticated using (false)`);
+      report(code === null, `postgres may create policies on ${table}`, `got ${code}`);
+    }
+    for (const ddl of ["alter table storage.objects disable trigger protect_objects_delete", "drop trigger protect_objects_delete on storage.objects",
+      "alter table realtime.messages add column extra text", "drop table storage.buckets cascade"]) {
+      const code = await failsWith(c, ddl);
+      report(code === "42501", `postgres may not: ${ddl}`, `got ${code ?? "no error"}`);
+    }
     const rt = (await c.query(
       `select c.relkind, exists (select 1 from pg_inherits i join pg_class p on p.oid = i.inhrelid
                                   where i.inhparent = c.oid and p.relname = 'messages_' || to_char(now(), 'YYYY_MM_DD')) as today

@@ -141,6 +141,8 @@ async function push(postgresUrl: string, workdir: string, name: string, opts: { 
  */
 async function checkDefinitionsReplay(postgresUrl: string) {
   await withClient(postgresUrl, async (c) => {
+    const code = await failsWith(c, "create function pg_temp.probe() returns int language sql set pg_trgm.word_similarity_threshold = 0.3 as 'select 1'");
+    report(code === "42501", "as on hosted, postgres may not put an unloaded extension's setting in a function's SET clause", `got ${code ?? "no error"}`);
     const { rows } = await c.query<{ name: string; def: string }>(
       `select p.oid::regprocedure::text as name, pg_get_functiondef(p.oid) as def
          from pg_proc p join pg_namespace n on n.oid = p.pronamespace

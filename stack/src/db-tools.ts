@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { readSupabaseConfig, repoRoot, type StackOptions } from "./config.ts";
-import { isAlive, initCluster, installPgTap, startPostgres } from "./postgres.ts";
+import { isAlive, initCluster, installPgTap, startPostgres, type PostgresHandle } from "./postgres.ts";
 import { applyMigrations, applyPlatform, applySeed, becomeMigrationRole } from "./migrations.ts";
 import { createLogger } from "./log.ts";
 import { freePort } from "./net.ts";
@@ -34,14 +34,21 @@ async function withFreshDatabase<T>(options: StackOptions, fn: (url: string) => 
     }
   }
   if (opts.pgtap) await installPgTap();
+  return withThrowawayServer(async (server) => {
+    await prepare(server.url, options, opts);
+    return fn(server.url);
+  });
+}
+
+/** A throwaway embedded PostgreSQL cluster (a new one, set up as initCluster does), removed afterwards. */
+export async function withThrowawayServer<T>(fn: (server: PostgresHandle) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-db-"));
   const quiet = createLogger("postgres", true);
   try {
     await initCluster(path.join(dir, "pg"), DB_PASSWORD, quiet);
     const server = await startPostgres(path.join(dir, "pg"), await freePort(), DB_PASSWORD, quiet);
     try {
-      await prepare(server.url, options, opts);
-      return await fn(server.url);
+      return await fn(server);
     } finally {
       await server.stop();
     }

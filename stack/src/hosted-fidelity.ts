@@ -15,12 +15,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { repoRoot } from "./config.ts";
-import { listTestFiles, runTestFile } from "./db-tools.ts";
-import { createLogger } from "./log.ts";
-import { listMigrations, applyPlatform } from "./migrations.ts";
-import { freePort } from "./net.ts";
+import { listTestFiles, runTestFile, withThrowawayServer } from "./db-tools.ts";
+import { applyPlatform, listMigrations, withClient } from "./migrations.ts";
 import { packageDir } from "./packages.ts";
-import { initCluster, installPgTap, startPostgres } from "./postgres.ts";
+import { installPgTap } from "./postgres.ts";
 import { DB_PASSWORD } from "./stack.ts";
 
 /** The first push ends here; the second starts after it, in a new connection (an incremental push). */
@@ -39,16 +37,6 @@ function report(ok: boolean, name: string, detail?: string) {
   else failed++;
   console.log(`${ok ? "ok" : "not ok"} ${n} - ${name}`);
   if (!ok && detail) for (const line of detail.trim().split("\n")) console.log(`#   ${line}`);
-}
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => {});
-  }
 }
 
 /** The error code a statement fails with inside a rolled-back transaction, or null when it runs. */
@@ -201,32 +189,22 @@ function withDatabase(url: string, name: string): string {
 
 export async function hostedFidelity(workdir: string): Promise<number> {
   await installPgTap();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-hosted-"));
-  const quiet = createLogger("postgres", true);
-  try {
-    await initCluster(path.join(dir, "pg"), DB_PASSWORD, quiet);
-    const server = await startPostgres(path.join(dir, "pg"), await freePort(), DB_PASSWORD, quiet);
-    try {
-      for (const [label, database, seeded] of [["seeded", "postgres", true], ["empty", "parley_empty", false]] as const) {
-        console.log(`# ${label} database`);
-        if (database !== "postgres") await withClient(server.url, (c) => c.query(`create database ${database}`));
-        const superUrl = withDatabase(server.url, database);
-        const postgresUrl = withDatabase(server.postgresUrl, database);
-        await applyPlatform(superUrl, { authenticatorPassword: DB_PASSWORD });
-        await checkNewProject(postgresUrl);
-        const first = await push(postgresUrl, workdir, `${label}: supabase db push of the migrations up to ${FIRST_PUSH_UNTIL}`, { until: FIRST_PUSH_UNTIL });
-        const rest = first && (await push(postgresUrl, workdir, `${label}: supabase db push of the rest${seeded ? " and the seed" : ""}, in a new connection`, { seed: seeded }));
-        if (!rest) continue;
-        await checkHistory(postgresUrl, workdir);
-        await checkDefinitionsReplay(postgresUrl);
-        await runPgTap(superUrl, postgresUrl, workdir, label);
-      }
-    } finally {
-      await server.stop();
+  await withThrowawayServer(async (server) => {
+    for (const [label, database, seeded] of [["seeded", "postgres", true], ["empty", "parley_empty", false]] as const) {
+      console.log(`# ${label} database`);
+      if (database !== "postgres") await withClient(server.url, (c) => c.query(`create database ${database}`));
+      const superUrl = withDatabase(server.url, database);
+      const postgresUrl = withDatabase(server.postgresUrl, database);
+      await applyPlatform(superUrl, { authenticatorPassword: DB_PASSWORD });
+      await checkNewProject(postgresUrl);
+      const first = await push(postgresUrl, workdir, `${label}: supabase db push of the migrations up to ${FIRST_PUSH_UNTIL}`, { until: FIRST_PUSH_UNTIL });
+      const rest = first && (await push(postgresUrl, workdir, `${label}: supabase db push of the rest${seeded ? " and the seed" : ""}, in a new connection`, { seed: seeded }));
+      if (!rest) continue;
+      await checkHistory(postgresUrl, workdir);
+      await checkDefinitionsReplay(postgresUrl);
+      await runPgTap(superUrl, postgresUrl, workdir, label);
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
   console.log(`hosted-fidelity: ${passed} passed, ${failed} failed`);
   return failed || !passed ? 1 : 0;
 }

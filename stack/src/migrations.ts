@@ -10,7 +10,7 @@ import type { Logger } from "./log.ts";
 
 const platformDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../sql");
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -3,7 +3,7 @@
 // reproduces it: roles, grants, `postgres` without superuser, only hosted's
 // extensions, storage's delete triggers, realtime.messages partitioned by day),
 // checked to be that; the migrations pushed to it by the Supabase CLI (`db push
-// --remote=<url>`, as postgres) in two pushes, the second in a new connection;
+// --remote=<url>`, as postgres) in two pushes, the second in a new connection (see PUSHES);
 // every function they define re-created by postgres in a fresh connection (what a
 // later push or a restore does); then pgTAP, on a seeded and on an empty database.
 // Prints TAP and one last line `hosted-fidelity: N passed, N failed`.
@@ -21,8 +21,17 @@ import { packageDir } from "./packages.ts";
 import { installPgTap } from "./postgres.ts";
 import { DB_PASSWORD } from "./stack.ts";
 
-/** The first push ends here; the second starts after it, in a new connection (an incremental push). */
-const FIRST_PUSH_UNTIL = "20261121011000";
+/**
+ * Two incremental pushes, each second push in a new connection. Seeded database: a project
+ * that pushed up to 20261121010000 before 20261121000050 existed (pg_trgm enabled by hand),
+ * then pushes the rest with --include-all: 20261121000050 first, then 20261121010100 and
+ * 20261121011000, whose SET clauses need pg_trgm's library loaded in that connection.
+ * Empty database: everything up to 20261121011000, then the rest.
+ */
+const PUSHES = {
+  seeded: { first: (v: string) => v <= "20261121010000" && v !== "20261121000050", until: "20261121010000 without 20261121000050", includeAll: true },
+  empty: { first: (v: string) => v <= "20261121011000", until: "20261121011000", includeAll: false },
+};
 
 /** What a new hosted project has installed before any migration runs. */
 const HOSTED_EXTENSIONS = ["pg_stat_statements", "pgcrypto", "plpgsql", "uuid-ossp"];
@@ -85,14 +94,14 @@ async function checkNewProject(postgresUrl: string) {
   });
 }
 
-/** A folder holding supabase/ with config.toml, seed.sql and the migrations up to `until` (all when omitted). */
-function pushWorkdir(workdir: string, until?: string): string {
+/** A folder holding supabase/ with config.toml, seed.sql and the migrations `only` keeps (all when omitted). */
+function pushWorkdir(workdir: string, only?: (version: string) => boolean): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-push-"));
   const src = path.join(workdir, "supabase");
   fs.mkdirSync(path.join(dir, "supabase", "migrations"), { recursive: true });
   for (const f of ["config.toml", "seed.sql"]) if (fs.existsSync(path.join(src, f))) fs.copyFileSync(path.join(src, f), path.join(dir, "supabase", f));
   for (const m of listMigrations(workdir)) {
-    if (until && m.version > until) continue;
+    if (only && !only(m.version)) continue;
     fs.copyFileSync(m.file, path.join(dir, "supabase", "migrations", path.basename(m.file)));
   }
   return dir;
@@ -108,12 +117,12 @@ function supabaseCli(args: string[], cwd: string): Promise<{ code: number; out: 
 }
 
 /** `supabase db push --remote=<url>` from a folder holding the given migrations. */
-async function push(postgresUrl: string, workdir: string, name: string, opts: { until?: string; seed?: boolean }) {
-  const dir = pushWorkdir(workdir, opts.until);
+async function push(postgresUrl: string, workdir: string, name: string, opts: { only?: (version: string) => boolean; seed?: boolean; includeAll?: boolean } = {}) {
+  const dir = pushWorkdir(workdir, opts.only);
   try {
     const url = new URL(postgresUrl);
     url.searchParams.set("sslmode", "disable");
-    const args = ["db", "push", `--remote=${url}`, "--workdir", dir, "--skip-vault", "--yes", ...(opts.seed ? ["--include-seed"] : [])];
+    const args = ["db", "push", `--remote=${url}`, "--workdir", dir, "--skip-vault", "--yes", ...(opts.seed ? ["--include-seed"] : []), ...(opts.includeAll ? ["--include-all"] : [])];
     const { code, out } = await supabaseCli(args, dir);
     report(code === 0, name, out.split("\n").filter((l) => /error|fail|ERROR/i.test(l)).slice(-8).join("\n") || out.slice(-2000));
     return code === 0;
@@ -197,8 +206,12 @@ export async function hostedFidelity(workdir: string): Promise<number> {
       const postgresUrl = withDatabase(server.postgresUrl, database);
       await applyPlatform(superUrl, { authenticatorPassword: DB_PASSWORD });
       await checkNewProject(postgresUrl);
-      const first = await push(postgresUrl, workdir, `${label}: supabase db push of the migrations up to ${FIRST_PUSH_UNTIL}`, { until: FIRST_PUSH_UNTIL });
-      const rest = first && (await push(postgresUrl, workdir, `${label}: supabase db push of the rest${seeded ? " and the seed" : ""}, in a new connection`, { seed: seeded }));
+      const plan = PUSHES[label];
+      if (label === "seeded") await withClient(postgresUrl, (c) => c.query("create extension pg_trgm with schema extensions"));
+      const first = await push(postgresUrl, workdir, `${label}: supabase db push of the migrations up to ${plan.until}`, { only: plan.first });
+      const rest = first && (await push(postgresUrl, workdir,
+        `${label}: supabase db push of the rest${plan.includeAll ? " (--include-all)" : ""}${seeded ? " and the seed" : ""}, in a new connection`,
+        { seed: seeded, includeAll: plan.includeAll }));
       if (!rest) continue;
       await checkHistory(postgresUrl, workdir);
       await checkDefinitionsReplay(postgresUrl);

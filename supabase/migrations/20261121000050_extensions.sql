@@ -5,8 +5,16 @@
 -- btree_gin is created by 20261121011000_match_chunks_speed, vector (where available)
 -- by 20261121010000_knowledge.
 --
--- Creating pg_trgm also loads its library into the migrating connection, so its
--- settings (pg_trgm.word_similarity_threshold) are known to the later migrations of
--- the same push.
+-- 20261121010100 and 20261121011000 put pg_trgm's setting in a function's SET clause,
+-- which hosted Supabase accepts from `postgres` only once pg_trgm's library is loaded
+-- in the same connection. Creating the extension loads it; where it already existed
+-- (a project that enabled it before this migration), calling one of its functions
+-- does, so `supabase db push --include-all` on such a project gets past them.
 
 create extension if not exists pg_trgm with schema extensions;
+
+do $$
+begin
+  perform extensions.similarity('', '');
+end
+$$;

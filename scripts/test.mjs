@@ -121,6 +121,13 @@ const SUITES = {
     const m = /pgTAP: (\d+) passed, (\d+) failed/.exec(out);
     return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
   },
+  // A database set up like a new hosted Supabase project; migrations pushed with the
+  // Supabase CLI; pgTAP on a seeded and an empty database (stack/src/hosted-fidelity.ts).
+  "hosted-fidelity": async () => {
+    const { code, out } = await run(process.execPath, ["--import", "tsx", "stack/src/hosted-fidelity.ts"]);
+    const m = /hosted-fidelity: (\d+) passed, (\d+) failed/.exec(out);
+    return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
+  },
   stack: async () => {
     await warmDenoCache();
     return vitest("stack")();

@@ -149,3 +149,10 @@ create table if not exists auth.mfa_amr_claims (
   constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
 );
 grant all on auth.mfa_amr_claims to supabase_auth_admin;
+
+-- postgres (no superuser) may read and write the auth tables and put triggers on
+-- auth.users, as on hosted Supabase; seed.sql creates its users as postgres.
+grant usage on schema auth to postgres;
+grant all on all tables in schema auth to postgres;
+grant all on all sequences in schema auth to postgres;
+grant all on all routines in schema auth to postgres;

@@ -1,10 +1,18 @@
 -- Supabase Storage's schema as storage-api's migrations leave it: the tables, the
 -- helper functions that Supabase-style policies call (storage.foldername,
 -- storage.filename, storage.extension), storage.search (the list route), the
--- updated_at trigger and grants. Idempotent: runs at every start. RLS is on for
--- both tables and no policy is created here: with none, only the service role
--- (which bypasses RLS) may create buckets or touch objects; projects add policies
--- in their migrations, as on Supabase.
+-- updated_at trigger, the triggers that refuse direct deletes, and grants.
+-- Idempotent: runs at every start. RLS is on for both tables and no policy is
+-- created here: with none, only the service role (which bypasses RLS) may create
+-- buckets or touch objects; projects add policies in their migrations, as on Supabase.
+--
+-- Ownership as on hosted Supabase: supabase_storage_admin owns the tables. Hosted
+-- lets postgres create policies on them (supautils' policy_grants); plain PostgreSQL
+-- only lets an owner do that, so here postgres is a member of supabase_storage_admin.
+
+do $$ begin
+  create type storage.buckettype as enum ('STANDARD', 'ANALYTICS');
+exception when duplicate_object then null; end $$;
 
 -- tables ------------------------------------------------------------------------
 create table if not exists storage.buckets (
@@ -16,12 +24,21 @@ create table if not exists storage.buckets (
   avif_autodetection boolean default false,
   file_size_limit bigint,
   allowed_mime_types text[],
-  type text default 'STANDARD',
+  type storage.buckettype not null default 'STANDARD',
   created_at timestamptz default now(),
   updated_at timestamptz default now()
 );
 create unique index if not exists bname on storage.buckets (name);
 comment on table storage.buckets is 'Storage buckets (Supabase Storage schema).';
+-- Databases made before buckets.type had the hosted enum type.
+do $$ begin
+  if exists (select 1 from information_schema.columns
+              where table_schema = 'storage' and table_name = 'buckets' and column_name = 'type' and data_type = 'text') then
+    alter table storage.buckets alter column type drop default;
+    alter table storage.buckets alter column type type storage.buckettype using coalesce(type, 'STANDARD')::storage.buckettype;
+    alter table storage.buckets alter column type set default 'STANDARD', alter column type set not null;
+  end if;
+end $$;
 
 create table if not exists storage.objects (
   id uuid not null default gen_random_uuid() primary key,
@@ -139,7 +156,43 @@ drop trigger if exists update_objects_updated_at on storage.objects;
 create trigger update_objects_updated_at before update on storage.objects
   for each row execute function storage.update_updated_at_column();
 
--- grants ------------------------------------------------------------------------------
+-- direct deletes are refused, as on hosted Supabase -------------------------------------
+-- Rows go with their bytes: the Storage API deletes both, setting storage.allow_delete_query
+-- for its transaction. A DELETE in SQL (a migration, a function, the seed) is refused.
+create or replace function storage.protect_delete() returns trigger
+language plpgsql as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), '') is distinct from 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using errcode = '42501', hint = 'Deleting rows here would leave their files behind; delete files through the Storage API.';
+  end if;
+  return null;
+end
+$$;
+
+drop trigger if exists protect_buckets_delete on storage.buckets;
+create trigger protect_buckets_delete before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+drop trigger if exists protect_objects_delete on storage.objects;
+create trigger protect_objects_delete before delete on storage.objects
+  for each statement execute function storage.protect_delete();
+
+-- owner and grants -------------------------------------------------------------------------
+do $$
+declare
+  f regprocedure;
+begin
+  alter table storage.buckets owner to supabase_storage_admin;
+  alter table storage.objects owner to supabase_storage_admin;
+  alter type storage.buckettype owner to supabase_storage_admin;
+  for f in select p.oid::regprocedure from pg_proc p where p.pronamespace = 'storage'::regnamespace loop
+    execute format('alter function %s owner to supabase_storage_admin', f);
+  end loop;
+  grant supabase_storage_admin to postgres;
+exception when insufficient_privilege then null; -- DATABASE_URL as a non-superuser: Supabase's own storage schema
+end $$;
+grant usage on schema storage to supabase_storage_admin;
+
 grant all on storage.buckets, storage.objects to postgres, service_role;
 grant select, insert, update, delete on storage.buckets, storage.objects to anon, authenticated;
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text),

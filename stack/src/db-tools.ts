@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { readSupabaseConfig, repoRoot, type StackOptions } from "./config.ts";
-import { isAlive, initCluster, installPgTap, startPostgres } from "./postgres.ts";
-import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
+import { isAlive, initCluster, installPgTap, startPostgres, type PostgresHandle } from "./postgres.ts";
+import { applyMigrations, applyPlatform, applySeed, becomeMigrationRole } from "./migrations.ts";
 import { createLogger } from "./log.ts";
 import { freePort } from "./net.ts";
 import { packageDir } from "./packages.ts";
@@ -35,14 +35,21 @@ async function withFreshDatabase<T>(options: StackOptions, fn: (url: string) => 
     }
   }
   if (opts.pgtap) await installPgTap();
+  return withThrowawayServer(async (server) => {
+    await prepare(server.url, options, opts);
+    return fn(server.url);
+  });
+}
+
+/** A throwaway embedded PostgreSQL cluster (a new one, set up as initCluster does), removed afterwards. */
+export async function withThrowawayServer<T>(fn: (server: PostgresHandle) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-db-"));
   const quiet = createLogger("postgres", true);
   try {
     await initCluster(path.join(dir, "pg"), DB_PASSWORD, quiet);
     const server = await startPostgres(path.join(dir, "pg"), await freePort(), DB_PASSWORD, quiet);
     try {
-      await prepare(server.url, options, opts);
-      return await fn(server.url);
+      return await fn(server);
     } finally {
       await server.stop();
     }
@@ -89,7 +96,7 @@ export async function dbReset(options: StackOptions) {
   log.info(`database rebuilt in ${pgData}`);
 }
 
-function listTestFiles(dir: string): string[] {
+export function listTestFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -100,15 +107,19 @@ function listTestFiles(dir: string): string[] {
   return out.sort((a, b) => path.relative(dir, a).localeCompare(path.relative(dir, b)));
 }
 
-interface FileResult {
+export interface FileResult {
   passed: number;
   failed: number;
 }
 
-/** Runs one pgTAP file and prints its TAP; a file that errors or falls short of its plan fails. */
-async function runTestFile(url: string, file: string, rel: string): Promise<FileResult> {
+/**
+ * Runs one pgTAP file as `postgres` (as `supabase test db` does; no superuser on a new
+ * cluster) and prints its TAP; a file that errors or falls short of its plan fails.
+ */
+export async function runTestFile(url: string, file: string, rel: string): Promise<FileResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  await becomeMigrationRole(client);
   const notices: string[] = [];
   client.on("notice", (n) => notices.push(n.message ?? ""));
   let passed = 0;

@@ -1,4 +1,5 @@
-// Applies stack/sql (platform objects), supabase/migrations and seed.sql, recording
+// Applies stack/sql (platform objects, as the superuser), supabase/migrations and
+// seed.sql (as `postgres`, which is no superuser, as on hosted Supabase), recording
 // migrations in supabase_migrations.schema_migrations as the Supabase CLI does.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -9,7 +10,7 @@ import type { Logger } from "./log.ts";
 
 const platformDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../sql");
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -17,6 +18,19 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Migrations and seed run as `postgres`, as the Supabase CLI runs them on hosted Supabase
+ * where that role is no superuser: whatever hosted refuses fails here too. Connected as
+ * a superuser, the session becomes postgres; on a cluster whose postgres is the superuser
+ * (made before the split) or on a DATABASE_URL server, the connection stays as it is.
+ */
+export async function becomeMigrationRole(c: pg.Client) {
+  const { rows } = await c.query<{ me: boolean; postgres: boolean | null }>(
+    "select (select rolsuper from pg_roles where rolname = current_user) as me, (select rolsuper from pg_roles where rolname = 'postgres') as postgres",
+  );
+  if (rows[0]?.me && rows[0].postgres === false) await c.query("set session authorization postgres");
 }
 
 export async function applyPlatform(url: string, options: { authenticatorPassword: string }) {
@@ -28,6 +42,12 @@ export async function applyPlatform(url: string, options: { authenticatorPasswor
         await c.query(fs.readFileSync(path.join(platformDir, file), "utf8"));
       }
       await c.query(`alter role authenticator with login password ${pg.escapeLiteral(options.authenticatorPassword)}`);
+      // A postgres role made by 00-platform.sql gets the stack's password; one that has a
+      // password (a DATABASE_URL server's own) keeps it.
+      const { rows } = await c.query<{ unset: boolean }>(
+        "select rolpassword is null as unset from pg_authid where rolname = 'postgres'",
+      ).catch(() => ({ rows: [] as { unset: boolean }[] }));
+      if (rows[0]?.unset) await c.query(`alter role postgres with password ${pg.escapeLiteral(options.authenticatorPassword)}`);
     } finally {
       await c.query("select pg_advisory_unlock(5450001)");
     }
@@ -57,6 +77,7 @@ export function listMigrations(workdir: string): MigrationFile[] {
 export async function applyMigrations(url: string, workdir: string, log: Logger): Promise<string[]> {
   return withClient(url, async (c) => {
     await c.query("select pg_advisory_lock(5450002)");
+    await becomeMigrationRole(c);
     try {
       const done = new Set(
         (await c.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).rows.map((r) => r.version),
@@ -92,6 +113,7 @@ export async function applyMigrations(url: string, workdir: string, log: Logger)
 /** Runs the seed files from config.toml once per database (recorded in seed_files). */
 export async function applySeed(url: string, workdir: string, seedPaths: string[], log: Logger) {
   await withClient(url, async (c) => {
+    await becomeMigrationRole(c);
     for (const rel of seedPaths) {
       const file = path.resolve(workdir, "supabase", rel);
       if (!fs.existsSync(file)) continue;

@@ -70,7 +70,9 @@ function hydrateSymlinks(nativeDir: string) {
 }
 
 export interface PostgresHandle {
-  url: string; // superuser URL
+  url: string; // superuser URL (the stack's own connections, platform setup)
+  /** The URL of `postgres`, the role migrations, seed and users run as (no superuser on a new cluster). */
+  postgresUrl: string;
   port: number;
   stop(): Promise<void>;
   /** Resolves when the server process exits (crash or stop). */
@@ -78,7 +80,22 @@ export interface PostgresHandle {
   pid?: number;
 }
 
-export const SUPERUSER = "postgres";
+/**
+ * The cluster's superuser, as on Supabase: `supabase_admin` owns the platform objects and
+ * the stack's own connections; `postgres` is the role migrations and users run as, not a
+ * superuser (stack/sql/00-platform.sql creates it). Clusters made before this split have
+ * `postgres` as their superuser; the marker file says which one a cluster has.
+ */
+export const SUPERUSER = "supabase_admin";
+const SUPERUSER_MARKER = "parley-superuser";
+
+export function clusterSuperuser(pgData: string): string {
+  try {
+    return fs.readFileSync(path.join(pgData, SUPERUSER_MARKER), "utf8").trim() || "postgres";
+  } catch {
+    return "postgres";
+  }
+}
 
 export async function initCluster(pgData: string, password: string, log: Logger): Promise<boolean> {
   if (fs.existsSync(path.join(pgData, "PG_VERSION"))) return false;
@@ -101,6 +118,7 @@ export async function initCluster(pgData: string, password: string, log: Logger)
   } finally {
     fs.rmSync(pwFile, { force: true });
   }
+  fs.writeFileSync(path.join(pgData, SUPERUSER_MARKER), SUPERUSER + "\n");
   return true;
 }
 
@@ -207,7 +225,8 @@ export async function startPostgres(pgData: string, port: number, password: stri
     throw new Error(`PostgreSQL did not start:\n${output.trim()}`);
   }
   return {
-    url: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    url: `postgresql://${clusterSuperuser(pgData)}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    postgresUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     pid: child.pid,
     exited,

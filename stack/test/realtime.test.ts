@@ -5,7 +5,7 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from "@supaba
 import { afterAll, describe, expect, it } from "vitest";
 import ws from "ws";
 import pg from "pg";
-import { pruneRealtimeMessages } from "../src/realtime/index.ts";
+import { manageRealtimePartitions } from "../src/realtime/index.ts";
 import { createUser, mintUserToken, sql, stackInfo } from "./helpers.ts";
 
 const WAIT = 30_000;
@@ -472,21 +472,58 @@ describe("private channels and tokens", () => {
 });
 
 describe("retention", () => {
-  it("deletes realtime.messages older than three days, as Supabase's partitions do, and keeps newer ones", async () => {
+  it("keeps realtime.messages in daily partitions as Supabase does: today's and the next days' exist, those older than three days are dropped", async () => {
+    const day = (offset: number) => {
+      const d = new Date();
+      d.setUTCDate(d.getUTCDate() + offset);
+      return d.toISOString().slice(0, 10);
+    };
+    const part = (date: string) => `messages_${date.replaceAll("-", "_")}`;
+    // partitions left from earlier days, as a long-running project has them
+    for (const offset of [-5, -1]) {
+      await sql(`create table if not exists realtime.${part(day(offset))} partition of realtime.messages for values from ('${day(offset)}') to ('${day(offset + 1)}')`);
+    }
     const topic = `retention-${Date.now()}`;
     await sql(
       `insert into realtime.messages (topic, extension, private, payload, event, inserted_at)
-       values ($1, 'broadcast', true, '{}', 'old', now() - interval '4 days'), ($1, 'broadcast', true, '{}', 'new', now() - interval '1 day')`,
+       values ($1, 'broadcast', true, '{}', 'old', now() - interval '5 days'), ($1, 'broadcast', true, '{}', 'new', now() - interval '1 day')`,
       [topic],
     );
     const client = new pg.Client({ connectionString: stackInfo().dbUrl });
     await client.connect();
     try {
-      expect(await pruneRealtimeMessages(client)).toBeGreaterThanOrEqual(1);
+      await manageRealtimePartitions(client);
     } finally {
       await client.end();
     }
+    const parts = (await sql<{ relname: string }>(
+      "select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'realtime.messages'::regclass",
+    )).map((r) => r.relname);
+    expect(parts).not.toContain(part(day(-5)));
+    for (const offset of [-1, 0, 1, 2, 3]) expect(parts).toContain(part(day(offset)));
     expect((await sql<{ event: string }>("select event from realtime.messages where topic = $1", [topic])).map((r) => r.event)).toEqual(["new"]);
+    // a row for a day without a partition is refused, as on hosted Supabase
+    await expect(sql("insert into realtime.messages (topic, extension, inserted_at) values ('x', 'broadcast', now() + interval '30 days')"))
+      .rejects.toMatchObject({ message: expect.stringMatching(/no partition/) });
+  });
+
+  it("realtime.send adds the message id to the payload and sets realtime.topic for the rest of the transaction", async () => {
+    const topic = `send-${Date.now()}`;
+    const client = new pg.Client({ connectionString: stackInfo().dbUrl });
+    await client.connect();
+    try {
+      await client.query("begin");
+      await client.query(`select realtime.send('{"a": 1}', 'e', $1, false)`, [topic]);
+      const row = (await client.query("select realtime.topic() as topic, m.payload, m.id from realtime.messages m where m.topic = $1", [topic])).rows[0];
+      expect(row).toMatchObject({ topic, payload: { a: 1 } });
+      expect(row.payload.id).toBe(row.id);
+      // a payload with its own id keeps it
+      await client.query(`select realtime.send('{"id": "mine"}', 'e', $1, false)`, [`${topic}-own`]);
+      expect((await client.query("select payload from realtime.messages where topic = $1", [`${topic}-own`])).rows[0].payload.id).toBe("mine");
+      await client.query("commit");
+    } finally {
+      await client.end();
+    }
   });
 });
 

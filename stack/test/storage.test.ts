@@ -73,6 +73,30 @@ describe("schema", () => {
     );
     expect(rows[0]).toEqual({ folders: ["u1", "photos"], file: "cat.png", ext: "gz" });
   });
+
+  it("refuses deletes in SQL, as hosted Supabase does: files are deleted through the Storage API", async () => {
+    for (const table of ["storage.objects", "storage.buckets"]) {
+      await expect(sql(`delete from ${table} where false`)).rejects.toMatchObject({
+        code: "42501",
+        message: "Direct deletion from storage tables is not allowed. Use the Storage API instead.",
+      });
+    }
+    // the Storage API's own setting lets a delete through, for its transaction only
+    await sql("select set_config('storage.allow_delete_query', 'true', true); delete from storage.objects where false");
+    await expect(sql("delete from storage.objects where false")).rejects.toMatchObject({ code: "42501" });
+  });
+
+  it("has hosted Supabase's bucket columns and types", async () => {
+    const cols = await sql<{ column_name: string; type: string; is_nullable: string }>(
+      `select a.attname as column_name, format_type(a.atttypid, a.atttypmod) as type, case when a.attnotnull then 'NO' else 'YES' end as is_nullable
+         from pg_attribute a where a.attrelid = 'storage.buckets'::regclass and a.attnum > 0 and not a.attisdropped order by a.attnum`,
+    );
+    expect(cols.map((c) => `${c.column_name} ${c.type}${c.is_nullable === "NO" ? " not null" : ""}`)).toEqual([
+      "id text not null", "name text not null", "owner uuid", "owner_id text", "public boolean", "avif_autodetection boolean",
+      "file_size_limit bigint", "allowed_mime_types text[]", "type storage.buckettype not null",
+      "created_at timestamp with time zone", "updated_at timestamp with time zone",
+    ]);
+  });
 });
 
 describe("buckets", () => {

@@ -10,6 +10,9 @@
 --   tests.rls_enabled(schema [, table])             pgTAP assertion: RLS on every table
 --   tests.create_team_fixture()                     the cast every file tests against (see below)
 --   tests.team_id(slug), tests.bot_id(name)         ids of fixture rows, from any role
+--   tests.count_all(table [, condition])            rows of a table whatever RLS says, from any role
+--                                                   (the files run on an empty and on a seeded database:
+--                                                   "sees every row" is compared with this, not a number)
 -- This file commits; each test file runs in a transaction it rolls back.
 
 begin;
@@ -182,6 +185,21 @@ security definer
 set search_path = ''
 as $$
   select b.id from public.bots b where b.name = bot_id.name;
+$$;
+
+create or replace function tests.count_all(relation regclass, condition text default 'true')
+returns integer
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  n integer;
+begin
+  execute format('select count(*)::int from %s where %s', relation, condition) into n;
+  return n;
+end;
 $$;
 
 -- The cast: 'owner' and 'admin' of team-a; 'other' owns team-b (a member of

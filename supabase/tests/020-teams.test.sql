@@ -20,7 +20,7 @@ select is((select count(*)::int from public.teams), 1, 'a signed-in stranger rea
 select tests.clear_authentication();
 select is_empty($$ select * from public.teams $$, 'anon reads no teams');
 select tests.authenticate_as('platform');
-select is(array(select slug from public.teams where not personal order by 1), array['team-a', 'team-b'],
+select is((select count(*)::int from public.teams where not personal), tests.count_all('public.teams', 'not personal'),
   'the platform admin reads every team');
 
 -- insert ----------------------------------------------------------------------

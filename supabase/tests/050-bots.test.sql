@@ -20,7 +20,7 @@ select is_empty($$ select * from public.bots $$, 'a signed-in stranger reads no 
 select tests.clear_authentication();
 select is_empty($$ select * from public.bots $$, 'anon reads no bots rows');
 select tests.authenticate_as('platform');
-select is(array(select name from public.bots order by 1), array['A gallery', 'A private', 'A unlisted', 'B private'],
+select is((select count(*)::int from public.bots), tests.count_all('public.bots'),
   'the platform admin reads every bot');
 
 -- get_public_bot ----------------------------------------------------------------
@@ -36,9 +36,11 @@ select ok(not (array['instructions', 'model', 'team_id'] && (select proargnames 
 
 -- gallery_bots -------------------------------------------------------------------
 select tests.clear_authentication();
-select is(array(select name from public.gallery_bots() order by 1), array['A gallery'], 'anon lists the gallery through gallery_bots');
+select is(array(select name from public.gallery_bots() where name in ('A gallery', 'A private', 'A unlisted', 'B private') order by 1),
+  array['A gallery'], 'anon lists the gallery through gallery_bots');
 select tests.authenticate_as('stranger');
-select is(array(select name from public.gallery_bots() order by 1), array['A gallery'], 'signed-in users list the same gallery');
+select is(array(select name from public.gallery_bots() where name in ('A gallery', 'A private', 'A unlisted', 'B private') order by 1),
+  array['A gallery'], 'signed-in users list the same gallery');
 select is((select count(*)::int from public.gallery_bots() g where g.id = tests.bot_id('A unlisted')), 0,
   'gallery_bots leaves out unlisted bots');
 reset role;

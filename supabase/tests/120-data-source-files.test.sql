@@ -1,7 +1,7 @@
 -- The data-sources bucket: team owners and admins upload, read and delete files
 -- under <bot_id>/...; nobody else sees them.
 begin;
-select plan(10);
+select plan(11);
 select tests.create_team_fixture();
 
 select is((select public from storage.buckets where id = 'data-sources'), false, 'the data-sources bucket is private');
@@ -20,6 +20,10 @@ select is((select count(*)::int from storage.objects where bucket_id = 'data-sou
 
 select tests.authenticate_as('other');
 select is_empty($$ select * from storage.objects where bucket_id = 'data-sources' $$, 'another team cannot see the file');
+select throws_ok($$ delete from storage.objects where bucket_id = 'data-sources' $$, '42501', null,
+  'a delete in SQL is refused, as on hosted Supabase (files go through the Storage API)');
+-- The Storage API deletes with storage.allow_delete_query set; with it, RLS decides.
+select set_config('storage.allow_delete_query', 'true', true);
 select lives_ok($$ delete from storage.objects where bucket_id = 'data-sources' $$, 'a delete by another team runs...');
 
 select tests.authenticate_as('admin');

@@ -2,7 +2,7 @@
 -- (ids only), and only those who may view the chat may receive that topic: its
 -- owner, anyone while it is shared, the bot's team and platform admins.
 begin;
-select plan(16);
+select plan(18);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 select tests.create_supabase_user('visitor2');
@@ -13,11 +13,15 @@ insert into public.messages (id, chat_id, role, content) values
   ('f3000000-0000-4000-8000-000000000001', 'f2000000-0000-4000-8000-000000000001', 'user', 'Hello there');
 reset role;
 
+select is(realtime.topic(), 'chat:f2000000-0000-4000-8000-000000000001',
+  'realtime.send leaves realtime.topic set to its topic for the rest of the transaction, as on hosted Supabase');
 select results_eq(
-  $$ select topic, event, private, extension, payload from realtime.messages where topic = 'chat:f2000000-0000-4000-8000-000000000001' $$,
+  $$ select topic, event, private, extension, payload - 'id' from realtime.messages where topic = 'chat:f2000000-0000-4000-8000-000000000001' $$,
   $$ values ('chat:f2000000-0000-4000-8000-000000000001'::text, 'message'::text, true, 'broadcast'::text,
              '{"chat_id": "f2000000-0000-4000-8000-000000000001", "message_id": "f3000000-0000-4000-8000-000000000001", "role": "user"}'::jsonb) $$,
   'a visitor''s stored turn is announced on the chat''s private topic, with ids only');
+select ok((select bool_and(payload ->> 'id' = id::text) from realtime.messages where topic = 'chat:f2000000-0000-4000-8000-000000000001'),
+  'realtime.send adds the broadcast''s own id to the payload');
 
 select tests.authenticate_as_service_role();
 insert into public.messages (id, chat_id, role, content) values

@@ -43,13 +43,14 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const wal = new WalReader(ctx.dbUrl, log, (c) => changes.onCommit(c));
   changes.available = await wal.start();
 
-  // Supabase keeps realtime.messages for three days (daily partitions it drops); the stack
-  // deletes older rows hourly, so broadcasts from SQL (realtime.send) do not pile up for ever.
-  const pruneMessages = () =>
-    pruneRealtimeMessages(ctx.db).catch((e: unknown) => log.warn(`realtime: pruning realtime.messages failed: ${(e as Error).message}`));
-  void pruneMessages();
-  const pruner = setInterval(() => void pruneMessages(), 60 * 60 * 1000);
-  pruner.unref();
+  // As Supabase Realtime does: realtime.messages is partitioned by day; keep today's and the
+  // next three days' partitions ready (a row without one is refused) and drop those older
+  // than three days, every hour.
+  const managePartitions = () =>
+    manageRealtimePartitions(ctx.db).catch((e: unknown) => log.warn(`realtime: managing realtime.messages partitions failed: ${(e as Error).message}`));
+  await managePartitions();
+  const partitioner = setInterval(() => void managePartitions(), 60 * 60 * 1000);
+  partitioner.unref();
 
   const rt: RealtimeContext = { keys: ctx.keys, db: ctx.db, log, hub, changes, limits, walAvailable: () => changes.available };
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false });
@@ -142,7 +143,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
     },
 
     async stop() {
-      clearInterval(pruner);
+      clearInterval(partitioner);
       for (const c of connections) c.close(1001, "Server is shutting down");
       connections.clear();
       wss.close();
@@ -155,8 +156,11 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   };
 }
 
-/** Deletes realtime.messages rows older than Supabase's three-day retention; returns how many. */
-export async function pruneRealtimeMessages(db: { query(text: string): Promise<{ rowCount: number | null }> }): Promise<number> {
-  const res = await db.query("delete from realtime.messages where inserted_at < now() - interval '3 days'");
-  return res.rowCount ?? 0;
+/**
+ * Creates the partitions of realtime.messages for today and the next three days and drops
+ * those older than three days (Supabase's retention), with realtime.parley_manage_partitions
+ * from stack/sql/30-realtime.sql.
+ */
+export async function manageRealtimePartitions(db: { query(text: string): Promise<unknown> }): Promise<void> {
+  await db.query("select realtime.parley_manage_partitions(3, 3)");
 }

@@ -3,7 +3,7 @@
 // only the service role (which bypasses RLS) may.
 import { readJson, sendJson } from "../http.ts";
 import type { GatewayRequest } from "../service.ts";
-import { iso, requireClaims, ownerOf, run, type StorageContext } from "./context.ts";
+import { iso, requireClaims, ownerOf, run, runDelete, type StorageContext } from "./context.ts";
 import { ERRORS, fromDbError } from "./errors.ts";
 import { isValidMimePattern, mustBeValidBucketName, parseBucketSize } from "./names.ts";
 
@@ -117,7 +117,7 @@ export async function deleteBucket(c: StorageContext, r: GatewayRequest, idRaw: 
   if (rows.length) throw ERRORS.bucketNotEmpty();
   let count: number | null;
   try {
-    count = await run(c, r, claims, async (client) => (await client.query("delete from storage.buckets where id = $1", [id])).rowCount);
+    count = await runDelete(c, r, claims, async (client) => (await client.query("delete from storage.buckets where id = $1", [id])).rowCount);
   } catch (e) {
     if ((e as { code?: string }).code === "23503") throw ERRORS.bucketNotEmpty();
     throw fromDbError(e) ?? e;
@@ -131,7 +131,7 @@ export async function emptyBucket(c: StorageContext, r: GatewayRequest, idRaw: s
   const claims = requireClaims(r);
   const id = mustBeValidBucketName(idRaw);
   if (!r.req.complete) r.req.resume();
-  const removed = await run(c, r, claims, async (client) => {
+  const removed = await runDelete(c, r, claims, async (client) => {
     const found = await client.query("select 1 from storage.buckets where id = $1", [id]);
     if (!found.rowCount) throw ERRORS.noSuchBucket();
     return (await client.query<{ name: string; version: string | null }>("delete from storage.objects where bucket_id = $1 returning name, version", [id])).rows;

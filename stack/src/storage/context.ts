@@ -62,6 +62,18 @@ export function run<T>(c: StorageContext, r: GatewayRequest, claims: Claims | nu
   return c.svc.db.tx(fn);
 }
 
+/**
+ * Runs a delete as `run` does, with storage.allow_delete_query set for its transaction as
+ * Supabase's Storage API sets it: storage.protect_delete refuses every other delete of
+ * storage.objects and storage.buckets (a row deleted in SQL would leave its file behind).
+ */
+export function runDelete<T>(c: StorageContext, r: GatewayRequest, claims: Claims | null, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  return run(c, r, claims, async (client) => {
+    await client.query("select set_config('storage.allow_delete_query', 'true', true)");
+    return fn(client);
+  });
+}
+
 const ROLLBACK = Symbol("rollback");
 
 /** Runs a write as the caller and rolls it back: "would RLS let this caller do it?" */

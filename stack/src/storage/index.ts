@@ -1,5 +1,8 @@
 // Supabase Storage API at /storage/v1 (the routes storage-js calls), files under
 // <dataDir>/storage, permissions decided by RLS on storage.objects / storage.buckets.
+// As on hosted Supabase, the tables refuse deletes in SQL (storage.protect_delete,
+// stack/sql/20-storage.sql): this API deletes with storage.allow_delete_query set for
+// its transaction (runDelete), so a row never goes without its file.
 import { parseSize } from "../config.ts";
 import { HttpError } from "../http.ts";
 import type { GatewayRequest, Service, ServiceContext } from "../service.ts";

@@ -8,7 +8,7 @@ import type { PoolClient } from "pg";
 import { readJson, sendJson } from "../http.ts";
 import { JwtError, signJwt, verifyJwt, type Claims } from "../keys.ts";
 import type { GatewayRequest } from "../service.ts";
-import { findBucket, iso, ownerOf, requireClaims, run, testPermission, uploadLimit, type StorageContext } from "./context.ts";
+import { findBucket, iso, ownerOf, requireClaims, run, runDelete, testPermission, uploadLimit, type StorageContext } from "./context.ts";
 import { ERRORS, StorageError } from "./errors.ts";
 import { receiveUpload } from "./incoming.ts";
 import { lockKey } from "./locks.ts";
@@ -427,7 +427,7 @@ export async function removeMany(c: StorageContext, r: GatewayRequest, bucketRaw
   const body = await readJson<{ prefixes?: unknown }>(r.req);
   const prefixes = stringList(body.prefixes, "prefixes");
   const deleted = await c.locks.withKeys(prefixes.map((p) => lockKey(bucket, p)), async () => {
-    const rows = await run(c, r, claims, async (client) =>
+    const rows = await runDelete(c, r, claims, async (client) =>
       (await client.query<{ name: string; version: string | null }>(
         `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${RETURNED_COLUMNS}`,
         [bucket, prefixes],
@@ -446,7 +446,7 @@ export async function removeOne(c: StorageContext, r: GatewayRequest, bucketRaw:
   const key = mustBeValidKey(keyRaw);
   if (!r.req.complete) r.req.resume();
   await c.locks.withKeys([lockKey(bucket, key)], async () => {
-    const rows = await run(c, r, claims, async (client) =>
+    const rows = await runDelete(c, r, claims, async (client) =>
       (await client.query<{ version: string | null }>("delete from storage.objects where bucket_id = $1 and name = $2 returning version", [bucket, key])).rows,
     );
     if (!rows[0]) throw ERRORS.noSuchKey();

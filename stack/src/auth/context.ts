@@ -5,7 +5,7 @@ import { bearer } from "../http.ts";
 import type { MailService } from "../mail/index.ts";
 import type { GatewayRequest, ServiceContext } from "../service.ts";
 import { AuthError, forbidden } from "./errors.ts";
-import { RateLimiter } from "./ratelimit.ts";
+import type { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { sessionExists, type ClientInfo, type Issuer } from "./sessions.ts";
 import type { AuthSettings } from "./settings.ts";
 import { findUserById, type UserRow } from "./users.ts";
@@ -15,6 +15,8 @@ export interface AuthContext {
   settings: AuthSettings;
   issuer: Issuer;
   limiter: RateLimiter;
+  /** Account + address pairs with recent failed password sign-ins. */
+  failedSignIns: FailureMarks;
   mail(): MailService | undefined;
   /** `${apiUrl}/auth/v1` */
   externalUrl: string;

@@ -10,7 +10,7 @@ import { Supervised } from "./child.ts";
 import { readSupabaseConfig, parseSize, repoRoot, type StackOptions, type SupabaseConfig } from "./config.ts";
 import { Db } from "./db.ts";
 import { FunctionsRuntime } from "./functions.ts";
-import { Gateway } from "./gateway.ts";
+import { defaultAllowedHosts, Gateway } from "./gateway.ts";
 import { loadKeys, type Keys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
@@ -188,8 +188,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const gateway = new Gateway({
       keys, log: log.child("gateway"), functions, services,
       postgrestPort: () => postgrest.port,
+      restAvailable: () => postgrest.healthy,
       maxBodyBytes: parseSize(process.env.PARLEY_MAX_BODY, 10 * 1024 * 1024),
       maxUploadBytes: parseSize(config.storage?.file_size_limit, 50 * 1024 * 1024),
+      maxRpcBodyBytes: parseSize(process.env.PARLEY_MAX_RPC_BODY, 64 * 1024),
+      maxRpcArgs: envInt("PARLEY_MAX_RPC_ARGS", 64),
+      maxSelectItems: envInt("PARLEY_MAX_SELECT_ITEMS", 250),
+      allowedHosts: defaultAllowedHosts([apiUrl, String(config.auth?.site_url ?? "")]),
       health: async () => {
         const checks: Record<string, boolean> = {};
         checks.postgres = await db.query("select 1").then(() => true, () => false);
@@ -275,6 +280,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     fs.rmSync(path.join(options.dataDir, "stack.lock"), { force: true });
     throw e;
   }
+}
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 /** Fetches a URL on the stack, for the CLI's status command. */

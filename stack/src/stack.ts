@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { createAppServer } from "./app.ts";
-import { Supervised } from "./child.ts";
+import { childGuard, Supervised } from "./child.ts";
 import { readSupabaseConfig, parseSize, repoRoot, type StackOptions, type SupabaseConfig } from "./config.ts";
 import { Db } from "./db.ts";
 import { FunctionsRuntime } from "./functions.ts";
@@ -119,7 +119,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       pg = await startPostgres(pgData, options.dbPort, DB_PASSWORD, log.child("postgres"));
       dbUrl = pg.url;
       const watchPg = (handle: PostgresHandle) => {
+        // Should the stack die, the guard asks PostgreSQL for a fast shutdown (SIGINT).
+        childGuard.watch(handle.pid, "SIGINT", 15_000);
         handle.exited.then(async (code) => {
+          childGuard.forget(handle.pid);
           if (stopping) return;
           log.error(`PostgreSQL exited (${code}); restarting`);
           try {

@@ -8,6 +8,7 @@ import { AuthError, forbidden } from "./errors.ts";
 import type { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { sessionExists, type ClientInfo, type Issuer } from "./sessions.ts";
 import type { AuthSettings } from "./settings.ts";
+import type { MailTemplates } from "./templates.ts";
 import { findUserById, type UserRow } from "./users.ts";
 
 export interface AuthContext {
@@ -18,6 +19,8 @@ export interface AuthContext {
   /** Account + address pairs with recent failed password sign-ins. */
   failedSignIns: FailureMarks;
   mail(): MailService | undefined;
+  /** The e-mails of [auth.email.template.*], parsed once at start. */
+  templates: MailTemplates;
   /** `${apiUrl}/auth/v1` */
   externalUrl: string;
 }

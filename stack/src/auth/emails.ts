@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { AuthError, tooMany } from "./errors.ts";
 import type { Bucket } from "./ratelimit.ts";
 import type { AuthContext, Q } from "./context.ts";
-import { pickLanguage, renderMail, type TemplateKind } from "./templates.ts";
+import type { TemplateKind } from "./templates.ts";
 import type { UserRow } from "./users.ts";
 
 export type EmailTokenKind = "confirmation" | "invite" | "recovery" | "magiclink" | "email_change_new" | "email_change_current";
@@ -120,7 +120,7 @@ export function countEmail(a: AuthContext, recipient: string, from?: string) {
   a.limiter.take(buckets, "over_email_send_rate_limit");
 }
 
-/** Issues a token and mails it, in the user's language. */
+/** Issues a token and mails it with the project's template (supabase/templates), in the user's language. */
 export async function sendToken(
   a: AuthContext, q: Q, u: UserRow, kind: EmailTokenKind, redirectTo: string, pkce?: Pkce,
   opts: { recipient?: string; skipFrequency?: boolean; from?: string } = {},
@@ -130,8 +130,17 @@ export async function sendToken(
   const t = await issueToken(a, q, u, kind, redirectTo, pkce, opts.recipient);
   const mail = a.mail();
   if (!mail) throw new AuthError(500, "unexpected_failure", "No mail service is available to send the email");
-  const lang = pickLanguage((u.raw_user_meta_data ?? {}).locale);
-  const rendered = renderMail(KINDS[kind].template, lang, { url: t.link, otp: t.otp, oldEmail: u.email ?? "", newEmail: u.email_change ?? opts.recipient ?? "" });
+  const rendered = a.templates.render(KINDS[kind].template, {
+    SiteURL: a.settings.siteUrl,
+    ConfirmationURL: t.link,
+    Email: u.email ?? "",
+    NewEmail: u.email_change ?? opts.recipient ?? "",
+    SendingTo: t.recipient,
+    Token: t.otp,
+    TokenHash: t.stored,
+    RedirectTo: redirectTo,
+    Data: (u.raw_user_meta_data ?? {}) as Record<string, unknown>,
+  });
   try {
     await mail.sendMail({ to: t.recipient, ...rendered });
   } catch (e) {

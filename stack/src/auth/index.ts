@@ -9,6 +9,7 @@ import { API_VERSION, AuthError, sendError, toAuthError, wantsNewShape } from ".
 import * as flows from "./flows.ts";
 import { authorize, callback } from "./oauth.ts";
 import { FailureMarks, RateLimiter } from "./ratelimit.ts";
+import { loadMailTemplates } from "./templates.ts";
 import { readAuthSettings } from "./settings.ts";
 
 type Handler = (a: AuthContext, r: GatewayRequest, id: string) => Promise<void>;
@@ -45,6 +46,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
     limiter: new RateLimiter(),
     failedSignIns: new FailureMarks(),
     mail: () => ctx.services.get("mail") as MailService | undefined,
+    templates: loadMailTemplates(ctx.config.auth ?? {}, ctx.options.workdir, ctx.log.child("auth")),
   };
   const log = ctx.log.child("auth");
 

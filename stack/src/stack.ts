@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createAppServer } from "./app.ts";
+import { appRuntimeConfig, startAppServer } from "../../frontend/server/app-server.ts";
 import { childGuard, Supervised } from "./child.ts";
 import { readSupabaseConfig, parseSize, repoRoot, type StackOptions, type SupabaseConfig } from "./config.ts";
 import { Db } from "./db.ts";
@@ -216,23 +216,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     // App ---------------------------------------------------------------------------------
     let appUrl: string | undefined;
-    const runtimeConfig = () => ({
+    const runtimeConfig = () => appRuntimeConfig({
       supabaseUrl: apiUrl,
       supabaseAnonKey: keys.anonKey,
       siteUrl: String(config.auth?.site_url ?? `http://127.0.0.1:${options.appPort}`),
-      posthogKey: process.env.PARLEY_POSTHOG_KEY ?? "",
-      analyticsOnLocalhost: process.env.PARLEY_ANALYTICS_LOCALHOST === "1",
     });
     if (options.serveApp) {
       const dist = path.join(options.workdir, "frontend", "dist");
-      const server = createAppServer(fs.existsSync(dist) ? dist : path.join(repoRoot, "frontend", "dist"), runtimeConfig);
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(options.appPort, "127.0.0.1", () => resolve());
+      const app = await startAppServer({
+        distDir: fs.existsSync(dist) ? dist : path.join(repoRoot, "frontend", "dist"),
+        port: options.appPort ?? 0,
+        config: runtimeConfig,
       });
-      options.appPort = (server.address() as { port: number }).port;
-      appUrl = `http://127.0.0.1:${options.appPort}`;
-      cleanup.push(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+      options.appPort = app.port;
+      appUrl = app.url;
+      cleanup.push(() => app.stop());
     } else if (options.devApp) {
       const vite = new Supervised({
         name: "vite",

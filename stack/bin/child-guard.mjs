@@ -7,7 +7,7 @@
 // When the pipe closes (the stack has exited: the kernel closes its end) the guard stops
 // every watched process and exits. It uses no modules beyond Node's own and starts
 // detached in its own process group, so a Ctrl-C meant for the stack does not end it first.
-import fs from "node:fs";
+import { isRunning } from "./process-state.mjs";
 
 const watched = new Map();
 const parent = process.ppid;
@@ -36,21 +36,6 @@ setInterval(() => {
   if (process.ppid !== parent) stopAll();
 }, 1000).unref();
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie waits for its new parent to reap it; it is no longer running.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return true;
-  }
-}
-
 let stopping = false;
 function stopAll() {
   if (stopping) return;
@@ -65,7 +50,7 @@ function stopAll() {
   }
   const timer = setInterval(() => {
     for (const [pid, w] of watched) {
-      if (!alive(pid)) watched.delete(pid);
+      if (!isRunning(pid)) watched.delete(pid);
       else if (Date.now() - started >= w.grace) {
         try {
           process.kill(pid, "SIGKILL");

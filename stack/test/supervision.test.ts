@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { isRunning } from "../bin/process-state.mjs";
 import { freePort } from "../src/net.ts";
 import { fixtureDir } from "./fixture.ts";
 
@@ -48,21 +49,6 @@ function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
   });
 }
 
-function alive(pid: number) {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // An orphan that has exited stays a zombie until its new parent reaps it: not running.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 function recordedPids(): number[] {
   const lock = JSON.parse(fs.readFileSync(path.join(dataDir, "stack.lock"), "utf8"));
   const pm = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
@@ -101,7 +87,7 @@ describe("stack supervision", () => {
     expect(pids.length).toBeGreaterThanOrEqual(3); // postgres, postgrest, deno
     first.child.kill("SIGTERM");
     expect(await first.exit).toBe(0);
-    expect(await waitUntil(() => pids.every((p) => !alive(p)))).toBe(true);
+    expect(await waitUntil(() => pids.every((p) => !isRunning(p)))).toBe(true);
 
     const second = startCli(port, dbPort);
     await second.ready;
@@ -113,7 +99,7 @@ describe("stack supervision", () => {
     second.child.kill("SIGKILL");
     await second.exit;
     // PostgreSQL, PostgREST and the Deno worker die with the stack (its child guard), not at the next start.
-    expect(await waitUntil(() => orphans.every((p) => !alive(p)), 20_000)).toBe(true);
+    expect(await waitUntil(() => orphans.every((p) => !isRunning(p)), 20_000)).toBe(true);
 
     // children of the killed stack are cleaned up by the next start (should any survive)
     const third = startCli(port, dbPort);
@@ -140,7 +126,7 @@ describe("stack supervision", () => {
       await waitUntil(() => {
         try {
           const now = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-          return now !== postmaster && alive(now);
+          return now !== postmaster && isRunning(now);
         } catch {
           return false;
         }

@@ -28,6 +28,10 @@ describe("Go template subset", () => {
     expect(run(src, { Data: { locale: "zh" } })).toBe("您");
     expect(run(src, { Data: {} })).toBe("none"); // eq on a missing value is false, not an error
     expect(run(src, { Data: { locale: "xx" } })).toBe("other");
+    // Two present values of different kinds cannot be compared, as in Go (hosted Supabase then fails the
+    // e-mail); `print` makes any value a string first, which is why the project's templates use it.
+    expect(() => run(src, { Data: { locale: 7 } })).toThrow(/incompatible types for comparison/);
+    expect(run(`{{ if eq (print .Data.locale) "7" }}seven{{ end }}|{{ print .Data.locale }}|{{ print .A .B "x" .A }}`, { Data: {}, A: 1, B: 2 })).toBe("|&lt;nil&gt;|1 2x1");
     expect(run(`{{ if and .A (ne .B "x") }}yes{{ else }}no{{ end }}`, { A: 1, B: "y" })).toBe("yes");
     expect(run(`{{ if or .A .B }}yes{{ else }}no{{ end }}`, { A: "", B: 0 })).toBe("no");
     expect(run(`{{ if .Email }}{{ if .NewEmail }}both{{ end }}{{ end }}`, { Email: "a", NewEmail: "b" })).toBe("both");
@@ -84,7 +88,7 @@ describe("the project's auth e-mails", () => {
       expect(m.text).toContain("http://127.0.0.1:54321/auth/v1/verify?token=abc&type=signup");
       expect(m.text).not.toMatch(/<|&amp;/);
     }
-    for (const other of [undefined, "xx-YY", 7]) expect(templates.render("confirmation", data(other)).subject).toBe("Confirm your signup");
+    for (const other of [undefined, "xx-YY", "", 7, ["de"], { de: true }]) expect(templates.render("confirmation", data(other)).subject).toBe("Confirm your signup");
     // Every type has its own text in every language: ten different subjects each.
     for (const kind of TEMPLATE_KINDS) {
       const subjects = new Set(Object.keys(confirmation).map((l) => templates.render(kind, data(l)).subject));

@@ -130,18 +130,19 @@ export async function sendToken(
   const t = await issueToken(a, q, u, kind, redirectTo, pkce, opts.recipient);
   const mail = a.mail();
   if (!mail) throw new AuthError(500, "unexpected_failure", "No mail service is available to send the email");
-  const rendered = a.templates.render(KINDS[kind].template, {
-    SiteURL: a.settings.siteUrl,
-    ConfirmationURL: t.link,
-    Email: u.email ?? "",
-    NewEmail: u.email_change ?? opts.recipient ?? "",
-    SendingTo: t.recipient,
-    Token: t.otp,
-    TokenHash: t.stored,
-    RedirectTo: redirectTo,
-    Data: (u.raw_user_meta_data ?? {}) as Record<string, unknown>,
-  });
   try {
+    // A template that fails on this user's data fails the e-mail, as on GoTrue.
+    const rendered = a.templates.render(KINDS[kind].template, {
+      SiteURL: a.settings.siteUrl,
+      ConfirmationURL: t.link,
+      Email: u.email ?? "",
+      NewEmail: u.email_change ?? opts.recipient ?? "",
+      SendingTo: t.recipient,
+      Token: t.otp,
+      TokenHash: t.stored,
+      RedirectTo: redirectTo,
+      Data: (u.raw_user_meta_data ?? {}) as Record<string, unknown>,
+    });
     await mail.sendMail({ to: t.recipient, ...rendered });
   } catch (e) {
     throw new AuthError(500, "unexpected_failure", `Error sending ${KINDS[kind].type} email: ${(e as Error).message}`);

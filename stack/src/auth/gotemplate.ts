@@ -3,7 +3,8 @@
 //   {{ .Field }}, {{ .Data.key }}              values (missing ones print nothing, as html/template)
 //   {{ if X }} {{ else if X }} {{ else }} {{ end }}
 //   conditions: a value, `eq A B C...` (A equals any of the others), `ne A B`, `not X`,
-//               `and X Y...`, `or X Y...`, with "string" literals and parentheses
+//               `and X Y...`, `or X Y...`, `print X` (Go's fmt.Sprint: a missing value is
+//               "<nil>"), with "string" literals and parentheses
 //   {{- trims the whitespace before, -}} after; {{/* comments */}}
 // Every printed value is HTML-escaped (html/template escapes by context; for the text and
 // attribute values these templates print into, that is HTML escaping). Anything else is a
@@ -28,7 +29,7 @@ export interface Template {
   execute(data: Record<string, unknown>): string;
 }
 
-const FUNCS = new Set(["eq", "ne", "not", "and", "or"]);
+const FUNCS = new Set(["eq", "ne", "not", "and", "or", "print"]);
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c]!);
@@ -101,7 +102,7 @@ function parseExpr(name: string, tokens: string[]): Expr {
       i++;
       const args: Expr[] = [];
       while (i < tokens.length && tokens[i] !== ")") args.push(operand());
-      const min = t === "not" ? 1 : 2;
+      const min = t === "not" || t === "print" ? 1 : 2;
       if (args.length < min || (t === "not" && args.length > 1) || (t === "ne" && args.length > 2)) {
         throw new TemplateError(`template ${name}: wrong number of arguments for ${t}`);
       }
@@ -202,13 +203,17 @@ function evaluate(e: Expr, data: Value): Value {
     case "call": {
       const args = e.args.map((a) => evaluate(a, data));
       switch (e.fn) {
-        // Go's eq compares a missing value with anything as false (no error).
+        // As Go's eq: a missing value compares as false with anything; two present values of
+        // different kinds (a number in user_metadata.locale) are an error, which on hosted
+        // Supabase fails the e-mail.
         case "eq":
-          return args.slice(1).some((b) => args[0] === b);
+          return args.slice(1).some((b) => same(args[0], b));
         case "ne":
-          return args[0] !== args[1];
+          return !same(args[0], args[1]);
         case "not":
           return !truthy(args[0]);
+        case "print":
+          return sprint(args);
         case "and":
           return args.find((a) => !truthy(a)) ?? args[args.length - 1];
         default:
@@ -216,6 +221,28 @@ function evaluate(e: Expr, data: Value): Value {
       }
     }
   }
+}
+
+/** Go's fmt.Sprint for the values templates see: spaces between operands when neither is a string. */
+function sprint(args: Value[]): string {
+  const text = (v: Value) => (v === null || v === undefined ? "<nil>" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  let out = "";
+  args.forEach((v, i) => {
+    if (i > 0 && typeof v !== "string" && typeof args[i - 1] !== "string") out += " ";
+    out += text(v);
+  });
+  return out;
+}
+
+function kind(v: Value): string {
+  return v === null || v === undefined ? "missing" : Array.isArray(v) ? "array" : typeof v;
+}
+
+function same(a: Value, b: Value): boolean {
+  const [ka, kb] = [kind(a), kind(b)];
+  if (ka === "missing" || kb === "missing") return a === b;
+  if (ka !== kb || ka === "object" || ka === "array") throw new TemplateError(`error calling eq: incompatible types for comparison (${ka} and ${kb})`);
+  return a === b;
 }
 
 function render(nodes: Node[], data: Value): string {

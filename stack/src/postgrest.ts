@@ -75,10 +75,18 @@ export class Postgrest {
     }
   }
 
-  /** Keeps `healthy` current, so the gateway can answer 503 at once instead of waiting on a PostgREST without its database. */
+  /**
+   * Keeps `healthy` current, so the gateway can answer 503 at once instead of waiting on a
+   * PostgREST without its database. PostgREST is also briefly not ready while it reloads its
+   * schema cache (after DDL); only two failed checks in a row (about two seconds) count.
+   */
   private watch() {
+    let failures = 0;
     const tick = async () => {
-      this.healthy = await this.ready();
+      if (await this.ready()) {
+        failures = 0;
+        this.healthy = true;
+      } else if (++failures >= 2) this.healthy = false;
       if (this.monitor) this.monitor = setTimeout(tick, 1000).unref();
     };
     this.monitor = setTimeout(tick, 1000).unref();

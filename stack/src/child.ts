@@ -1,7 +1,62 @@
 // A supervised child process: output to the log, restarted when it dies unexpectedly,
-// stopped with SIGTERM then SIGKILL.
+// stopped with SIGTERM then SIGKILL. Every child is also watched by the child guard
+// (bin/child-guard.mjs), which stops it should the stack die without stopping it.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 import type { Logger } from "./log.ts";
+
+const GUARD_SCRIPT = fileURLToPath(new URL("../bin/child-guard.mjs", import.meta.url));
+
+/**
+ * One small guard process per stack process: it reads a pipe from this process and, when
+ * the pipe closes (this process has exited, kill -9 included), stops every child it was
+ * told about. Children are registered by pid with the signal that stops them cleanly.
+ */
+export class ChildGuard {
+  private proc?: ChildProcess;
+  private readonly watched = new Map<number, string>();
+
+  /** Has the guard stop `pid` with `signal` (SIGKILL after `graceMs`) should this process die. */
+  watch(pid: number | undefined, signal: NodeJS.Signals = "SIGTERM", graceMs = 5000) {
+    if (!pid) return;
+    const line = `watch ${pid} ${signal} ${graceMs}\n`;
+    this.watched.set(pid, line);
+    this.send(line);
+  }
+
+  /** The child has ended (or the stack stopped it): the guard must not signal its pid again. */
+  forget(pid: number | undefined) {
+    if (!pid || !this.watched.delete(pid)) return;
+    this.send(`forget ${pid}\n`);
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  private send(line: string) {
+    if (!this.proc) this.start();
+    this.proc?.stdin?.write(line);
+  }
+
+  private start() {
+    const proc = spawn(process.execPath, [GUARD_SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    this.proc = proc;
+    // Neither the guard nor its pipe may keep this process alive.
+    proc.unref();
+    (proc.stdin as Socket | null)?.unref();
+    proc.stdin?.on("error", () => {});
+    proc.on("exit", () => {
+      if (this.proc !== proc) return;
+      this.proc = undefined;
+      // The guard was killed on its own: start another and tell it everything again.
+      if (this.watched.size) for (const line of this.watched.values()) this.send(line);
+    });
+  }
+}
+
+export const childGuard = new ChildGuard();
 
 export interface SupervisedOptions {
   name: string;
@@ -23,6 +78,7 @@ export class Supervised {
   start(): ChildProcess {
     const child = spawn(this.o.cmd, this.o.args, { stdio: ["ignore", "pipe", "pipe"], ...this.o.options });
     this.child = child;
+    childGuard.watch(child.pid);
     for (const stream of ["stdout", "stderr"] as const) {
       let buf = "";
       // Inherited stdio (Vite in dev) has no pipe to read.
@@ -39,6 +95,7 @@ export class Supervised {
     }
     child.on("error", (e) => this.o.log.error(`${this.o.name} could not start: ${e.message}`));
     child.on("exit", (code, signal) => {
+      childGuard.forget(child.pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
       this.o.onExit?.(code, signal);

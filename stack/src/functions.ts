@@ -5,6 +5,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { childGuard } from "./child.ts";
 import type { FunctionConfig } from "./config.ts";
 import { sendJson } from "./http.ts";
 import type { Logger } from "./log.ts";
@@ -124,6 +125,7 @@ export class FunctionsRuntime {
         SB_EXECUTION_ID: name,
       },
     });
+    childGuard.watch(proc.pid);
     const worker: Worker = { proc, port: Promise.resolve(0), exited: false };
     worker.port = new Promise<number>((resolve, reject) => {
       let buf = "";
@@ -148,6 +150,7 @@ export class FunctionsRuntime {
         for (const line of text.split("\n")) if (line.trim()) log.warn(`${name}: ${line}`);
       });
       proc.on("exit", (code, signal) => {
+        childGuard.forget(proc.pid);
         worker.exited = true;
         proc.stdout?.destroy();
         proc.stderr?.destroy();

@@ -1,10 +1,11 @@
-// One port for every API, as Supabase's gateway (Kong) does: CORS, API keys mapped
-// to roles, bounded bodies, and routing by path to PostgREST, Deno functions and
-// the services the stack implements.
+// One port for every API, as Supabase's gateway (Kong) does: the host names it serves,
+// CORS, API keys mapped to roles, bounded bodies (tighter for RPC calls and `select=`
+// lists, which cost PostgREST time out of proportion to their size), and routing by path
+// to PostgREST, Deno functions and the services the stack implements.
 import http from "node:http";
 import { Transform, type Duplex, type TransformCallback } from "node:stream";
 import type { FunctionsRuntime } from "./functions.ts";
-import { HttpError, bearer, sendJson } from "./http.ts";
+import { HttpError, bearer, readBody, sendJson } from "./http.ts";
 import { JwtError, verifyJwt, type ApiRole, type Claims, type Keys } from "./keys.ts";
 import type { Logger } from "./log.ts";
 import type { GatewayRequest, Service } from "./service.ts";
@@ -13,6 +14,8 @@ export interface GatewayOptions {
   keys: Keys;
   log: Logger;
   postgrestPort: () => number;
+  /** False while PostgREST cannot reach its database (REST then answers 503 at once). */
+  restAvailable?: () => boolean;
   functions: FunctionsRuntime;
   services: Map<string, Service>;
   health: () => Promise<Record<string, unknown>>;
@@ -20,7 +23,21 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   /** Bytes a storage upload may have. */
   maxUploadBytes: number;
+  /** Bytes a POST to /rest/v1/rpc/* may have. */
+  maxRpcBodyBytes: number;
+  /** Top-level keys (named arguments) an RPC body may have. */
+  maxRpcArgs: number;
+  /** Items (columns and embeds, counted by commas) a `select=` or `columns=` list may have. */
+  maxSelectItems: number;
+  /**
+   * Host names (without port) the gateway answers for; anything else is refused, so a page
+   * on another site that rebinds its DNS name to 127.0.0.1 cannot read the API or the mailbox.
+   */
+  allowedHosts: string[];
 }
+
+/** Seconds a client should wait before retrying when PostgREST or the database is down. */
+export const RETRY_AFTER_UNAVAILABLE = 5;
 
 const SERVICE_PREFIXES: Record<string, string> = {
   "/auth/v1": "auth",
@@ -82,10 +99,47 @@ export function clientAddressHeaders(req: http.IncomingMessage): Record<string, 
   };
 }
 
+/** The host name of a Host header ("[::1]:54321" -> "::1"), lower-case; null when malformed. */
+export function hostName(header: string | undefined): string | null {
+  if (!header) return null;
+  const h = header.trim().toLowerCase();
+  const m = /^\[([0-9a-f:.]+)\](?::\d+)?$/.exec(h) ?? /^([a-z0-9.-]+)(?::\d+)?$/.exec(h);
+  return m ? m[1]! : null;
+}
+
+/** The host names a stack serves by default: the loopback names plus those of its URLs. */
+export function defaultAllowedHosts(urls: (string | undefined)[], extra = process.env.PARLEY_ALLOWED_HOSTS ?? ""): string[] {
+  const names = new Set(["127.0.0.1", "localhost", "::1"]);
+  for (const u of urls) {
+    try {
+      if (u) names.add(hostName(new URL(u).host) ?? "");
+    } catch { /* not a URL */ }
+  }
+  for (const h of extra.split(",")) if (h.trim()) names.add(h.trim().toLowerCase().replace(/^\[|\]$/g, ""));
+  names.delete("");
+  return [...names];
+}
+
+/** PostgREST's error shape ({code, message, details, hint}), which supabase-js reads. */
+function restError(code: string, message: string, details: string | null = null, hint: string | null = null) {
+  return { code, message, details, hint };
+}
+
+/** Items of PostgREST `select=` / `columns=` lists, counted by their separators. */
+export function selectItems(url: URL): number {
+  let n = 0;
+  for (const name of ["select", "columns"]) {
+    for (const v of url.searchParams.getAll(name)) n += v.split(",").length;
+  }
+  return n;
+}
+
 export class Gateway {
   readonly server: http.Server;
+  private readonly hosts: Set<string>;
 
   constructor(private readonly o: GatewayOptions) {
+    this.hosts = new Set(o.allowedHosts.map((h) => h.toLowerCase()));
     this.server = http.createServer((req, res) => {
       this.route(req, res).catch((e) => this.fail(res, e));
     });
@@ -151,7 +205,19 @@ export class Gateway {
     return { apikeyRaw, apikeyRole: apikey?.role ?? null, token, claims, authError };
   }
 
+  /** The refusal for a Host the stack does not serve, or null when it is one of ours. */
+  private hostRefusal(req: http.IncomingMessage): { code: string; message: string } | null {
+    const name = hostName(req.headers.host);
+    if (name && this.hosts.has(name)) return null;
+    return {
+      code: "host_not_allowed",
+      message: `This stack does not serve the host ${JSON.stringify(req.headers.host ?? "")}. Use one of ${[...this.hosts].join(", ")}, or add the name to PARLEY_ALLOWED_HOSTS.`,
+    };
+  }
+
   private async route(req: http.IncomingMessage, res: http.ServerResponse) {
+    const refused = this.hostRefusal(req);
+    if (refused) return sendJson(res, 421, refused);
     const url = new URL(req.url ?? "/", "http://gateway");
     const p = url.pathname;
     // The dev mailbox holds sign-in and recovery links: no other origin may read it, so it
@@ -172,24 +238,48 @@ export class Gateway {
     for (const [prefix, name] of Object.entries(SERVICE_PREFIXES)) {
       if (p === prefix || p.startsWith(prefix + "/")) return this.service(name, prefix, req, res, url);
     }
-    req.resume();
     sendJson(res, 404, { message: "no Route matched with those values" });
   }
 
   private async rest(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
     const id = await this.identify(req, url);
     if (!id.apikeyRaw) {
-      req.resume();
       return sendJson(res, 401, { message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
     }
     if (!id.apikeyRole) {
-      req.resume();
       return sendJson(res, 401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+    }
+    if (this.o.restAvailable && !this.o.restAvailable()) {
+      return sendJson(res, 503, restError("database_unavailable", "The database is not reachable right now; try again shortly"), {
+        "retry-after": String(RETRY_AFTER_UNAVAILABLE),
+      });
+    }
+    if (selectItems(url) > this.o.maxSelectItems) {
+      return sendJson(res, 413, restError("payload_too_large", `The select and columns lists may name at most ${this.o.maxSelectItems} items`));
     }
     const headers: http.OutgoingHttpHeaders = { ...req.headers, authorization: `Bearer ${id.token}` };
     delete headers.host;
     delete headers.apikey;
     const target = url.pathname.slice("/rest/v1".length) || "/";
+    if (target.startsWith("/rpc/") && req.method === "POST") {
+      // RPC arguments are read whole (they are small) and checked before PostgREST sees them.
+      let body: Buffer;
+      try {
+        body = await readBody(req, this.o.maxRpcBodyBytes);
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 413) {
+          return sendJson(res, 413, restError("payload_too_large", `An RPC request body may have at most ${this.o.maxRpcBodyBytes} bytes`));
+        }
+        throw e;
+      }
+      const args = countJsonKeys(body);
+      if (args > this.o.maxRpcArgs) {
+        return sendJson(res, 413, restError("payload_too_large", `An RPC request body may have at most ${this.o.maxRpcArgs} arguments`, `It has ${args}.`));
+      }
+      headers["content-length"] = String(body.length);
+      delete headers["transfer-encoding"];
+      return this.proxy(req, res, this.o.postgrestPort(), target + url.search, headers, this.o.maxRpcBodyBytes, body);
+    }
     await this.proxy(req, res, this.o.postgrestPort(), target + url.search, headers, this.o.maxBodyBytes);
   }
 
@@ -197,18 +287,15 @@ export class Gateway {
     const rest = url.pathname.slice("/functions/v1/".length);
     const name = rest.split("/")[0] ?? "";
     if (!name || !this.o.functions.exists(name)) {
-      req.resume();
       return sendJson(res, 404, { code: "NOT_FOUND", message: "Requested function was not found" });
     }
     const id = await this.identify(req, url);
     if (this.o.functions.verifyJwt(name)) {
       if (!bearer(req) && !id.apikeyRole) {
-        req.resume();
-        return sendJson(res, 401, { code: "UNAUTHORIZED_NO_AUTH_HEADER", message: "Missing authorization header" });
+          return sendJson(res, 401, { code: "UNAUTHORIZED_NO_AUTH_HEADER", message: "Missing authorization header" });
       }
       if (!id.claims) {
-        req.resume();
-        return sendJson(res, 401, {
+          return sendJson(res, 401, {
           code: "UNAUTHORIZED_INVALID_JWT_FORMAT",
           message: id.authError?.code === "jwt_expired" ? "JWT has expired" : "Invalid JWT",
         });
@@ -216,7 +303,6 @@ export class Gateway {
     }
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > this.o.maxBodyBytes) {
-      req.resume();
       return sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${this.o.maxBodyBytes} bytes` });
     }
     const headers: http.OutgoingHttpHeaders = { ...req.headers, ...clientAddressHeaders(req) };
@@ -226,7 +312,6 @@ export class Gateway {
     const body = req.pipe(new BodyLimit(this.o.maxBodyBytes));
     body.on("error", () => {
       if (!res.headersSent) sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${this.o.maxBodyBytes} bytes` });
-      req.resume();
     });
     await this.o.functions.handle(name, "/" + rest + url.search, body, req, res, headers);
   }
@@ -234,7 +319,6 @@ export class Gateway {
   private async service(name: string, prefix: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
     const svc = this.o.services.get(name);
     if (!svc) {
-      req.resume();
       return sendJson(res, 503, { code: "service_unavailable", message: `The ${name} service is not available in this stack yet` });
     }
     const id = await this.identify(req, url);
@@ -248,6 +332,12 @@ export class Gateway {
 
   private async upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
     try {
+      const refused = this.hostRefusal(req);
+      if (refused) {
+        const body = JSON.stringify(refused);
+        socket.end(`HTTP/1.1 421 Misdirected Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        return;
+      }
       const url = new URL(req.url ?? "/", "http://gateway");
       const entry = Object.entries(SERVICE_PREFIXES).find(([prefix]) => url.pathname.startsWith(prefix + "/"));
       const svc = entry ? this.o.services.get(entry[1]) : undefined;
@@ -266,37 +356,62 @@ export class Gateway {
     }
   }
 
-  private proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number, path: string, headers: http.OutgoingHttpHeaders, limit: number): Promise<void> {
+  private proxy(
+    req: http.IncomingMessage, res: http.ServerResponse, port: number, path: string, headers: http.OutgoingHttpHeaders, limit: number, body?: Buffer,
+  ): Promise<void> {
+    const tooLarge = () => sendJson(res, 413, restError("payload_too_large", `Request body is larger than ${limit} bytes`));
     const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      req.resume();
-      sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
+    if (!body && declared > limit) {
+      tooLarge();
       return Promise.resolve();
     }
     return new Promise((resolve) => {
+      let refused = false;
       const upstream = http.request({ host: "127.0.0.1", port, method: req.method, path, headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
+        const out = { ...up.headers };
+        // PostgREST answers 503 while its database is unreachable; say when to come back.
+        if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
+        res.writeHead(up.statusCode ?? 502, out);
         up.pipe(res);
         up.on("end", resolve);
         up.on("error", () => { res.destroy(); resolve(); });
       });
       upstream.on("error", (e) => {
-        if (!res.headersSent) sendJson(res, 503, { code: "upstream_unavailable", message: `The REST service is not reachable: ${e.message}` });
-        else res.destroy();
+        if (refused) return resolve();
+        if (!res.headersSent) {
+          sendJson(res, 503, restError("upstream_unavailable", "The REST service is not reachable; try again shortly", e.message), {
+            "retry-after": String(RETRY_AFTER_UNAVAILABLE),
+          });
+        } else res.destroy();
         resolve();
       });
+      res.on("close", () => { if (!res.writableFinished) upstream.destroy(); resolve(); });
+      if (body) {
+        upstream.end(body);
+        return;
+      }
       let size = 0;
       req.on("data", (c: Buffer) => {
         size += c.length;
-        if (size > limit) {
+        if (size > limit && !refused) {
+          refused = true;
+          req.unpipe(upstream);
           upstream.destroy();
-          if (!res.headersSent) sendJson(res, 413, { code: "payload_too_large", message: `Request body is larger than ${limit} bytes` });
-          req.destroy();
+          if (!res.headersSent) tooLarge();
           resolve();
         }
       });
-      res.on("close", () => { if (!res.writableFinished) upstream.destroy(); resolve(); });
       req.pipe(upstream);
     });
+  }
+}
+
+/** Top-level keys of a JSON object body (0 for anything else; PostgREST reports bad JSON itself). */
+function countJsonKeys(body: Buffer): number {
+  try {
+    const v: unknown = JSON.parse(body.toString("utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).length : 0;
+  } catch {
+    return 0;
   }
 }

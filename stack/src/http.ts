@@ -12,13 +12,51 @@ export class HttpError extends Error {
   }
 }
 
+/** True while the request still has body bytes nobody has read. */
+export function bodyUnread(req: IncomingMessage | undefined): boolean {
+  if (!req || req.complete || req.readableEnded) return false;
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  const len = Number(req.headers["content-length"] ?? "0");
+  return Number.isFinite(len) && len > 0;
+}
+
+/** How long a closing connection still takes (and discards) body bytes, as nginx's lingering close. */
+const LINGER_MS = 2000;
+
+/**
+ * Closes the connection after this answer without reading the rest of the body into
+ * anything: the write side is shut at once and what the client still sends is discarded
+ * for at most LINGER_MS, so the client reads the answer instead of a reset.
+ */
+function lingerClose(res: ServerResponse) {
+  const socket = res.socket;
+  if (!socket) return;
+  // Node ends a "Connection: close" answer with destroySoon(), which destroys the socket as
+  // soon as the answer is flushed; unread bytes then make the kernel send a reset that can
+  // overtake the answer.
+  socket.destroySoon = function lingering(this: typeof socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+    this.resume();
+  };
+}
+
+/**
+ * Sends a JSON answer. An answer given before the request's body was read (a refusal of a
+ * large upload) closes the connection instead of reading the rest of the body first.
+ */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   if (res.headersSent) {
     res.end();
     return;
   }
   const data = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": String(data.length), ...headers });
+  const unread = bodyUnread(res.req);
+  if (unread) lingerClose(res);
+  const close: Record<string, string> = unread ? { connection: "close" } : {};
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": String(data.length), ...close, ...headers });
   res.end(data);
 }
 
@@ -27,7 +65,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) {
-      req.resume();
+      // Not read: the answer closes the connection (sendJson).
       reject(new HttpError(413, "payload_too_large", `Request body is larger than ${limit} bytes`));
       return;
     }
@@ -37,7 +75,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += c.length;
       if (size > limit) {
         req.removeAllListeners("data");
-        req.resume();
+        req.pause();
         reject(new HttpError(413, "payload_too_large", `Request body is larger than ${limit} bytes`));
         return;
       }

@@ -23,9 +23,13 @@ export class Postgrest {
   port = 0;
   adminPort = 0;
   private proc?: Supervised;
+  /** Whether PostgREST answered ready (its database reachable) at the last check, once a second. */
+  healthy = false;
+  private monitor?: NodeJS.Timeout;
   constructor(private readonly o: PostgrestOptions) {}
 
-  async start(): Promise<void> {
+  /** Starts PostgREST and waits until it is ready (its database reachable), at most `readyTimeoutMs`. */
+  async start(readyTimeoutMs = 30_000): Promise<void> {
     this.port = await freePort();
     this.adminPort = await freePort();
     const env: Record<string, string> = {
@@ -55,7 +59,11 @@ export class Postgrest {
       restart: true,
     });
     this.proc.start();
-    await this.waitReady(30_000);
+    try {
+      await this.waitReady(readyTimeoutMs);
+    } finally {
+      this.watch();
+    }
   }
 
   async ready(): Promise<boolean> {
@@ -67,10 +75,30 @@ export class Postgrest {
     }
   }
 
+  /**
+   * Keeps `healthy` current, so the gateway can answer 503 at once instead of waiting on a
+   * PostgREST without its database. PostgREST is also briefly not ready while it reloads its
+   * schema cache (after DDL); only two failed checks in a row (about two seconds) count.
+   */
+  private watch() {
+    let failures = 0;
+    const tick = async () => {
+      if (await this.ready()) {
+        failures = 0;
+        this.healthy = true;
+      } else if (++failures >= 2) this.healthy = false;
+      if (this.monitor) this.monitor = setTimeout(tick, 1000).unref();
+    };
+    this.monitor = setTimeout(tick, 1000).unref();
+  }
+
   async waitReady(timeoutMs: number): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
-      if (await this.ready()) return;
+      if (await this.ready()) {
+        this.healthy = true;
+        return;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error("PostgREST did not become ready");
@@ -81,6 +109,9 @@ export class Postgrest {
   }
 
   stop() {
+    clearTimeout(this.monitor);
+    this.monitor = undefined;
+    this.healthy = false;
     return this.proc?.stop();
   }
 }

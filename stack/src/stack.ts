@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createAppServer } from "./app.ts";
-import { Supervised } from "./child.ts";
+import { appRuntimeConfig, startAppServer } from "../../frontend/server/app-server.ts";
+import { childGuard, Supervised } from "./child.ts";
 import { readSupabaseConfig, parseSize, repoRoot, type StackOptions, type SupabaseConfig } from "./config.ts";
 import { Db } from "./db.ts";
 import { FunctionsRuntime } from "./functions.ts";
-import { Gateway } from "./gateway.ts";
+import { defaultAllowedHosts, Gateway } from "./gateway.ts";
 import { loadKeys, type Keys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
@@ -119,7 +119,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       pg = await startPostgres(pgData, options.dbPort, DB_PASSWORD, log.child("postgres"));
       dbUrl = pg.url;
       const watchPg = (handle: PostgresHandle) => {
+        // Should the stack die, the guard asks PostgreSQL for a fast shutdown (SIGINT).
+        childGuard.watch(handle.pid, "SIGINT", 15_000);
         handle.exited.then(async (code) => {
+          childGuard.forget(handle.pid);
           if (stopping) return;
           log.error(`PostgreSQL exited (${code}); restarting`);
           try {
@@ -188,8 +191,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const gateway = new Gateway({
       keys, log: log.child("gateway"), functions, services,
       postgrestPort: () => postgrest.port,
+      restAvailable: () => postgrest.healthy,
       maxBodyBytes: parseSize(process.env.PARLEY_MAX_BODY, 10 * 1024 * 1024),
       maxUploadBytes: parseSize(config.storage?.file_size_limit, 50 * 1024 * 1024),
+      maxRpcBodyBytes: parseSize(process.env.PARLEY_MAX_RPC_BODY, 64 * 1024),
+      maxRpcArgs: envInt("PARLEY_MAX_RPC_ARGS", 64),
+      maxSelectItems: envInt("PARLEY_MAX_SELECT_ITEMS", 250),
+      allowedHosts: defaultAllowedHosts([apiUrl, String(config.auth?.site_url ?? "")]),
       health: async () => {
         const checks: Record<string, boolean> = {};
         checks.postgres = await db.query("select 1").then(() => true, () => false);
@@ -208,23 +216,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     // App ---------------------------------------------------------------------------------
     let appUrl: string | undefined;
-    const runtimeConfig = () => ({
+    const runtimeConfig = () => appRuntimeConfig({
       supabaseUrl: apiUrl,
       supabaseAnonKey: keys.anonKey,
       siteUrl: String(config.auth?.site_url ?? `http://127.0.0.1:${options.appPort}`),
-      posthogKey: process.env.PARLEY_POSTHOG_KEY ?? "",
-      analyticsOnLocalhost: process.env.PARLEY_ANALYTICS_LOCALHOST === "1",
     });
     if (options.serveApp) {
       const dist = path.join(options.workdir, "frontend", "dist");
-      const server = createAppServer(fs.existsSync(dist) ? dist : path.join(repoRoot, "frontend", "dist"), runtimeConfig);
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(options.appPort, "127.0.0.1", () => resolve());
+      const app = await startAppServer({
+        distDir: fs.existsSync(dist) ? dist : path.join(repoRoot, "frontend", "dist"),
+        port: options.appPort ?? 0,
+        config: runtimeConfig,
       });
-      options.appPort = (server.address() as { port: number }).port;
-      appUrl = `http://127.0.0.1:${options.appPort}`;
-      cleanup.push(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+      options.appPort = app.port;
+      appUrl = app.url;
+      cleanup.push(() => app.stop());
     } else if (options.devApp) {
       const vite = new Supervised({
         name: "vite",
@@ -275,6 +281,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     fs.rmSync(path.join(options.dataDir, "stack.lock"), { force: true });
     throw e;
   }
+}
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 /** Fetches a URL on the stack, for the CLI's status command. */

@@ -1,4 +1,4 @@
-// The app server's status codes: with a route manifest in dist (written by the frontend
+// The app server (frontend/server, which the stack starts) and its status codes: with a route manifest in dist (written by the frontend
 // build), known routes are 200, paths matching no route and routes whose params fail their
 // rule are 404 (still with the SPA's HTML, which shows the 404 page), prerendered files and
 // assets as before; without a manifest every SPA path is 200 (the browser's router decides).
@@ -9,7 +9,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAppServer, createRouteMatcher, ROUTE_MANIFEST, type RouteManifest } from "../src/app.ts";
+import {
+  appRuntimeConfig, createAppServer, createRouteMatcher, ROUTE_MANIFEST, startAppServer, type RouteManifest,
+} from "../../frontend/server/app-server.ts";
 
 const SPA = '<!doctype html><html lang="en"><head><script src="/config.js"></script></head><body><div id="root">home</div></body></html>';
 const FAQ = '<!doctype html><html lang="en"><body><div id="root">faq</div></body></html>';
@@ -204,5 +206,29 @@ describe("createRouteMatcher", () => {
     expect(match("/de/login")).toBe("redirect");
     expect(match("/jp/bots/nope")).toBe("invalid");
     expect(match("/cn/app/bots")).toBe("unknown");
+  });
+});
+
+describe("starting the app server", () => {
+  it("listens on a free port, serves the runtime configuration and stops", async () => {
+    const dist = makeDist();
+    const app = await startAppServer({
+      distDir: dist,
+      port: 0,
+      config: () => appRuntimeConfig({ supabaseUrl: "http://api.test", supabaseAnonKey: "anon</script>", siteUrl: "http://site.test" }, { PARLEY_POSTHOG_KEY: "phc_test" }),
+    });
+    try {
+      expect(app.url).toBe(`http://127.0.0.1:${app.port}`);
+      const res = await fetch(`${app.url}/config.js`);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const body = await res.text();
+      expect(body).toContain('"posthogKey":"phc_test"');
+      expect(body).toContain('"analyticsOnLocalhost":false');
+      expect(body).toContain("anon\\u003c/script>"); // no way out of the script element
+    } finally {
+      await app.stop();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+    await expect(fetch(`${app.url}/config.js`)).rejects.toThrow();
   });
 });

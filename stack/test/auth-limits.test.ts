@@ -34,7 +34,7 @@ beforeAll(async () => {
   toml = setToml(toml, "auth", "enable_anonymous_sign_ins", "false");
   toml = setToml(toml, "auth.email", "enable_confirmations", "false");
   toml = setToml(toml, "auth.email", "max_frequency", '"1h"');
-  for (const [k, v] of Object.entries({ email_sent: 3, sign_in_sign_ups: 4, token_refresh: 3, token_verifications: 2, anonymous_users: 2 })) {
+  for (const [k, v] of Object.entries({ email_sent: 10, sign_in_sign_ups: 4, token_refresh: 3, token_verifications: 2, anonymous_users: 2 })) {
     toml = setToml(toml, "auth.rate_limit", k, String(v));
   }
   fs.writeFileSync(file, toml);
@@ -50,6 +50,15 @@ afterAll(async () => {
   await stack?.stop();
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
 });
+
+/** POST /token?grant_type=password from an address, for the status and headers. */
+function passwordSignIn(ip: string, email: string, password: string) {
+  return fetch(`${stack.apiUrl}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: stack.keys.anonKey, "content-type": "application/json", "x-forwarded-for": ip, "x-supabase-api-version": "2024-01-01" },
+    body: JSON.stringify({ email, password }),
+  });
+}
 
 let ipCounter = 0;
 /** A client whose requests come "from" its own address. */
@@ -97,12 +106,39 @@ describe("rate limits", () => {
     expect((await client().auth.signInWithPassword({ email: uniqueEmail("ip"), password: "x-password" })).error?.code).toBe("invalid_credentials");
   });
 
-  it("limits sign-in attempts per email across addresses", async () => {
-    const email = uniqueEmail("target");
-    for (let i = 0; i < 4; i++) {
-      expect((await client().auth.signInWithPassword({ email, password: `guess-${i}-pw` })).error?.code).toBe("invalid_credentials");
+  it("says how long to wait: Retry-After is the time until the address's bucket has a token again", async () => {
+    const ip = "10.77.0.1";
+    for (let i = 0; i < 4; i++) expect((await client(ip).auth.signInWithPassword({ email: uniqueEmail("wait"), password: "wrong-password" })).error?.code).toBe("invalid_credentials");
+    const res = await passwordSignIn(ip, uniqueEmail("wait"), "wrong-password");
+    expect(res.status).toBe(429);
+    // sign_in_sign_ups = 4 per 300 s refills one attempt every 75 s (not a fixed 60).
+    const wait = Number(res.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(60);
+    expect(wait).toBeLessThanOrEqual(75);
+  });
+
+  it("failed sign-ins from many addresses do not lock out the right password from a new one", async () => {
+    const email = uniqueEmail("owner");
+    const admin = createClient(stack.apiUrl, stack.keys.serviceRoleKey, { ...nodeClientOptions, auth: { persistSession: false } });
+    expect((await admin.auth.admin.createUser({ email, password: "owner-password-1", email_confirm: true })).error).toBeNull();
+    // Thirty strangers (far more than the account's four failures per 5 minutes) guess from thirty addresses.
+    for (let i = 0; i < 30; i++) {
+      expect((await passwordSignIn(`10.78.0.${i + 1}`, email, `guess-${i}-pw`)).status).toBe(400);
     }
-    expect((await client().auth.signInWithPassword({ email, password: "guess-5-pw" })).error?.code).toBe("over_request_rate_limit");
+    // An address that failed on the account now waits, even with the right password...
+    const blocked = await passwordSignIn("10.78.0.1", email, "owner-password-1");
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).code).toBe("over_request_rate_limit");
+    const wait = Number(blocked.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(75);
+    // ...while the owner, from an address with no failures, signs in.
+    const owner = await client("10.78.1.1").auth.signInWithPassword({ email, password: "owner-password-1" });
+    expect(owner.error).toBeNull();
+    expect(owner.data.session?.access_token).toBeTruthy();
+    // A new address with a wrong password is still told the credentials are wrong, and then waits too.
+    expect((await passwordSignIn("10.78.1.2", email, "another-guess")).status).toBe(400);
+    expect((await passwordSignIn("10.78.1.2", email, "another-guess")).status).toBe(429);
   });
 
   it("limits token refreshes and verifications per IP", async () => {
@@ -123,17 +159,45 @@ describe("rate limits", () => {
     expect((await v.auth.verifyOtp({ email, token: "123456", type: "email" })).error?.code).toBe("over_request_rate_limit");
   });
 
-  it("limits emails per address (max_frequency) and per instance (email_sent)", async () => {
-    const emails = [uniqueEmail("mail"), uniqueEmail("mail"), uniqueEmail("mail"), uniqueEmail("mail")];
+  it("one client address cannot spend the instance's email budget", async () => {
+    // email_sent = 10 gives each address 2 emails an hour (a fifth, at least 2).
+    const ip = "10.79.0.1";
+    expect((await client(ip).auth.signInWithOtp({ email: uniqueEmail("spam") })).error).toBeNull();
+    expect((await client(ip).auth.signInWithOtp({ email: uniqueEmail("spam") })).error).toBeNull();
+    const res = await fetch(`${stack.apiUrl}/auth/v1/otp`, {
+      method: "POST",
+      headers: { apikey: stack.keys.anonKey, "content-type": "application/json", "x-forwarded-for": ip, "x-supabase-api-version": "2024-01-01" },
+      body: JSON.stringify({ email: uniqueEmail("spam") }),
+    });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ code: "over_email_send_rate_limit", message: "email rate limit exceeded for this client address" });
+    const wait = Number(res.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(1800); // 2 an hour: one every 30 minutes
+    // The instance's budget is untouched by the refusal: an invitation still goes out.
+    const admin = createClient(stack.apiUrl, stack.keys.serviceRoleKey, { ...nodeClientOptions, auth: { persistSession: false } });
+    expect((await admin.auth.admin.inviteUserByEmail(uniqueEmail("invited"))).error).toBeNull();
+  });
+
+  it("limits emails per user (max_frequency) and per instance (email_sent)", async () => {
+    const emails = [uniqueEmail("mail"), uniqueEmail("mail")];
     for (const email of emails) expect((await client().auth.signUp({ email, password: "mail-limit-1" })).error).toBeNull();
     expect((await client().auth.resetPasswordForEmail(emails[0]!)).error).toBeNull();
     const again = await client().auth.resetPasswordForEmail(emails[0]!);
     expect(again.error?.code).toBe("over_email_send_rate_limit");
     expect(again.error?.message).toMatch(/only request this after \d+ seconds/);
-    expect((await client().auth.resetPasswordForEmail(emails[1]!)).error).toBeNull();
-    expect((await client().auth.resetPasswordForEmail(emails[2]!)).error).toBeNull();
-    const budget = await client().auth.resetPasswordForEmail(emails[3]!);
-    expect(budget.error?.code).toBe("over_email_send_rate_limit");
-    expect(budget.error?.message).toBe("email rate limit exceeded");
+    // Fresh recipients from fresh addresses spend the instance's budget (10 an hour, 4 spent above).
+    let sent = 0;
+    let budget: Awaited<ReturnType<SupabaseClient["auth"]["resetPasswordForEmail"]>> | undefined;
+    for (let i = 0; i < 10 && !budget; i++) {
+      const email = uniqueEmail("budget");
+      expect((await client().auth.signUp({ email, password: "mail-limit-1" })).error).toBeNull();
+      const r = await client().auth.resetPasswordForEmail(email);
+      if (r.error) budget = r;
+      else sent++;
+    }
+    expect(sent).toBe(6);
+    expect(budget?.error?.code).toBe("over_email_send_rate_limit");
+    expect(budget?.error?.message).toBe("email rate limit exceeded");
   });
 });

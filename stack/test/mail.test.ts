@@ -79,10 +79,13 @@ describe("mailbox API", () => {
       const [m] = await (await fetch(`${stackInfo().apiUrl}/mail/api/messages?to=${encodeURIComponent(email)}`)).json();
       expect(m.subject, locale).toBe(subject);
     }
-    const fallback = uniqueEmail("lang-xx");
-    await signUp(fallback, "xx-YY");
-    const [m] = await (await fetch(`${stackInfo().apiUrl}/mail/api/messages?to=${encodeURIComponent(fallback)}`)).json();
-    expect(m.subject).toBe("Confirm your signup");
+    // Anything else, even a value that is not a string, gets the English e-mail (not a failed one).
+    for (const [tag, locale] of [["xx", "xx-YY"], ["num", 7]] as const) {
+      const fallback = uniqueEmail(`lang-${tag}`);
+      await signUp(fallback, locale as string);
+      const [m] = await (await fetch(`${stackInfo().apiUrl}/mail/api/messages?to=${encodeURIComponent(fallback)}`)).json();
+      expect(m.subject, tag).toBe("Confirm your signup");
+    }
   });
 });
 

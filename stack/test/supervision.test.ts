@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { isRunning } from "../bin/process-state.mjs";
 import { freePort } from "../src/net.ts";
 import { fixtureDir } from "./fixture.ts";
 
@@ -48,15 +49,6 @@ function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
   });
 }
 
-function alive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function recordedPids(): number[] {
   const lock = JSON.parse(fs.readFileSync(path.join(dataDir, "stack.lock"), "utf8"));
   const pm = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
@@ -95,17 +87,21 @@ describe("stack supervision", () => {
     expect(pids.length).toBeGreaterThanOrEqual(3); // postgres, postgrest, deno
     first.child.kill("SIGTERM");
     expect(await first.exit).toBe(0);
-    expect(await waitUntil(() => pids.every((p) => !alive(p)))).toBe(true);
+    expect(await waitUntil(() => pids.every((p) => !isRunning(p)))).toBe(true);
 
     const second = startCli(port, dbPort);
     await second.ready;
     expect(await query(dbPort, "select v from public.kept")).toEqual([{ v: "committed" }]);
     await query(dbPort, "insert into public.kept values ('before kill')");
     await fetch(`http://127.0.0.1:${port}/functions/v1/crash`);
+    const orphans = recordedPids();
+    expect(orphans.length).toBeGreaterThanOrEqual(3); // postgres, postgrest, deno
     second.child.kill("SIGKILL");
     await second.exit;
+    // PostgreSQL, PostgREST and the Deno worker die with the stack (its child guard), not at the next start.
+    expect(await waitUntil(() => orphans.every((p) => !isRunning(p)), 20_000)).toBe(true);
 
-    // children of the killed stack are cleaned up by the next start
+    // children of the killed stack are cleaned up by the next start (should any survive)
     const third = startCli(port, dbPort);
     await third.ready;
     const rows = await query(dbPort, "select v from public.kept order by v");
@@ -130,7 +126,7 @@ describe("stack supervision", () => {
       await waitUntil(() => {
         try {
           const now = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-          return now !== postmaster && alive(now);
+          return now !== postmaster && isRunning(now);
         } catch {
           return false;
         }

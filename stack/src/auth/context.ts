@@ -5,9 +5,10 @@ import { bearer } from "../http.ts";
 import type { MailService } from "../mail/index.ts";
 import type { GatewayRequest, ServiceContext } from "../service.ts";
 import { AuthError, forbidden } from "./errors.ts";
-import { RateLimiter } from "./ratelimit.ts";
+import type { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { sessionExists, type ClientInfo, type Issuer } from "./sessions.ts";
 import type { AuthSettings } from "./settings.ts";
+import type { MailTemplates } from "./templates.ts";
 import { findUserById, type UserRow } from "./users.ts";
 
 export interface AuthContext {
@@ -15,7 +16,11 @@ export interface AuthContext {
   settings: AuthSettings;
   issuer: Issuer;
   limiter: RateLimiter;
+  /** Account + address pairs with recent failed password sign-ins. */
+  failedSignIns: FailureMarks;
   mail(): MailService | undefined;
+  /** The e-mails of [auth.email.template.*], parsed once at start. */
+  templates: MailTemplates;
   /** `${apiUrl}/auth/v1` */
   externalUrl: string;
 }

@@ -3,8 +3,9 @@
 // links carry the hash, prefixed `pkce_` when the request started a PKCE flow.
 import crypto from "node:crypto";
 import { AuthError, tooMany } from "./errors.ts";
+import type { Bucket } from "./ratelimit.ts";
 import type { AuthContext, Q } from "./context.ts";
-import { pickLanguage, renderMail, type TemplateKind } from "./templates.ts";
+import type { TemplateKind } from "./templates.ts";
 import type { UserRow } from "./users.ts";
 
 export type EmailTokenKind = "confirmation" | "invite" | "recovery" | "magiclink" | "email_change_new" | "email_change_current";
@@ -61,7 +62,7 @@ export function checkFrequency(a: AuthContext, u: UserRow, kind: EmailTokenKind)
   const elapsed = (Date.now() - new Date(sent).getTime()) / 1000;
   if (elapsed < f) {
     const wait = Math.max(1, Math.ceil(f - elapsed));
-    throw tooMany("over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`);
+    throw tooMany("over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, wait);
   }
 }
 
@@ -98,21 +99,50 @@ export async function issueToken(a: AuthContext, q: Q, u: UserRow, kind: EmailTo
   return { otp, hashed, stored, link, type: k.type, redirectTo, recipient: to };
 }
 
-/** Counts one email against the instance's hourly budget ([auth.rate_limit] email_sent). */
-export function countEmail(a: AuthContext) {
-  a.limiter.hit("email:instance", a.settings.rateLimit.emailSent, 3600, "over_email_send_rate_limit", "email rate limit exceeded");
+/**
+ * Counts one email against the sender's address, the recipient and then the instance's
+ * hourly budget ([auth.rate_limit] email_sent), all or nothing: one stranger cannot spend
+ * the budget that confirmations, recoveries and invitations of everyone else need.
+ * `from` is the client address of a request anyone may make; admin calls (invitations by
+ * the service role) have none and count against the instance's budget only.
+ */
+export function countEmail(a: AuthContext, recipient: string, from?: string) {
+  const rl = a.settings.rateLimit;
+  const HOUR = 3600;
+  const buckets: Bucket[] = [];
+  if (from !== undefined) {
+    buckets.push(
+      { key: `email:from:${from}`, limit: rl.emailPerAddress, windowSeconds: HOUR, message: "email rate limit exceeded for this client address" },
+      { key: `email:to:${recipient.toLowerCase()}`, limit: rl.emailPerRecipient, windowSeconds: HOUR, message: "email rate limit exceeded for this recipient" },
+    );
+  }
+  buckets.push({ key: "email:instance", limit: rl.emailSent, windowSeconds: HOUR, message: "email rate limit exceeded" });
+  a.limiter.take(buckets, "over_email_send_rate_limit");
 }
 
-/** Issues a token and mails it, in the user's language. */
-export async function sendToken(a: AuthContext, q: Q, u: UserRow, kind: EmailTokenKind, redirectTo: string, pkce?: Pkce, opts: { recipient?: string; skipFrequency?: boolean } = {}) {
+/** Issues a token and mails it with the project's template (supabase/templates), in the user's language. */
+export async function sendToken(
+  a: AuthContext, q: Q, u: UserRow, kind: EmailTokenKind, redirectTo: string, pkce?: Pkce,
+  opts: { recipient?: string; skipFrequency?: boolean; from?: string } = {},
+) {
   if (!opts.skipFrequency) checkFrequency(a, u, kind);
-  countEmail(a);
+  countEmail(a, opts.recipient ?? u.email ?? "", opts.from);
   const t = await issueToken(a, q, u, kind, redirectTo, pkce, opts.recipient);
   const mail = a.mail();
   if (!mail) throw new AuthError(500, "unexpected_failure", "No mail service is available to send the email");
-  const lang = pickLanguage((u.raw_user_meta_data ?? {}).locale);
-  const rendered = renderMail(KINDS[kind].template, lang, { url: t.link, otp: t.otp, oldEmail: u.email ?? "", newEmail: u.email_change ?? opts.recipient ?? "" });
   try {
+    // A template that fails on this user's data fails the e-mail, as on GoTrue.
+    const rendered = a.templates.render(KINDS[kind].template, {
+      SiteURL: a.settings.siteUrl,
+      ConfirmationURL: t.link,
+      Email: u.email ?? "",
+      NewEmail: u.email_change ?? opts.recipient ?? "",
+      SendingTo: t.recipient,
+      Token: t.otp,
+      TokenHash: t.stored,
+      RedirectTo: redirectTo,
+      Data: (u.raw_user_meta_data ?? {}) as Record<string, unknown>,
+    });
     await mail.sendMail({ to: t.recipient, ...rendered });
   } catch (e) {
     throw new AuthError(500, "unexpected_failure", `Error sending ${KINDS[kind].type} email: ${(e as Error).message}`);

@@ -12,6 +12,8 @@ export class AuthError extends Error {
     public readonly code: string,
     message: string,
     public readonly extra: Record<string, unknown> = {},
+    /** Seconds the caller must wait (429s): sent as Retry-After. */
+    public readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -21,7 +23,7 @@ export const badRequest = (code: string, msg: string) => new AuthError(400, code
 export const unprocessable = (code: string, msg: string) => new AuthError(422, code, msg);
 export const forbidden = (code: string, msg: string) => new AuthError(403, code, msg);
 export const notFound = (code: string, msg: string) => new AuthError(404, code, msg);
-export const tooMany = (code: string, msg: string) => new AuthError(429, code, msg);
+export const tooMany = (code: string, msg: string, retryAfter = 60) => new AuthError(429, code, msg, {}, Math.max(1, Math.ceil(retryAfter)));
 
 export function wantsNewShape(req: IncomingMessage): boolean {
   const v = req.headers["x-supabase-api-version"];
@@ -38,7 +40,7 @@ export function toAuthError(e: unknown): AuthError | null {
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthError, opts: { oauthLegacy?: boolean } = {}) {
   const headers: Record<string, string> = {};
-  if (err.status === 429) headers["retry-after"] = "60";
+  if (err.status === 429) headers["retry-after"] = String(err.retryAfter ?? 60);
   if (wantsNewShape(req)) {
     headers["x-supabase-api-version"] = API_VERSION;
     return sendJson(res, err.status, { code: err.code, message: err.message, ...err.extra }, headers);

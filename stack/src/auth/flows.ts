@@ -5,7 +5,8 @@ import type { GatewayRequest } from "../service.ts";
 import { sendJson } from "../http.ts";
 import { clientInfo, limitIp, requireUser, type AuthContext, type Q } from "./context.ts";
 import { checkFrequency, createFlowState, sendToken, type Pkce } from "./emails.ts";
-import { AuthError, badRequest, forbidden, notFound, unprocessable } from "./errors.ts";
+import { AuthError, badRequest, forbidden, notFound, tooMany, unprocessable } from "./errors.ts";
+import type { Bucket } from "./ratelimit.ts";
 import { optBool, optObject, optString, readBodyJson, validateEmail, type Body } from "./input.ts";
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
 import { createSession, logout, refreshSession, type SessionResponse } from "./sessions.ts";
@@ -56,10 +57,34 @@ function redirectOf(a: AuthContext, r: GatewayRequest, b?: Body): string {
   return redirectTarget(a.settings, asked);
 }
 
-const limitSignIn = (a: AuthContext, r: GatewayRequest, email?: string) => {
-  a.limiter.hit(`ip:signin:${limitIp(a, r)}`, a.settings.rateLimit.signInSignUps, FIVE_MIN);
-  if (email) a.limiter.hit(`email:signin:${email}`, a.settings.rateLimit.signInSignUps, FIVE_MIN);
-};
+const bucket = (key: string, limit: number, windowSeconds: number): Bucket => ({ key, limit, windowSeconds });
+
+/** Every sign-in and sign-up attempt counts against its client address ([auth.rate_limit] sign_in_sign_ups). */
+const limitSignIn = (a: AuthContext, r: GatewayRequest) =>
+  a.limiter.take([bucket(`ip:signin:${limitIp(a, r)}`, a.settings.rateLimit.signInSignUps, FIVE_MIN)]);
+
+/** An account's failed password sign-ins, from any address. */
+const accountFailures = (a: AuthContext, email: string) => bucket(`fail:signin:${email}`, a.settings.rateLimit.signInSignUps, FIVE_MIN);
+const failureMark = (a: AuthContext, r: GatewayRequest, email: string) => `${email}\n${limitIp(a, r)}`;
+
+/**
+ * Password sign-ins. When an account has taken more failed attempts than its bucket holds,
+ * the addresses that failed on it wait until the bucket refills; an address with no failures
+ * on the account still gets its attempt, so strangers guessing from many addresses cannot
+ * lock the owner out. Successful sign-ins never count against the account.
+ */
+function limitPasswordSignIn(a: AuthContext, r: GatewayRequest, email: string) {
+  const wait = a.limiter.wait(accountFailures(a, email));
+  if (wait > 0 && a.failedSignIns.has(failureMark(a, r, email))) {
+    throw tooMany("over_request_rate_limit", "Too many failed sign-in attempts for this account from this address", wait);
+  }
+  limitSignIn(a, r);
+}
+
+function countFailedSignIn(a: AuthContext, r: GatewayRequest, email: string) {
+  a.limiter.spend(accountFailures(a, email));
+  a.failedSignIns.mark(failureMark(a, r, email), FIVE_MIN);
+}
 
 /** A fake user for a sign-up with a taken address, so sign-up does not reveal who has an account. */
 function obfuscatedUser(email: string, data: Record<string, unknown>) {
@@ -82,7 +107,7 @@ export async function signup(a: AuthContext, r: GatewayRequest) {
 
   if (!emailRaw && !password && !phone) {
     if (!a.settings.enableAnonymous) throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
-    a.limiter.hit(`ip:anon:${limitIp(a, r)}`, a.settings.rateLimit.anonymousUsers, 3600);
+    a.limiter.take([bucket(`ip:anon:${limitIp(a, r)}`, a.settings.rateLimit.anonymousUsers, 3600)]);
     const session = await tx(a, async (q) => {
       const u = await insertUser(q, { appMetadata: {}, userMetadata: data, isAnonymous: true });
       return createSession(a.issuer, q, u.id, "anonymous", clientInfo(r));
@@ -95,7 +120,7 @@ export async function signup(a: AuthContext, r: GatewayRequest) {
   if (!a.settings.email.enableSignup) throw unprocessable("email_provider_disabled", "Email signups are disabled");
   const email = validateEmail(emailRaw);
   checkPasswordStrength(a, password);
-  limitSignIn(a, r, email);
+  limitSignIn(a, r);
   const redirectTo = redirectOf(a, r, b);
   const autoconfirm = !a.settings.email.enableConfirmations;
   const hash = await hashPassword(password);
@@ -117,7 +142,7 @@ export async function signup(a: AuthContext, r: GatewayRequest) {
       await insertEmailIdentity(q, u);
     }
     if (autoconfirm) return { status: 200, body: await createSession(a.issuer, q, u.id, "password", clientInfo(r)) };
-    await sendToken(a, q, u, "confirmation", redirectTo, pkce);
+    await sendToken(a, q, u, "confirmation", redirectTo, pkce, { from: limitIp(a, r) });
     const fresh = (await findUserById(q, u.id))!;
     return { status: 200, body: userJson(fresh, await identitiesOf(q, u.id)) };
   });
@@ -131,8 +156,11 @@ async function passwordGrant(a: AuthContext, r: GatewayRequest, b: Body): Promis
   if (phone && !emailRaw) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
   if (!emailRaw || password === undefined) throw badRequest("validation_failed", "Email and password are required");
   const email = emailRaw.trim().toLowerCase();
-  limitSignIn(a, r, email);
-  const invalid = () => badRequest("invalid_credentials", "Invalid login credentials");
+  limitPasswordSignIn(a, r, email);
+  const invalid = () => {
+    countFailedSignIn(a, r, email);
+    return badRequest("invalid_credentials", "Invalid login credentials");
+  };
   return tx(a, async (q) => {
     const u = await findUserByEmail(q, email);
     // GoTrue's order: no such user or no password, then banned, then the password itself.
@@ -185,7 +213,7 @@ export async function token(a: AuthContext, r: GatewayRequest) {
   else if (grant === "refresh_token") {
     const rt = optString(b, "refresh_token", 512);
     if (!rt) throw badRequest("validation_failed", "refresh_token required");
-    a.limiter.hit(`ip:refresh:${limitIp(a, r)}`, a.settings.rateLimit.tokenRefresh, FIVE_MIN);
+    a.limiter.take([bucket(`ip:refresh:${limitIp(a, r)}`, a.settings.rateLimit.tokenRefresh, FIVE_MIN)]);
     const out = await tx(a, (q) => refreshSession(a.issuer, q, rt));
     if (out.error) throw out.error;
     session = out.session!;
@@ -238,9 +266,9 @@ export async function updateUser(a: AuthContext, r: GatewayRequest) {
         await q.query("update auth.users set email_change = $2, email_change_confirm_status = 0, email_change_token_current = '', updated_at = now() where id = $1", [user.id, email]);
         const u2 = (await findUserById(q, user.id))!;
         checkFrequency(a, user, "email_change_new");
-        await sendToken(a, q, u2, "email_change_new", redirectTo, pkce, { recipient: email, skipFrequency: true });
+        await sendToken(a, q, u2, "email_change_new", redirectTo, pkce, { recipient: email, skipFrequency: true, from: limitIp(a, r) });
         if (a.settings.email.doubleConfirmChanges && user.email && !user.is_anonymous) {
-          await sendToken(a, q, (await findUserById(q, user.id))!, "email_change_current", redirectTo, undefined, { recipient: user.email, skipFrequency: true });
+          await sendToken(a, q, (await findUserById(q, user.id))!, "email_change_current", redirectTo, undefined, { recipient: user.email, skipFrequency: true, from: limitIp(a, r) });
         }
       }
     }
@@ -264,12 +292,12 @@ export async function recover(a: AuthContext, r: GatewayRequest) {
   const b = await readBodyJson(r.req);
   const email = validateEmail(optString(b, "email", 1024) ?? "");
   const pkce = readPkce(b);
-  limitSignIn(a, r, email);
+  limitSignIn(a, r);
   const redirectTo = redirectOf(a, r, b);
   await tx(a, async (q) => {
     const u = await findUserByEmail(q, email);
     if (!u || u.deleted_at) return; // GoTrue answers the same whether the address exists or not
-    await sendToken(a, q, u, "recovery", redirectTo, pkce);
+    await sendToken(a, q, u, "recovery", redirectTo, pkce, { from: limitIp(a, r) });
   });
   return sendJson(r.res, 200, {});
 }
@@ -283,7 +311,7 @@ export async function otp(a: AuthContext, r: GatewayRequest) {
   const pkce = readPkce(b);
   if (phone && !emailRaw) throw badRequest("sms_send_failed", "Phone OTP is not available on this server");
   const email = validateEmail(emailRaw ?? "");
-  limitSignIn(a, r, email);
+  limitSignIn(a, r);
   const redirectTo = redirectOf(a, r, b);
   await tx(a, async (q) => {
     await q.query("select pg_advisory_xact_lock(hashtext('auth.signup:' || $1))", [email]);
@@ -298,8 +326,8 @@ export async function otp(a: AuthContext, r: GatewayRequest) {
       await insertEmailIdentity(q, u);
     }
     if (isBanned(u)) throw badRequest("user_banned", "User is banned");
-    if (!isConfirmed(u)) await sendToken(a, q, u, "confirmation", redirectTo, pkce);
-    else await sendToken(a, q, u, "magiclink", redirectTo, pkce);
+    if (!isConfirmed(u)) await sendToken(a, q, u, "confirmation", redirectTo, pkce, { from: limitIp(a, r) });
+    else await sendToken(a, q, u, "magiclink", redirectTo, pkce, { from: limitIp(a, r) });
   });
   return sendJson(r.res, 200, {});
 }
@@ -310,19 +338,19 @@ export async function resend(a: AuthContext, r: GatewayRequest) {
   const email = validateEmail(optString(b, "email", 1024) ?? "");
   const pkce = readPkce(b);
   if (type !== "signup" && type !== "email_change") throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
-  limitSignIn(a, r, email);
+  limitSignIn(a, r);
   const redirectTo = redirectOf(a, r, b);
   await tx(a, async (q) => {
     if (type === "signup") {
       const u = await findUserByEmail(q, email);
       if (!u) return;
       if (isConfirmed(u)) throw badRequest("email_address_not_authorized", "Email address already confirmed");
-      await sendToken(a, q, u, "confirmation", redirectTo, pkce);
+      await sendToken(a, q, u, "confirmation", redirectTo, pkce, { from: limitIp(a, r) });
     } else {
       const x = await q.query<{ id: string }>("select id from auth.users where lower(email_change) = $1 limit 1", [email]);
       if (!x.rows[0]) return;
       const u = (await findUserById(q, x.rows[0].id))!;
-      await sendToken(a, q, u, "email_change_new", redirectTo, pkce, { recipient: email });
+      await sendToken(a, q, u, "email_change_new", redirectTo, pkce, { recipient: email, from: limitIp(a, r) });
     }
   });
   return sendJson(r.res, 200, {});
@@ -355,7 +383,7 @@ export async function verifyGet(a: AuthContext, r: GatewayRequest) {
     const type = parseVerifyType(r.query.get("type"));
     if (type === "email") throw badRequest("validation_failed", "Verify requires a verification type");
     if (!token) throw badRequest("validation_failed", "Verify requires a token or a token hash");
-    a.limiter.hit(`ip:verify:${limitIp(a, r)}`, a.settings.rateLimit.tokenVerifications, FIVE_MIN);
+    a.limiter.take([bucket(`ip:verify:${limitIp(a, r)}`, a.settings.rateLimit.tokenVerifications, FIVE_MIN)]);
     const out = await tx(a, (q) => verifyToken(a, q, r, { type, tokenHash: token }));
     let to: string;
     if (out.message) to = withFragment(redirectTo, { message: out.message });
@@ -376,7 +404,7 @@ export async function verifyPost(a: AuthContext, r: GatewayRequest) {
   const token = optString(b, "token", 64);
   const emailRaw = optString(b, "email", 1024);
   if (!tokenHash && !(token && emailRaw)) throw badRequest("validation_failed", "Verify requires either a token hash or an email and a token");
-  a.limiter.hit(`ip:verify:${limitIp(a, r)}`, a.settings.rateLimit.tokenVerifications, FIVE_MIN);
+  a.limiter.take([bucket(`ip:verify:${limitIp(a, r)}`, a.settings.rateLimit.tokenVerifications, FIVE_MIN)]);
   const out = await tx(a, (q) => verifyToken(a, q, r, { type, tokenHash, email: emailRaw?.trim().toLowerCase(), otp: token?.trim() }));
   if (out.message) return sendJson(r.res, 200, { msg: SINGLE_CONFIRMATION_MSG, code: 200 });
   if (out.code) return sendJson(r.res, 200, { ...userJson(out.user, []), auth_code: out.code });

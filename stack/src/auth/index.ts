@@ -8,7 +8,8 @@ import type { AuthContext } from "./context.ts";
 import { API_VERSION, AuthError, sendError, toAuthError, wantsNewShape } from "./errors.ts";
 import * as flows from "./flows.ts";
 import { authorize, callback } from "./oauth.ts";
-import { RateLimiter } from "./ratelimit.ts";
+import { FailureMarks, RateLimiter } from "./ratelimit.ts";
+import { loadMailTemplates } from "./templates.ts";
 import { readAuthSettings } from "./settings.ts";
 
 type Handler = (a: AuthContext, r: GatewayRequest, id: string) => Promise<void>;
@@ -43,7 +44,9 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
     ctx, settings, externalUrl,
     issuer: { settings, jwtSecret: ctx.keys.jwtSecret, issuer: externalUrl },
     limiter: new RateLimiter(),
+    failedSignIns: new FailureMarks(),
     mail: () => ctx.services.get("mail") as MailService | undefined,
+    templates: loadMailTemplates(ctx.config.auth ?? {}, ctx.options.workdir, ctx.log.child("auth")),
   };
   const log = ctx.log.child("auth");
 

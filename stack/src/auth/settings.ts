@@ -14,7 +14,11 @@ export interface ProviderSettings {
 export interface RateLimits {
   /** Emails sent per hour, across the instance. */
   emailSent: number;
-  /** Sign-ins and sign-ups per 5 minutes per IP. */
+  /** Emails one client address may cause per hour (PARLEY_AUTH_EMAIL_PER_ADDRESS; default a fifth of email_sent, at least 2). */
+  emailPerAddress: number;
+  /** Emails one recipient may receive per hour from requests anyone can make (PARLEY_AUTH_EMAIL_PER_RECIPIENT; default a tenth of email_sent, at least 2). */
+  emailPerRecipient: number;
+  /** Sign-ins and sign-ups per 5 minutes per IP; also the failed password sign-ins an account takes per 5 minutes before it backs off. */
   signInSignUps: number;
   /** Token refreshes per 5 minutes per IP. */
   tokenRefresh: number;
@@ -84,6 +88,11 @@ export function readAuthSettings(ctx: ServiceContext): AuthSettings {
   const e = (a.email ?? {}) as Table;
   const rl = (a.rate_limit ?? {}) as Table;
   const ext = (a.external ?? {}) as Table;
+  const emailSent = num(rl.email_sent, 2);
+  const envNum = (name: string, d: number) => {
+    const v = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(v) && v >= 0 ? v : d;
+  };
   return {
     siteUrl: str(a.site_url, "http://127.0.0.1:3000").replace(/\/+$/, ""),
     additionalRedirectUrls: Array.isArray(a.additional_redirect_urls) ? a.additional_redirect_urls.filter((x): x is string => typeof x === "string" && !!x) : [],
@@ -104,7 +113,9 @@ export function readAuthSettings(ctx: ServiceContext): AuthSettings {
       otpExpiry: num(e.otp_expiry, 3600),
     },
     rateLimit: {
-      emailSent: num(rl.email_sent, 2),
+      emailSent,
+      emailPerAddress: envNum("PARLEY_AUTH_EMAIL_PER_ADDRESS", Math.max(2, Math.ceil(emailSent / 5))),
+      emailPerRecipient: envNum("PARLEY_AUTH_EMAIL_PER_RECIPIENT", Math.max(2, Math.ceil(emailSent / 10))),
       signInSignUps: num(rl.sign_in_sign_ups, 30),
       tokenRefresh: num(rl.token_refresh, 150),
       tokenVerifications: num(rl.token_verifications, 30),

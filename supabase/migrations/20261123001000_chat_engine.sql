@@ -191,3 +191,36 @@ comment on function public.can_manage_bot(uuid) is
   'Does the caller hold the admin (or owner) role in the bot''s team? Edge functions ask it before writing as the service role.';
 revoke execute on function public.can_manage_bot(uuid) from public, anon;
 grant execute on function public.can_manage_bot(uuid) to authenticated, service_role;
+
+-- The service side answers for any bot: a channel's receiver (after the platform's signature),
+-- the test runner and tasks search the bot's knowledge with match_chunks as the service role,
+-- which may use every bot (it bypasses RLS anyway). Otherwise as in 20261121001000.
+create or replace function private.can_chat_with_bot(bot_id uuid) returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from public.bots b
+    where b.id = can_chat_with_bot.bot_id
+      and (
+        b.visibility = 'public'
+        or (
+          b.visibility = 'password'
+          and exists (
+            select 1 from public.bot_access_grants g
+            where g.bot_id = b.id
+              and g.user_id = (select auth.uid())
+              and (g.expires_at is null or g.expires_at > now())
+          )
+        )
+        or private.has_bot_role(b.id, null)
+        or private.is_platform_admin()
+        or (select auth.role()) = 'service_role'
+      )
+  );
+$$;
+comment on function private.can_chat_with_bot(uuid) is
+  'May the caller chat with this bot? public: anyone; password: after a grant; private: its team, platform admins and the service side.';

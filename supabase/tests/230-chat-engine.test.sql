@@ -1,7 +1,7 @@
 -- The answering engine's SQL: open_chat_turn (a chat with its first turn or nothing, channel
 -- chats by external ids), the bot's budget spent only by accepted turns, can_manage_bot.
 begin;
-select plan(26);
+select plan(27);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 select tests.create_supabase_user('ghost');
@@ -59,6 +59,8 @@ select is((select opened_chat_id from public.open_chat_turn(tests.bot_id('A priv
   (select opened_chat_id from slack1), 'the next message of the same thread continues the same chat');
 select isnt((select opened_chat_id from public.open_chat_turn(tests.bot_id('A private'), 'elsewhere', null, '[]', 'telegram', 'C1:1700000000.1', 'U42')),
   (select opened_chat_id from slack1), 'the same thread id on another channel is another chat');
+select isnt_empty($$ select private.can_chat_with_bot(tests.bot_id('B private')) where private.can_chat_with_bot(tests.bot_id('B private')) $$,
+  'the service side may use a private bot (channels search its knowledge)');
 select throws_ok($$ select * from public.open_chat_turn('00000000-0000-4000-8000-000000000000', 'x', null, '[]', 'slack', 'T', 'U') $$,
   'PT404', 'Bot not found', 'an unknown bot is not found');
 reset role;

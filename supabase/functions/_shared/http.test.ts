@@ -24,7 +24,7 @@ Deno.test("readJson turns malformed JSON into a 400", async () => {
 });
 
 Deno.test("handler answers preflights and hides internal errors", async () => {
-  const h = handler(() => {
+  const h = handler("test", () => {
     throw new Error("secret internals");
   });
   const pre = await h(new Request("http://x/", { method: "OPTIONS" }));
@@ -34,8 +34,8 @@ Deno.test("handler answers preflights and hides internal errors", async () => {
   const body = await r.json();
   assert.deepEqual(body.error.code, "internal_error");
   assert.deepEqual(JSON.stringify(body).includes("secret"), false);
-  const mistake = handler(() => {
-    throw new HttpError(422, "bad_input", "Nope");
+  const mistake = handler("test", () => {
+    throw new HttpError(409, "sync_in_progress", "Nope");
   });
-  assert.deepEqual((await mistake(new Request("http://x/"))).status, 422);
+  assert.deepEqual((await mistake(new Request("http://x/"))).status, 409);
 });

@@ -187,7 +187,9 @@ export async function chat(token: string, body: unknown, headers: Record<string,
   const res = await callFunction("chat", {
     method: "POST",
     token,
-    headers: { "content-type": "application/json", ...headers },
+    // A client address per call (the gateway trusts X-Forwarded-For in tests) so the per-address
+    // limit does not add up across the whole suite; tests of that limit pass their own.
+    headers: { "content-type": "application/json", "x-forwarded-for": randomIp(), ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -198,6 +200,11 @@ export async function chat(token: string, body: unknown, headers: Record<string,
     events: isSse ? parseSse(text) : [],
     json: isSse ? null : JSON.parse(text),
   };
+}
+
+export function randomIp(): string {
+  const n = () => Math.floor(Math.random() * 250) + 1;
+  return `10.${n()}.${n()}.${n()}`;
 }
 
 export function answerText(events: SseEvent[]): string {

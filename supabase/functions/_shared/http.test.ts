@@ -39,3 +39,18 @@ Deno.test("handler answers preflights and hides internal errors", async () => {
   });
   assert.deepEqual((await mistake(new Request("http://x/"))).status, 409);
 });
+
+Deno.test("handler: a backend that refuses connections is 503 with Retry-After, not 500", async () => {
+  // A port nobody listens on: what supabase-js meets while PostgREST (or auth, storage) is down.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const h = handler("test", async () => {
+    await fetch(`http://127.0.0.1:${port}/rest/v1/bots`);
+    return new Response("unreachable");
+  });
+  const r = await h(new Request("http://x/"));
+  assert.deepEqual(r.status, 503);
+  assert.ok(Number(r.headers.get("retry-after")) >= 1);
+  assert.deepEqual((await r.json()).error.code, "service_unavailable");
+});

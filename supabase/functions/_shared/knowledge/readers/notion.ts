@@ -14,7 +14,7 @@ export const NOTION_VERSION = "2022-06-28";
 const MAX_BLOCKS = 5000;
 const MAX_DEPTH = 6;
 
-// deno-lint-ignore no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the vendor API's JSON, read defensively field by field
 type Json = any;
 
 function notionBase(override?: string): string {

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
 import { createClient } from "npm:@supabase/supabase-js@2.119.1";
 import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { parseSseFrames } from "../_shared/contracts/chat.ts";
 
 /**
  * A confirmed user with a client and an access token minted with the stack's
@@ -167,19 +168,9 @@ export interface SseEvent {
   data: any;
 }
 
+/** The chat's events in a finished SSE body (the same parser the app uses). */
 export function parseSse(text: string): SseEvent[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim())
-    .map((block) => {
-      let event = "message";
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-      }
-      return { event, data: JSON.parse(data.join("\n")) };
-    });
+  return parseSseFrames(`${text}\n\n`).events;
 }
 
 /** POSTs to /chat; returns the status and, for SSE answers, the parsed events (the body is always consumed). */

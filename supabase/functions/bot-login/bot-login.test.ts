@@ -3,7 +3,7 @@
 // rate-limited per visitor and per IP.
 import assert from "node:assert/strict";
 import { callFunction, rateLimitHits, serviceClient, stack } from "../_shared/testing.ts";
-import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
+import { chat, createBot, deletedVisitor, signedInUser } from "../chat/test-helpers.ts";
 
 async function login(token: string, body: unknown, ip = `10.${rand()}.${rand()}.${rand()}`) {
   const res = await callFunction("bot-login", {
@@ -108,9 +108,7 @@ Deno.test("bot-login: attempts are also limited per IP across visitors", async (
 
 Deno.test("bot-login: a deleted user's still-valid token is 401, not 500 (issue 13)", async () => {
   const { botId } = await createBot({ visibility: "password", password: "right-pass-3" });
-  const visitor = await signedInUser();
-  const { error } = await serviceClient().auth.admin.deleteUser(visitor.user.id);
-  if (error) throw error;
+  const visitor = await deletedVisitor();
   const r = await login(visitor.token, { bot_id: botId, password: "right-pass-3" });
   assert.equal(r.status, 401);
   assert.equal(r.json.error.code, "session_required");

@@ -9,6 +9,7 @@ import {
   assertStreamShape,
   chat,
   createBot,
+  deletedVisitor,
   ownMessages,
   PNG_1PX,
   setProviderKey,
@@ -564,9 +565,7 @@ Deno.test("a chat is created together with its first turn or not at all (issue 1
 
 Deno.test("a deleted user's still-valid token is 401 in chat (issue 13)", async () => {
   const { botId } = await createBot({ chunks: knowledge });
-  const visitor = await signedInUser();
-  const { error } = await serviceClient().auth.admin.deleteUser(visitor.user.id);
-  if (error) throw error;
+  const visitor = await deletedVisitor();
   const r = await chat(visitor.token, { bot_id: botId, message: "still there?" });
   assert.equal(r.status, 401);
   assert.equal(r.json.error.code, "session_required");

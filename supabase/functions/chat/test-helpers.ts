@@ -28,6 +28,14 @@ export async function signedInUser(opts: { anonymous?: boolean } = {}) {
   return { client, user, token };
 }
 
+/** A visitor whose account was deleted while their access token is still valid. */
+export async function deletedVisitor() {
+  const visitor = await signedInUser();
+  const { error } = await serviceClient().auth.admin.deleteUser(visitor.user.id);
+  if (error) throw error;
+  return visitor;
+}
+
 async function mintToken(sub: string, anonymous: boolean): Promise<string> {
   const secret = Deno.env.get("SUPABASE_JWT_SECRET");
   if (!secret) throw new Error("SUPABASE_JWT_SECRET is not set: run through scripts/with-stack.mjs");

@@ -5,6 +5,7 @@ import { PDFDocument, StandardFonts } from "npm:pdf-lib@1.17.1";
 import { Document, HeadingLevel, Packer, Paragraph } from "npm:docx@9.15.2";
 import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
 import { embeddingConfigForTeam, hasEmbeddingColumn } from "../_shared/knowledge/embeddings.ts";
+import { createBot, signedInUser as userWithToken } from "../chat/test-helpers.ts";
 import {
   createSource,
   documentsOf,
@@ -527,13 +528,14 @@ Deno.test("every ingest write refuses a platform administrator and a member of a
   if (docError) throw docError;
 
   // The platform administrator reads every team's data (RLS lets them see these rows)...
-  const platform = await signedInUser();
+  // Users with minted tokens: the suite shares auth's sign-in limit (30 per 5 minutes per address).
+  const platform = await userWithToken();
   const { error: adminError } = await service.from("platform_admins").insert({ user_id: platform.user.id });
   if (adminError) throw adminError;
   const seen = await platform.client.from("data_sources").select("id").eq("id", sourceId);
   assert.equal(seen.data?.length, 1, "the platform administrator can read the source");
   // ...and a member of another team owns a bot of their own.
-  const otherTeam = await ownerWithBot();
+  const otherTeam = (await createBot()).owner;
 
   const writes = [
     { path: "/notion/token", body: { data_source_id: sourceId, access_token: "secret_attacker_token" } },

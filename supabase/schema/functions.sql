@@ -58,6 +58,21 @@ $function$;
 comment on function private.avatar_path_from_url(value text) is 'A stored avatar value as a path of the avatars bucket: paths as they are, public URLs of the bucket as their path, else null.';
 -- execute: public
 
+-- private.bot_chat_budget(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.bot_chat_budget(bot_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  -- Every bot gets the same ceiling until billing plans set it per team's plan. A benchmark may
+  -- raise it for a whole database: alter database ... set parley.bot_chat_budget = '1000000'.
+  select coalesce(nullif(current_setting('parley.bot_chat_budget', true), '')::integer, 600)
+  where bot_chat_budget.bot_id is not null;
+$function$;
+comment on function private.bot_chat_budget(bot_id uuid) is 'Answers a bot may give per minute, whoever asks (all visitors and channels together). The plan setting billing will change.';
+-- execute: service_role
+
 -- private.bot_has_password(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.bot_has_password(bot_id uuid)
  RETURNS boolean
@@ -97,10 +112,11 @@ AS $function$
         )
         or private.has_bot_role(b.id, null)
         or private.is_platform_admin()
+        or (select auth.role()) = 'service_role'
       )
   );
 $function$;
-comment on function private.can_chat_with_bot(bot_id uuid) is 'May the caller chat with this bot? public: anyone; password: after a grant; private: its team and platform admins.';
+comment on function private.can_chat_with_bot(bot_id uuid) is 'May the caller chat with this bot? public: anyone; password: after a grant; private: its team, platform admins and the service side.';
 -- execute: authenticated; service_role
 
 -- private.can_read_chat_image(object_name text)
@@ -702,6 +718,28 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_chat_external_ids()
+CREATE OR REPLACE FUNCTION private.protect_chat_external_ids()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      if new.external_thread_id is not null or new.external_user_id is not null then
+        raise exception 'Only channels set a chat''s external ids' using errcode = '42501';
+      end if;
+    elsif new.external_thread_id is distinct from old.external_thread_id
+       or new.external_user_id is distinct from old.external_user_id then
+      raise exception 'Only the title and the shared flag of a chat can be changed' using errcode = '42501';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_chat_fields()
 CREATE OR REPLACE FUNCTION private.protect_chat_fields()
  RETURNS trigger
@@ -985,6 +1023,27 @@ $function$;
 comment on function private.shares_team_with(user_id uuid) is 'Is the given user in at least one team with the caller?';
 -- execute: authenticated; service_role
 
+-- private.spend_bot_chat_budget(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.spend_bot_chat_budget(bot_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  counter_key text := 'chat:bot:' || spend_bot_chat_budget.bot_id::text;
+  budget integer := coalesce(private.bot_chat_budget(spend_bot_chat_budget.bot_id), 600);
+begin
+  if private.consume_rate_limit(counter_key, budget, 60) then
+    return null;
+  end if;
+  return (select greatest(1, ceil(extract(epoch from (r.window_start + interval '60 seconds' - now())))::integer)
+          from private.rate_limits r where r.key = counter_key);
+end;
+$function$;
+comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait.';
+-- execute: authenticated; service_role
+
 -- private.storage_bot_id(name text)
 CREATE OR REPLACE FUNCTION private.storage_bot_id(name text)
  RETURNS uuid
@@ -1067,6 +1126,18 @@ begin
 end;
 $function$;
 comment on function public.accept_invitation(token text) is 'Joins the team of the invitation for the signed-in user whose email it was sent to. Returns the team id.';
+-- execute: authenticated; service_role
+
+-- public.can_manage_bot(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.can_manage_bot(bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.has_bot_role(can_manage_bot.bot_id, 'admin');
+$function$;
+comment on function public.can_manage_bot(bot_id uuid) is 'Does the caller hold the admin (or owner) role in the bot''s team? Edge functions ask it before writing as the service role.';
 -- execute: authenticated; service_role
 
 -- public.change_member_role(team_id uuid, user_id uuid, role public.team_role)
@@ -1314,7 +1385,6 @@ CREATE OR REPLACE FUNCTION public.match_chunks(p_bot_id uuid, p_query text, p_ma
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
- SET "pg_trgm.word_similarity_threshold" TO '0.5'
  SET enable_seqscan TO 'on'
  SET enable_indexscan TO 'on'
 AS $function$
@@ -1330,14 +1400,14 @@ declare
   v_term text;
   v_count integer := least(greatest(coalesce(p_match_count, 8), 1), 50);
   v_query text := left(btrim(coalesce(p_query, '')), 2000);
+  v_threshold text := current_setting('pg_trgm.word_similarity_threshold', true);
 begin
   if v_query = '' or p_bot_id is null or not private.can_chat_with_bot(p_bot_id) then
     return;
   end if;
   select private.language_regconfig(b.language) into v_config from public.bots b where b.id = p_bot_id;
-  if v_config = 'pg_catalog.simple'::regconfig then
-    perform set_config('pg_trgm.word_similarity_threshold', '0.3', true);
-  end if;
+  perform set_config('pg_trgm.word_similarity_threshold',
+    case when v_config = 'pg_catalog.simple'::regconfig then '0.3' else '0.5' end, true);
   v_web := websearch_to_tsquery(v_config, v_query);
   -- any query word may match (questions rarely contain only words of the answer)
   select string_agg('''' || replace(replace(l, '\', '\\'), '''', '''''') || '''', ' | ')::tsquery into v_any
@@ -1419,9 +1489,87 @@ begin
   join public.documents d on d.id = c.document_id
   order by f.score desc, c.id
   limit v_count;
+  -- the caller's own threshold again (null resets it), as a SET clause would leave it
+  perform set_config('pg_trgm.word_similarity_threshold', v_threshold, true);
 end;
 $function$;
 comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: full text in the bot''s language, and word similarity over a bounded pool (full-text hits plus per-word trigram lookups through the (bot_id, content) GIN index), fused by reciprocal rank. Empty when the caller may not chat with the bot.';
+-- execute: authenticated; service_role
+
+-- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text)
+CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text)
+ RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+declare
+  the_chat uuid := open_chat_turn.chat_id;
+  is_new boolean := false;
+  the_message uuid := gen_random_uuid();
+  wait integer;
+begin
+  if open_chat_turn.external_thread_id is not null then
+    -- A channel's conversation: only the service side, after checking the platform's signature.
+    if (select auth.role()) is distinct from 'service_role' then
+      raise exception 'Only channels open chats by external ids' using errcode = '42501';
+    end if;
+    if not exists (select 1 from public.bots b where b.id = open_chat_turn.bot_id) then
+      raise exception 'Bot not found' using errcode = 'PT404', hint = 'bot_not_found';
+    end if;
+    select c.id into the_chat from public.chats c
+    where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
+      and c.external_thread_id = open_chat_turn.external_thread_id;
+    if the_chat is null then
+      insert into public.chats as c (bot_id, user_id, channel, external_thread_id, external_user_id)
+      values (open_chat_turn.bot_id, null, open_chat_turn.channel, open_chat_turn.external_thread_id,
+              open_chat_turn.external_user_id)
+      on conflict (bot_id, channel, external_thread_id) where external_thread_id is not null do nothing
+      returning c.id into the_chat;
+      is_new := the_chat is not null;
+      if the_chat is null then
+        -- Another message of the same conversation created it a moment ago.
+        select c.id into the_chat from public.chats c
+        where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
+          and c.external_thread_id = open_chat_turn.external_thread_id;
+      end if;
+    end if;
+  elsif the_chat is not null then
+    -- A visitor's own chat with this bot (RLS: their own, while they may still use the bot).
+    if not exists (
+      select 1 from public.chats c
+      where c.id = the_chat and c.bot_id = open_chat_turn.bot_id and c.user_id = (select auth.uid())
+    ) then
+      raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+    end if;
+  else
+    if (select auth.uid()) is null then
+      raise exception 'Sign in (an anonymous session is enough) to chat' using errcode = 'PT401', hint = 'session_required';
+    end if;
+    the_chat := gen_random_uuid();
+    is_new := true;
+    begin
+      insert into public.chats (id, bot_id, channel) values (the_chat, open_chat_turn.bot_id, open_chat_turn.channel);
+    exception when foreign_key_violation then
+      -- The token is still valid but its user was deleted (or the bot is gone: then RLS refused first).
+      raise exception 'Your session is not valid. Sign in again.' using errcode = 'PT401', hint = 'session_required';
+    end;
+  end if;
+
+  insert into public.messages (id, chat_id, role, content, images)
+  values (the_message, the_chat, 'user', open_chat_turn.content, coalesce(open_chat_turn.images, '[]'));
+
+  -- Only a turn RLS accepted spends the bot's budget; over it, everything above rolls back.
+  wait := private.spend_bot_chat_budget(open_chat_turn.bot_id);
+  if wait is not null then
+    raise exception 'This bot is answering too many messages right now; try again in a minute'
+      using errcode = 'PT429', hint = 'rate_limited', detail = wait::text;
+  end if;
+
+  return query select the_chat, the_message, is_new;
+end;
+$function$;
+comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
 -- public.remove_team_member(team_id uuid, user_id uuid)

@@ -115,25 +115,34 @@ CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON pub
 create table public.chats (
   id uuid default gen_random_uuid() not null,
   bot_id uuid not null,
-  user_id uuid default auth.uid() not null,
+  user_id uuid default auth.uid(),
   channel text default 'web'::text not null,
   title text,
   shared boolean default false not null,
   message_count integer default 0 not null,
   last_message_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  external_thread_id text,
+  external_user_id text
 );
 comment on table public.chats is 'A conversation of one visitor (auth user, often anonymous) with one bot. shared = readable by link (get_shared_chat).';
+comment on column public.chats.external_thread_id is 'A channel chat: the platform''s thread/chat id (Slack thread, Telegram chat, WhatsApp number, API conversation). One chat per bot, channel and thread.';
+comment on column public.chats.external_user_id is 'A channel chat: the platform''s id of the person who started it (user_id is null for channel chats).';
 alter table public.chats add constraint chats_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.chats add constraint chats_channel_check CHECK ((channel = ANY (ARRAY['web'::text, 'widget'::text, 'api'::text, 'slack'::text, 'discord'::text, 'telegram'::text, 'whatsapp'::text])));
+alter table public.chats add constraint chats_external_thread_id_check CHECK (((external_thread_id IS NULL) OR ((char_length(external_thread_id) >= 1) AND (char_length(external_thread_id) <= 300))));
+alter table public.chats add constraint chats_external_user_id_check CHECK (((external_user_id IS NULL) OR ((char_length(external_user_id) >= 1) AND (char_length(external_user_id) <= 300))));
 alter table public.chats add constraint chats_pkey PRIMARY KEY (id);
 alter table public.chats add constraint chats_title_check CHECK (((title IS NULL) OR (char_length(title) <= 200)));
 alter table public.chats add constraint chats_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+alter table public.chats add constraint chats_user_or_external_thread CHECK (((user_id IS NOT NULL) OR (external_thread_id IS NOT NULL)));
 CREATE INDEX chats_bot_id_created_at_idx ON public.chats USING btree (bot_id, created_at DESC);
+CREATE UNIQUE INDEX chats_external_thread_idx ON public.chats USING btree (bot_id, channel, external_thread_id) WHERE (external_thread_id IS NOT NULL);
 CREATE INDEX chats_user_id_last_message_at_idx ON public.chats USING btree (user_id, last_message_at DESC NULLS LAST);
 CREATE TRIGGER chats_set_timestamps BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('30');
+CREATE TRIGGER protect_chat_external_ids BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_external_ids();
 CREATE TRIGGER protect_chat_fields BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_fields();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update

@@ -100,6 +100,8 @@ function pushWorkdir(workdir: string, only?: (version: string) => boolean): stri
   const src = path.join(workdir, "supabase");
   fs.mkdirSync(path.join(dir, "supabase", "migrations"), { recursive: true });
   for (const f of ["config.toml", "seed.sql"]) if (fs.existsSync(path.join(src, f))) fs.copyFileSync(path.join(src, f), path.join(dir, "supabase", f));
+  // config.toml names files (the auth e-mail templates) that the CLI reads when it loads the config.
+  if (fs.existsSync(path.join(src, "templates"))) fs.cpSync(path.join(src, "templates"), path.join(dir, "supabase", "templates"), { recursive: true });
   for (const m of listMigrations(workdir)) {
     if (only && !only(m.version)) continue;
     fs.copyFileSync(m.file, path.join(dir, "supabase", "migrations", path.basename(m.file)));

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createAppServer } from "../../stack/src/app.ts";
+import { createAppServer } from "../../frontend/server/app-server.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const distDir = path.join(repoRoot, "frontend", "dist");

@@ -217,6 +217,26 @@ $function$;
 comment on function private.check_message_image_paths() is 'Before a client inserts a message: every attached image path is under the writer''s own folder.';
 -- execute: owner only
 
+-- private.consume_chat_turn_pass(pass uuid, bot_id uuid)
+CREATE OR REPLACE FUNCTION private.consume_chat_turn_pass(pass uuid, bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with used as (
+    delete from private.chat_turn_passes p
+    where p.id = consume_chat_turn_pass.pass
+      and p.bot_id = consume_chat_turn_pass.bot_id
+      and p.user_id = (select auth.uid())
+      and p.expires_at > now()
+    returning 1
+  )
+  select exists (select 1 from used);
+$function$;
+comment on function private.consume_chat_turn_pass(pass uuid, bot_id uuid) is 'Uses up the caller''s pass for this bot: true when it existed and was unexpired.';
+-- execute: authenticated; service_role
+
 -- private.consume_rate_limit(key text, max_hits integer, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.consume_rate_limit(key text, max_hits integer, window_seconds integer)
  RETURNS boolean
@@ -1359,6 +1379,26 @@ $function$;
 comment on function public.is_platform_admin() is 'RPC for the admin guard: is the caller a platform administrator?';
 -- execute: anon; authenticated; service_role
 
+-- public.issue_chat_turn_pass(bot_id uuid, user_id uuid)
+CREATE OR REPLACE FUNCTION public.issue_chat_turn_pass(bot_id uuid, user_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  pass uuid;
+begin
+  delete from private.chat_turn_passes p where p.expires_at < now();
+  insert into private.chat_turn_passes (bot_id, user_id)
+  values (issue_chat_turn_pass.bot_id, issue_chat_turn_pass.user_id)
+  returning id into pass;
+  return pass;
+end;
+$function$;
+comment on function public.issue_chat_turn_pass(bot_id uuid, user_id uuid) is 'Service role only: a one-time pass (valid a minute) for one visitor turn with this bot, issued by the answering engine after the visitor''s own limits.';
+-- execute: service_role
+
 -- public.list_team_provider_keys(team_id uuid)
 CREATE OR REPLACE FUNCTION public.list_team_provider_keys(team_id uuid)
  RETURNS TABLE(provider text, has_api_key boolean, api_key_last4 text, base_url text, updated_at timestamp with time zone)
@@ -1496,8 +1536,8 @@ $function$;
 comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: full text in the bot''s language, and word similarity over a bounded pool (full-text hits plus per-word trigram lookups through the (bot_id, content) GIN index), fused by reciprocal rank. Empty when the caller may not chat with the bot.';
 -- execute: authenticated; service_role
 
--- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text)
-CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text)
+-- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid)
+CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid)
  RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)
  LANGUAGE plpgsql
  SET search_path TO ''
@@ -1559,8 +1599,13 @@ begin
   insert into public.messages (id, chat_id, role, content, images)
   values (the_message, the_chat, 'user', open_chat_turn.content, coalesce(open_chat_turn.images, '[]'));
 
-  -- Only a turn RLS accepted spends the bot's budget; over it, everything above rolls back.
-  wait := private.spend_bot_chat_budget(open_chat_turn.bot_id);
+  -- Only a turn RLS accepted spends the bot's budget, and only when the service side opens it
+  -- (a channel) or the answering engine vouched for it with a pass after the visitor's own
+  -- limits. Over the budget, everything above rolls back.
+  if (select auth.role()) = 'service_role'
+     or private.consume_chat_turn_pass(open_chat_turn.turn_pass, open_chat_turn.bot_id) then
+    wait := private.spend_bot_chat_budget(open_chat_turn.bot_id);
+  end if;
   if wait is not null then
     raise exception 'This bot is answering too many messages right now; try again in a minute'
       using errcode = 'PT429', hint = 'rate_limited', detail = wait::text;
@@ -1569,7 +1614,7 @@ begin
   return query select the_chat, the_message, is_new;
 end;
 $function$;
-comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget. Returns (opened_chat_id, user_message_id, created).';
+comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
 -- public.remove_team_member(team_id uuid, user_id uuid)

@@ -24,6 +24,19 @@ comment on type public.team_role is 'owner: everything in the team; admin: the t
 create domain public.language_code as text CHECK ((VALUE = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
 comment on domain public.language_code is 'One of the ten interface languages: en de es fr it jp cn el pl nl.';
 
+-- private.chat_turn_passes ----------------------------------------------------
+create table private.chat_turn_passes (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  user_id uuid not null,
+  expires_at timestamp with time zone default (now() + '00:01:00'::interval) not null
+);
+comment on table private.chat_turn_passes is 'One-time passes the answering engine issues to a visitor''s turn after the visitor''s and the address''s limits; open_chat_turn consumes one to spend the bot''s budget. No foreign keys: a pass lives a minute.';
+alter table private.chat_turn_passes add constraint chat_turn_passes_pkey PRIMARY KEY (id);
+CREATE INDEX chat_turn_passes_expires_at_idx ON private.chat_turn_passes USING btree (expires_at);
+-- row level security: enabled
+-- grants: none
+
 -- private.rate_limits ---------------------------------------------------------
 create table private.rate_limits (
   key text not null,

@@ -1,7 +1,7 @@
 -- The answering engine's SQL: open_chat_turn (a chat with its first turn or nothing, channel
 -- chats by external ids), the bot's budget spent only by accepted turns, can_manage_bot.
 begin;
-select plan(27);
+select plan(32);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 select tests.create_supabase_user('ghost');
@@ -75,11 +75,35 @@ reset role;
 select is(private.bot_chat_budget(tests.bot_id('A gallery')), 600, 'a bot''s per-minute budget is 600 answers');
 select is((select hits from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A private')), 3,
   'three accepted channel turns spent three of A private''s budget (the refused visitor spent none)');
-select is((select hits from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A gallery')), 2,
-  'the visitor''s two accepted turns spent two of A gallery''s budget');
-update private.rate_limits set hits = 600 where key = 'chat:bot:' || tests.bot_id('A gallery');
+select is((select count(*)::int from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A gallery')), 0,
+  'the visitor''s direct turns (no pass from the engine) spent nothing of A gallery''s budget');
+
+-- the engine's one-time pass: only the service side issues it, only its visitor uses it, once
 select tests.authenticate_as('visitor1');
-select throws_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'one too many') $$, 'PT429', null,
+select throws_ok(format($$ select public.issue_chat_turn_pass(%L, %L) $$, tests.bot_id('A gallery'), tests.get_supabase_uid('visitor1')),
+  '42501', null, 'a visitor cannot issue a pass');
+select tests.authenticate_as_service_role();
+create temporary table passes on commit drop as
+  select public.issue_chat_turn_pass(tests.bot_id('A gallery'), tests.get_supabase_uid('visitor1')) as mine,
+         public.issue_chat_turn_pass(tests.bot_id('A gallery'), tests.get_supabase_uid('stranger')) as theirs;
+grant select on passes to authenticated;
+select tests.authenticate_as('visitor1');
+select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'with someone else''s pass', turn_pass => (select theirs from passes)) $$,
+  'a turn with another visitor''s pass is stored');
+select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'with my pass', turn_pass => (select mine from passes)) $$,
+  'a turn with the visitor''s own pass is stored');
+select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'with my pass again', turn_pass => (select mine from passes)) $$,
+  'the used pass is accepted as no pass');
+reset role;
+select is((select hits from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A gallery')), 1,
+  'only the turn with the visitor''s own, unused pass spent the bot''s budget');
+update private.rate_limits set hits = 600 where key = 'chat:bot:' || tests.bot_id('A gallery');
+select tests.authenticate_as_service_role();
+create temporary table pass2 on commit drop as
+  select public.issue_chat_turn_pass(tests.bot_id('A gallery'), tests.get_supabase_uid('visitor1')) as mine;
+grant select on pass2 to authenticated;
+select tests.authenticate_as('visitor1');
+select throws_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'one too many', turn_pass => (select mine from pass2)) $$, 'PT429', null,
   'past the budget the turn is refused with PT429');
 reset role;
 select is((select count(*)::int from public.messages where content = 'one too many'), 0, 'and nothing of it is stored');

@@ -1003,6 +1003,7 @@ export type Database = {
         Returns: string;
       };
       is_platform_admin: { Args: Record<PropertyKey, never>; Returns: boolean };
+      issue_chat_turn_pass: { Args: { bot_id: string; user_id: string }; Returns: string };
       list_team_provider_keys: {
         Args: { team_id: string };
         Returns: {
@@ -1035,6 +1036,7 @@ export type Database = {
           external_thread_id?: string;
           external_user_id?: string;
           images?: Json;
+          turn_pass?: string;
         };
         Returns: {
           created: boolean;

@@ -57,7 +57,7 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   let turn: OpenedTurn | null = null;
   let reader: Db = service;
   if (conversation.kind === "visitor") {
-    turn = await openVisitorTurn(bot.id, message, images, conversation);
+    turn = await openVisitorTurn(service, bot.id, message, images, conversation);
     reader = conversation.client;
   } else if (conversation.kind === "channel") {
     turn = await openChannelTurn(service, bot.id, message, conversation);

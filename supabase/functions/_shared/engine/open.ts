@@ -1,7 +1,8 @@
 // Stage 1: open or create the chat and store the user's turn, in one transaction
 // (public.open_chat_turn): a visitor's turn as the visitor (RLS decides whether they may use
-// the bot), a channel's turn as the service side by the platform's conversation id. The
-// bot's per-minute budget is spent there, after the access check. A refused turn stores nothing.
+// the bot) with a one-time pass the engine issues after the visitor's limits, a channel's turn
+// as the service side by the platform's conversation id. The bot's per-minute budget is spent
+// there, after the access check, only for those two. A refused turn stores nothing.
 import type { Db } from "../clients.ts";
 import type { Json } from "../database.types.ts";
 import { dbFailure, type DbError, isSessionInvalid, must, sessionInvalid } from "../db.ts";
@@ -51,17 +52,26 @@ function toTurn(data: unknown): OpenedTurn {
 }
 
 export async function openVisitorTurn(
+  service: Db,
   botId: string,
   message: string,
   images: LoadedImage[],
   conversation: VisitorConversation,
 ): Promise<OpenedTurn> {
+  // The visitor's own limits have passed (stage 0): vouch for this one turn, so open_chat_turn
+  // spends the bot's budget for it. A visitor calling open_chat_turn directly has no pass and
+  // spends nothing of the owner's budget (migration 20261123001100).
+  const pass = must(
+    await service.rpc("issue_chat_turn_pass", { bot_id: botId, user_id: conversation.userId }),
+    "turn pass",
+  );
   const { data, error } = await conversation.client.rpc("open_chat_turn", {
     bot_id: botId,
     content: message,
     chat_id: conversation.chatId,
     images: images.map(({ path, mime, size }) => ({ path, mime, size })) as Json,
     channel: conversation.channel ?? "web",
+    turn_pass: pass,
   });
   if (error) throw await refusal(error, conversation.client, botId);
   return toTurn(data);

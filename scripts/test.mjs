@@ -5,6 +5,7 @@
 //
 //   npm test                 all suites
 //   npm test -- stack e2e    only the named suites (see SUITES below)
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,18 +22,29 @@ const denoEnv = {
   NO_COLOR: "1",
 };
 
+// While suites run side by side, each one's output is kept and printed whole when it ends.
+const suiteOutput = new AsyncLocalStorage();
+
 function run(cmd, args, { cwd = root, env = {}, capture = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const onData = (stream) => (d) => {
       out += d;
-      if (!capture) stream.write(d);
+      if (capture) return;
+      const kept = suiteOutput.getStore();
+      if (kept) kept.push(String(d));
+      else stream.write(d);
     };
     child.stdout.on("data", onData(process.stdout));
     child.stderr.on("data", onData(process.stderr));
     child.on("close", (code, signal) => {
-      if (code !== 0) console.error(`${path.basename(cmd)} ${args.filter((a) => !a.includes("/")).join(" ")}: exit ${code ?? signal}`);
+      if (code !== 0) {
+        const line = `${path.basename(cmd)} ${args.filter((a) => !a.includes("/")).join(" ")}: exit ${code ?? signal}\n`;
+        const kept = suiteOutput.getStore();
+        if (kept) kept.push(line);
+        else process.stderr.write(line);
+      }
       resolve({ code, out });
     });
     child.on("error", (e) => resolve({ code: 1, out: String(e) }));
@@ -88,10 +100,12 @@ function functionEntries(...dirs) {
  * Downloads every function's npm: packages into the Deno cache before the suites run, so
  * a fresh clone's first function call does not spend its start-up time on downloads.
  */
-let denoWarm = false;
-async function warmDenoCache() {
-  if (denoWarm) return;
-  denoWarm = true;
+let denoWarm = null;
+function warmDenoCache() {
+  denoWarm ??= warmDenoCacheOnce();
+  return denoWarm;
+}
+async function warmDenoCacheOnce() {
   const entries = functionEntries("supabase/functions", "stack/test/fixture/supabase/functions");
   const { code } = await run(deno, ["cache", "--no-config", "--node-modules-dir=none", ...entries], { env: denoEnv, capture: true });
   if (code !== 0) console.log("(deno cache reported a problem; functions will fetch what is missing on first use)");
@@ -176,27 +190,40 @@ for (const n of names) if (!SUITES[n]) {
   process.exit(2);
 }
 
+// Two lanes side by side (PARLEY_TEST_SERIAL=1 runs one after another): the browser suite,
+// which mostly waits on Chromium, beside everything else in order. Each suite's output is
+// printed whole when it ends, so logs stay readable.
+const serial = process.env.PARLEY_TEST_SERIAL === "1" || names.length < 2 || !names.includes("e2e");
+const lanes = serial ? [names] : [names.filter((n) => n !== "e2e"), ["e2e"]];
 const results = [];
 let passed = 0;
 let failed = 0;
 const started = Date.now();
-for (const name of names) {
+
+async function runSuite(name) {
   const t0 = Date.now();
-  console.log(`\n=== ${name} ===`);
+  const kept = serial ? null : [];
+  if (serial) console.log(`\n=== ${name} ===`);
   let r;
   try {
-    r = await SUITES[name]();
+    r = await suiteOutput.run(kept, () => SUITES[name]());
   } catch (e) {
-    console.error(`${name}: ${e.message}`);
+    (kept ?? []).push(`${name}: ${e.message}\n`);
+    if (serial) console.error(`${name}: ${e.message}`);
     r = { passed: 0, failed: 1 };
   }
+  if (kept) process.stdout.write(`\n=== ${name} ===\n${kept.join("")}`);
   results.push({ name, ...r, seconds: Math.round((Date.now() - t0) / 1000) });
   passed += r.passed;
   failed += r.failed;
 }
+await Promise.all(lanes.map(async (lane) => {
+  for (const name of lane) await runSuite(name);
+}));
+results.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log("\nsuite       passed  failed  seconds");
-for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${String(r.seconds).padStart(8)}`);
+console.log("\nsuite            passed  failed  seconds");
+for (const r of results) console.log(`${r.name.padEnd(15)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${String(r.seconds).padStart(8)}`);
 console.log(`total time ${Math.round((Date.now() - started) / 1000)} s\n`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed || passed === 0 ? 1 : 0);

@@ -1,7 +1,8 @@
 -- Channels: where a bot is reachable besides its own page (web widget, HTTP API,
 -- Slack, Discord, Telegram, WhatsApp), their credentials, the HTTP API's keys and
--- the bookkeeping the channel receivers need (which platform conversation is
--- which chat, which deliveries were already handled).
+-- the deliveries the receivers already handled. A channel's conversations are
+-- ordinary chats (channel set, user_id null, external_thread_id prefixed with the
+-- channel's id; see 20261123001000_chat_engine.sql), opened by the answering engine.
 --
 -- Who sees what:
 --   * the team's admins and owners manage a bot's channels and API keys (RLS
@@ -13,8 +14,8 @@
 --     through channel_credential_status();
 --   * an API key is shown once by create_api_key(); only its sha256 is stored, in
 --     a column no client role may read;
---   * channel_conversations and channel_deliveries are written and read by the
---     channel functions with the service role only.
+--   * channel_deliveries is written and read by the channel functions with the
+--     service role only.
 
 -- types -----------------------------------------------------------------------
 create type public.channel_type as enum ('web', 'api', 'slack', 'discord', 'telegram', 'whatsapp');
@@ -75,23 +76,6 @@ comment on table public.api_keys is
 create index api_keys_bot_id_idx on public.api_keys (bot_id, created_at);
 create index api_keys_created_by_idx on public.api_keys (created_by);
 
-create table public.channel_conversations (
-  id uuid primary key default gen_random_uuid(),
-  channel_id uuid not null references public.channels (id) on delete cascade,
-  external_id text not null check (char_length(external_id) between 1 and 500),
-  chat_id uuid not null references public.chats (id) on delete cascade,
-  external_user_id text check (external_user_id is null or char_length(external_user_id) <= 200),
-  external_chat_id text check (external_chat_id is null or char_length(external_chat_id) <= 200),
-  external_thread_id text check (external_thread_id is null or char_length(external_thread_id) <= 200),
-  last_inbound_at timestamptz not null default now(),
-  created_at timestamptz not null default now(),
-  unique (channel_id, external_id)
-);
-comment on table public.channel_conversations is
-  'Which platform conversation (a Slack thread, a Telegram chat, a WhatsApp number, ...) is which chat. '
-  'last_inbound_at is the user''s last message (WhatsApp''s 24-hour window). Service role only.';
-create index channel_conversations_chat_id_idx on public.channel_conversations (chat_id);
-
 create table public.channel_deliveries (
   channel_id uuid not null references public.channels (id) on delete cascade,
   event_id text not null check (char_length(event_id) between 1 and 300),
@@ -105,12 +89,11 @@ create index channel_deliveries_received_at_idx on public.channel_deliveries (re
 alter table public.channels enable row level security;
 alter table public.channel_credentials enable row level security;
 alter table public.api_keys enable row level security;
-alter table public.channel_conversations enable row level security;
 alter table public.channel_deliveries enable row level security;
 
 -- No client role may touch the service-only tables (RLS without policies would
 -- already hide them; the revoke makes it loud).
-revoke all on public.channel_credentials, public.channel_conversations, public.channel_deliveries from anon, authenticated;
+revoke all on public.channel_credentials, public.channel_deliveries from anon, authenticated;
 revoke all on public.channels, public.api_keys from anon;
 revoke truncate, references, trigger on public.channels, public.api_keys from authenticated;
 -- API keys are created by create_api_key() only; the hash is never readable by clients.
@@ -233,7 +216,7 @@ create policy "Team admins can delete API keys" on public.api_keys
   for delete to authenticated
   using ((select private.has_bot_role(bot_id, 'admin')));
 
--- (channel_credentials, channel_conversations, channel_deliveries: no policies on purpose.)
+-- (channel_credentials and channel_deliveries: no policies on purpose.)
 
 -- RPCs ------------------------------------------------------------------------
 -- Each public RPC is security invoker and calls a security definer helper in
@@ -368,6 +351,30 @@ $$;
 comment on function public.create_api_key(uuid, text, integer) is
   'Admins/owners: a new API key for the bot. The key is in this answer only; Parley keeps its sha256.';
 
+-- For the channel functions (service role): what happened on a channel. A
+-- delivery answered adds its two turns to the count; a failure to answer puts
+-- the channel in 'needs_attention' with the reason; a success clears it.
+create function public.record_channel_event(channel_id uuid, messages integer default 0, error text default null)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  update public.channels c
+  set last_event_at = now(),
+      message_count = c.message_count + greatest(coalesce(record_channel_event.messages, 0), 0),
+      status = case when record_channel_event.error is not null then 'needs_attention'
+                    when c.status = 'needs_attention' and record_channel_event.messages > 0 then 'connected'
+                    else c.status end,
+      last_error = case when record_channel_event.error is not null then left(record_channel_event.error, 2000)
+                        when record_channel_event.messages > 0 then null
+                        else c.last_error end
+  where c.id = record_channel_event.channel_id;
+$$;
+comment on function public.record_channel_event(uuid, integer, text) is
+  'Service role: a channel received a delivery (messages = turns stored) or failed to answer (error).';
+
 -- grants ----------------------------------------------------------------------
 revoke execute on function private.channel_secret_names(public.channel_type) from public;
 grant execute on function private.channel_secret_names(public.channel_type) to authenticated, service_role;
@@ -382,6 +389,8 @@ revoke execute on function public.set_channel_credentials(uuid, jsonb) from publ
 grant execute on function public.set_channel_credentials(uuid, jsonb) to authenticated;
 revoke execute on function public.channel_credential_status(uuid) from public, anon;
 grant execute on function public.channel_credential_status(uuid) to authenticated, service_role;
+revoke execute on function public.record_channel_event(uuid, integer, text) from public, anon, authenticated;
+grant execute on function public.record_channel_event(uuid, integer, text) to service_role;
 revoke execute on function public.create_api_key(uuid, text, integer) from public, anon;
 grant execute on function public.create_api_key(uuid, text, integer) to authenticated;
 

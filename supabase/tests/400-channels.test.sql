@@ -1,18 +1,16 @@
--- channels, channel_credentials, api_keys, channel_conversations, channel_deliveries:
+-- channels, channel_credentials, api_keys, channel_deliveries:
 -- the team's admins and owners manage a bot's channels and API keys; secrets and
 -- key hashes never reach a client role; the receivers' bookkeeping is service-only.
 begin;
-select plan(72);
+select plan(73);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'channels');
 select tests.rls_enabled('public', 'channel_credentials');
 select tests.rls_enabled('public', 'api_keys');
-select tests.rls_enabled('public', 'channel_conversations');
 select tests.rls_enabled('public', 'channel_deliveries');
 select table_privs_are('public', 'channel_credentials', 'authenticated', array[]::text[], 'authenticated has no privileges on channel_credentials');
 select table_privs_are('public', 'channel_credentials', 'anon', array[]::text[], 'anon has no privileges on channel_credentials');
-select table_privs_are('public', 'channel_conversations', 'authenticated', array[]::text[], 'authenticated has no privileges on channel_conversations');
 select table_privs_are('public', 'channel_deliveries', 'authenticated', array[]::text[], 'authenticated has no privileges on channel_deliveries');
 select ok(not has_column_privilege('authenticated', 'public.api_keys', 'key_hash', 'select'), 'no client may read an API key''s hash');
 
@@ -95,6 +93,16 @@ select throws_ok($$ update public.channels set name = 'hacked' $$, '42501', null
 select tests.authenticate_as_service_role();
 update public.channels set status = 'connected', message_count = 3, last_event_at = now() where type = 'slack';
 select is((select status from public.channels where type = 'slack'), 'connected', 'the service role keeps a channel''s status');
+select public.record_channel_event((select id from public.channels where type = 'slack'), 0, 'Slack refused chat.postMessage: invalid_auth');
+select is((select status || '/' || last_error || '/' || message_count from public.channels where type = 'slack'),
+  'needs_attention/Slack refused chat.postMessage: invalid_auth/3', 'record_channel_event: a failure needs attention');
+select public.record_channel_event((select id from public.channels where type = 'slack'), 2);
+select is((select status || '/' || coalesce(last_error, '-') || '/' || message_count from public.channels where type = 'slack'),
+  'connected/-/5', 'record_channel_event: an answered delivery counts and clears the failure');
+select tests.authenticate_as('owner');
+select throws_ok($$ select public.record_channel_event((select id from public.channels where type = 'slack'), 100) $$,
+  '42501', null, 'no client records channel events');
+select tests.authenticate_as_service_role();
 
 -- credentials -----------------------------------------------------------------
 select tests.authenticate_as('admin');
@@ -178,14 +186,11 @@ select tests.authenticate_as_service_role();
 select is(array(select name from public.api_keys), array['CI'], 'the admin deletes a key');
 
 -- service-only bookkeeping ----------------------------------------------------
-insert into public.chats (id, bot_id, user_id, channel) values ('00000000-0000-4000-8000-0000000000c1', tests.bot_id('A private'), tests.get_supabase_uid('stranger'), 'slack');
-insert into public.channel_conversations (channel_id, external_id, chat_id, external_user_id)
-select id, 'T1:C1:1700000000.0001', '00000000-0000-4000-8000-0000000000c1', 'U1' from public.channels where type = 'slack';
 insert into public.channel_deliveries (channel_id, event_id) select id, 'Ev1' from public.channels where type = 'slack';
 select throws_ok($$ insert into public.channel_deliveries (channel_id, event_id) select id, 'Ev1' from public.channels where type = 'slack' $$,
   '23505', null, 'a delivery is recorded once (duplicates are detected)');
 select tests.authenticate_as('owner');
-select throws_ok($$ select * from public.channel_conversations $$, '42501', null, 'the owner cannot read the conversation map directly');
+select throws_ok($$ select * from public.channel_deliveries $$, '42501', null, 'the owner cannot read deliveries');
 select throws_ok($$ insert into public.channel_deliveries (channel_id, event_id) values (gen_random_uuid(), 'x') $$, '42501', null,
   'no client writes deliveries');
 
@@ -206,8 +211,8 @@ select tests.authenticate_as('owner');
 delete from public.channels where type = 'telegram';
 select tests.authenticate_as_service_role();
 select is(array(select name from public.channels), array['B Discord'], 'the admin and the owner delete channels');
-select is((select count(*)::int from public.channel_credentials) + (select count(*)::int from public.channel_conversations)
-          + (select count(*)::int from public.channel_deliveries), 0, 'a deleted channel takes its secrets and bookkeeping with it');
+select is((select count(*)::int from public.channel_credentials) + (select count(*)::int from public.channel_deliveries), 0,
+  'a deleted channel takes its secrets and deliveries with it');
 
 select * from finish();
 rollback;

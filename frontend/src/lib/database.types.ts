@@ -182,58 +182,6 @@ export type Database = {
           },
         ];
       };
-      channel_conversations: {
-        Row: {
-          channel_id: string;
-          chat_id: string;
-          created_at: string;
-          external_chat_id: string | null;
-          external_id: string;
-          external_thread_id: string | null;
-          external_user_id: string | null;
-          id: string;
-          last_inbound_at: string;
-        };
-        ComputedFields: never;
-        Insert: {
-          channel_id: string;
-          chat_id: string;
-          created_at?: string;
-          external_chat_id?: string | null;
-          external_id: string;
-          external_thread_id?: string | null;
-          external_user_id?: string | null;
-          id?: string;
-          last_inbound_at?: string;
-        };
-        Update: {
-          channel_id?: string;
-          chat_id?: string;
-          created_at?: string;
-          external_chat_id?: string | null;
-          external_id?: string;
-          external_thread_id?: string | null;
-          external_user_id?: string | null;
-          id?: string;
-          last_inbound_at?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: "channel_conversations_channel_id_fkey";
-            columns: ["channel_id"];
-            isOneToOne: false;
-            referencedRelation: "channels";
-            referencedColumns: ["id"];
-          },
-          {
-            foreignKeyName: "channel_conversations_chat_id_fkey";
-            columns: ["chat_id"];
-            isOneToOne: false;
-            referencedRelation: "chats";
-            referencedColumns: ["id"];
-          },
-        ];
-      };
       channel_credentials: {
         Row: {
           channel_id: string;
@@ -1246,6 +1194,7 @@ export type Database = {
           score: number;
         }[];
       };
+      record_channel_event: { Args: { channel_id: string; error?: string; messages?: number }; Returns: undefined };
       remove_team_member: { Args: { team_id: string; user_id: string }; Returns: undefined };
       remove_team_provider_key: { Args: { provider: string; team_id: string }; Returns: undefined };
       set_bot_password: { Args: { bot_id: string; password: string }; Returns: undefined };

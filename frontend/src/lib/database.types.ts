@@ -298,38 +298,44 @@ export type Database = {
           bot_id: string;
           channel: string;
           created_at: string;
+          external_thread_id: string | null;
+          external_user_id: string | null;
           id: string;
           last_message_at: string | null;
           message_count: number;
           shared: boolean;
           title: string | null;
           updated_at: string;
-          user_id: string;
+          user_id: string | null;
         };
         ComputedFields: never;
         Insert: {
           bot_id: string;
           channel?: string;
           created_at?: string;
+          external_thread_id?: string | null;
+          external_user_id?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
-          user_id?: string;
+          user_id?: string | null;
         };
         Update: {
           bot_id?: string;
           channel?: string;
           created_at?: string;
+          external_thread_id?: string | null;
+          external_user_id?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
-          user_id?: string;
+          user_id?: string | null;
         };
         Relationships: [
           {
@@ -1069,6 +1075,7 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { token: string }; Returns: string };
+      can_manage_bot: { Args: { bot_id: string }; Returns: boolean };
       change_member_role: {
         Args: { role: Database["public"]["Enums"]["team_role"]; team_id: string; user_id: string };
         Returns: undefined;
@@ -1192,6 +1199,22 @@ export type Database = {
           document_url: string;
           heading_path: string;
           score: number;
+        }[];
+      };
+      open_chat_turn: {
+        Args: {
+          bot_id: string;
+          channel?: string;
+          chat_id?: string;
+          content: string;
+          external_thread_id?: string;
+          external_user_id?: string;
+          images?: Json;
+        };
+        Returns: {
+          created: boolean;
+          opened_chat_id: string;
+          user_message_id: string;
         }[];
       };
       record_channel_event: { Args: { channel_id: string; error?: string; messages?: number }; Returns: undefined };

@@ -1,28 +1,72 @@
-// JSON responses with one error shape for every function:
+// JSON responses with one error shape for every function (contracts/errors.ts):
 //   { "error": { "code": "snake_case", "message": "Human sentence.", "details"?: ... } }
+import type { ErrorBody, ErrorCode } from "./contracts/errors.ts";
 import { corsHeaders } from "./cors.ts";
+import { createLogger, describe, type Logger, requestIdOf } from "./log.ts";
+
+/** Lets browsers read Retry-After (and the request id) from a cross-origin answer. */
+const exposeHeaders = { "Access-Control-Expose-Headers": "Retry-After, X-Request-Id" };
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { ...corsHeaders, "Content-Type": "application/json", ...headers },
+    headers: { ...corsHeaders, ...exposeHeaders, "Content-Type": "application/json", ...headers },
   });
 }
 
-export function errorResponse(status: number, code: string, message: string, details?: unknown): Response {
-  return json(status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
+export function errorResponse(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  const body: ErrorBody = { error: { code, message, ...(details === undefined ? {} : { details }) } };
+  return json(status, body, headers);
 }
 
-/** A caller's mistake, turned into a 4xx by `handleErrors`. */
+/** A caller's mistake (or a temporary refusal), turned into its status by `handler`. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
+    /** Seconds to wait: sent as Retry-After (429, 503). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
+}
+
+/** 429 rate_limited with the seconds to wait (header and details). */
+export function rateLimited(retryAfter: number, message = "Too many requests. Please wait a moment and try again."): HttpError {
+  return new HttpError(429, "rate_limited", message, { retry_after: retryAfter }, retryAfter);
+}
+
+/** 503 while the database (or PostgREST, auth, storage) cannot be reached. */
+export function serviceUnavailable(retryAfter = 5): HttpError {
+  return new HttpError(
+    503,
+    "service_unavailable",
+    "The service is unavailable for a moment. Please try again shortly.",
+    { retry_after: retryAfter },
+    retryAfter,
+  );
+}
+
+/** Is this thrown value a failure to reach a backend (connection refused, reset, DNS)? */
+export function isConnectionFailure(e: unknown): boolean {
+  const text = `${(e as Error)?.name ?? ""} ${(e as Error)?.message ?? ""} ${String((e as { cause?: unknown })?.cause ?? "")}`;
+  return /fetch failed|error sending request|connection (refused|reset|closed)|ECONNREFUSED|ECONNRESET|tcp connect error/i.test(
+    text,
+  );
+}
+
+/** The answer for an HttpError. */
+export function httpErrorResponse(e: HttpError): Response {
+  const headers: Record<string, string> = e.retryAfter ? { "Retry-After": String(e.retryAfter) } : {};
+  return errorResponse(e.status, e.code, e.message, e.details, headers);
 }
 
 /** Reads at most `limit` bytes of the body, whatever Content-Length claims (413 past it). */
@@ -62,22 +106,37 @@ export async function readJson(req: Request, limit = 64 * 1024): Promise<unknown
   }
 }
 
-/** Wraps a handler: preflight, HttpError → 4xx, anything else → logged 500 without internals. */
-export function handler(fn: (req: Request) => Promise<Response> | Response): (req: Request) => Promise<Response> {
+/** What a handler gets besides the request. */
+export interface RequestContext {
+  log: Logger;
+}
+
+/**
+ * Wraps a function's handler: preflight, HttpError → its status, a backend that cannot be
+ * reached → 503 with Retry-After, anything else → a logged 500 without internals.
+ */
+export function handler(
+  fn: string,
+  run: (req: Request, ctx: RequestContext) => Promise<Response> | Response,
+): (req: Request) => Promise<Response> {
   return async (req) => {
     if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+    const log = createLogger(fn, requestIdOf(req));
     try {
-      return await fn(req);
+      return await run(req, { log });
     } catch (e) {
-      if (e instanceof HttpError) return errorResponse(e.status, e.code, e.message, e.details);
-      console.error(JSON.stringify({ level: "error", msg: "unhandled", error: String((e as Error)?.stack ?? e) }));
+      if (e instanceof HttpError) {
+        if (e.status >= 500) log.warn("unavailable", { code: e.code, status: e.status });
+        return httpErrorResponse(e);
+      }
+      if (isConnectionFailure(e)) {
+        log.warn("backend_unreachable", { error: describe(e) });
+        return httpErrorResponse(serviceUnavailable());
+      }
+      log.error("unhandled", { error: describe(e) });
       return errorResponse(500, "internal_error", "Something went wrong on our side. Please try again.");
     }
   };
-}
-
-export function bearerToken(req: Request): string | null {
-  return /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim() ?? null;
 }
 
 /**

@@ -2,7 +2,8 @@
 // insert ... on conflict), reached through the service-role-only RPC
 // public.consume_rate_limit so every function instance shares the counters.
 import { createServiceClient } from "./clients.ts";
-import { json } from "./http.ts";
+import { must } from "./db.ts";
+import { rateLimited } from "./http.ts";
 
 export interface RateLimit {
   /** e.g. `chat:user:<uid>`; namespaced by the caller. */
@@ -17,33 +18,28 @@ export interface RateLimitResult {
 }
 
 export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResult> {
-  const { data, error } = await createServiceClient().rpc("consume_rate_limit", {
-    key: limit.key,
-    max_hits: limit.max,
-    window_seconds: limit.windowSeconds,
-  });
-  if (error) throw new Error(`rate limit ${limit.key}: ${error.message}`);
+  const data = must(
+    await createServiceClient().rpc("consume_rate_limit", {
+      key: limit.key,
+      max_hits: limit.max,
+      window_seconds: limit.windowSeconds,
+    }),
+    `rate limit ${limit.key}`,
+  );
   const row = (Array.isArray(data) ? data[0] : data) as { allowed: boolean; retry_after: number } | undefined;
   return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
 }
 
-/** Counts a hit on every limit; the 429 response for the first one exhausted, or null when all allow. */
-export async function checkRateLimits(limits: RateLimit[]): Promise<Response | null> {
-  const results = await Promise.all(limits.map(consumeRateLimit));
-  const blocked = results.filter((r) => !r.allowed);
-  if (!blocked.length) return null;
-  const retryAfter = Math.max(...blocked.map((r) => r.retryAfter));
-  return json(
-    429,
-    {
-      error: {
-        code: "rate_limited",
-        message: "Too many requests. Please wait a moment and try again.",
-        details: { retry_after: retryAfter },
-      },
-    },
-    { "Retry-After": String(retryAfter) },
-  );
+/**
+ * Counts a hit on each limit in order and stops at the first one exhausted (429 rate_limited
+ * with Retry-After): a caller refused by its own limit spends nothing further down the list,
+ * so list the narrowest key (the visitor) first and shared ones (an address) after it.
+ */
+export async function enforceRateLimits(limits: RateLimit[]): Promise<void> {
+  for (const limit of limits) {
+    const result = await consumeRateLimit(limit);
+    if (!result.allowed) throw rateLimited(result.retryAfter);
+  }
 }
 
 /** A positive integer from PARLEY_<name>, or the default. */

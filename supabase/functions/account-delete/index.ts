@@ -7,12 +7,14 @@
 // with the teams to hand over.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
-import { bearerToken, handler, HttpError, json, readJson } from "../_shared/http.ts";
+import { bearerToken } from "../_shared/caller.ts";
+import { dbFailure } from "../_shared/db.ts";
+import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 
 const bodySchema = z.object({ confirm: z.literal("DELETE", { errorMap: () => ({ message: 'Send {"confirm":"DELETE"}' }) }) }).strict();
 
 Deno.serve(
-  handler(async (req) => {
+  handler("account-delete", async (req) => {
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
     const parsed = bodySchema.safeParse(await readJson(req, 1024));
     if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
@@ -27,12 +29,12 @@ Deno.serve(
     // Shared teams the caller owns alone (read as the caller: RLS shows their teams' members).
     const caller = createUserClient(req);
     const mine = await caller.from("team_members").select("team_id, role, teams!inner(name, personal)").eq("user_id", userId).eq("role", "owner");
-    if (mine.error) throw new Error(`team_members: ${mine.error.message}`);
+    if (mine.error) throw dbFailure(mine.error, "team_members");
     const shared = (mine.data ?? []).filter((m) => !(m.teams as unknown as { personal: boolean }).personal);
     const blocking: string[] = [];
     for (const m of shared) {
       const owners = await caller.from("team_members").select("user_id", { count: "exact", head: true }).eq("team_id", m.team_id).eq("role", "owner");
-      if (owners.error) throw new Error(`owners: ${owners.error.message}`);
+      if (owners.error) throw dbFailure(owners.error, "owners");
       if ((owners.count ?? 0) <= 1) blocking.push((m.teams as unknown as { name: string }).name);
     }
     if (blocking.length) {

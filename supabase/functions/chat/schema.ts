@@ -1,11 +1,7 @@
-// The body of POST /chat.
+// The body of POST /chat (contracts/chat.ts), checked with zod.
 import { z } from "npm:zod@3.25.76";
-
-export const MAX_MESSAGE_CHARS = 4000;
-export const MAX_IMAGES = 4;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
-export const CHANNELS = ["web", "widget", "api", "slack", "discord", "telegram", "whatsapp"] as const;
+import { type ChatRequest, MAX_IMAGES, MAX_MESSAGE_CHARS, VISITOR_CHANNELS } from "../_shared/contracts/chat.ts";
+import { isStorableText } from "../_shared/engine/message.ts";
 
 export const chatRequestSchema = z
   .object({
@@ -15,7 +11,8 @@ export const chatRequestSchema = z
       .string()
       .trim()
       .min(1, "The message is empty")
-      .max(MAX_MESSAGE_CHARS, `A message has at most ${MAX_MESSAGE_CHARS} characters`),
+      .max(MAX_MESSAGE_CHARS, `A message has at most ${MAX_MESSAGE_CHARS} characters`)
+      .refine(isStorableText, "The message contains characters that cannot be stored (NUL or an unpaired surrogate)"),
     images: z
       .array(
         z.object({
@@ -23,13 +20,12 @@ export const chatRequestSchema = z
             .string()
             .min(3)
             .max(512)
+            .refine(isStorableText, "Invalid image path")
             .refine((p) => !p.split("/").some((s) => s === ".." || s === "." || s === ""), "Invalid image path"),
         }),
       )
       .max(MAX_IMAGES, `At most ${MAX_IMAGES} images per message`)
       .optional(),
-    channel: z.enum(CHANNELS).optional(),
+    channel: z.enum(VISITOR_CHANNELS).optional(),
   })
-  .strict();
-
-export type ChatRequest = z.infer<typeof chatRequestSchema>;
+  .strict() satisfies z.ZodType<ChatRequest, z.ZodTypeDef, unknown>;

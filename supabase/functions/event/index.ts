@@ -5,31 +5,26 @@
 // access token, the event is linked to that user once auth confirms the token.
 // No JWT is required (config.toml): navigator.sendBeacon cannot send headers.
 import { createServiceClient } from "../_shared/clients.ts";
-import { bearerToken, clientIp, errorResponse, handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
-import { checkRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
+import { callerClaims } from "../_shared/caller.ts";
+import { dbFailure } from "../_shared/db.ts";
+import { clientIp, errorResponse, handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
+import { enforceRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
 import { eventSchema, MAX_BODY_BYTES, normalizeKeys, toRow } from "./schema.ts";
 
 /** The user behind a user access token, or null (anon key, no token, invalid token). */
 async function userIdFrom(req: Request): Promise<string | null> {
-  const token = bearerToken(req);
-  if (!token) return null;
-  try {
-    const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
-    if (payload?.role !== "authenticated") return null;
-  } catch {
-    return null;
-  }
+  const { token, userId } = callerClaims(req);
+  if (!token || !userId) return null;
   const { data, error } = await createServiceClient().auth.getUser(token);
   return error ? null : (data.user?.id ?? null);
 }
 
 Deno.serve(
-  handler(async (req) => {
+  handler("event", async (req, { log }) => {
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Send events with POST");
-    const limited = await checkRateLimits([
+    await enforceRateLimits([
       { key: `event:ip:${clientIp(req)}`, max: limitFromEnv("PARLEY_ANALYTICS_RATE_LIMIT", 120), windowSeconds: 60 },
     ]);
-    if (limited) return limited;
 
     const text = await readBoundedText(req, MAX_BODY_BYTES);
     let raw: unknown;
@@ -51,8 +46,8 @@ Deno.serve(
     const row = toRow(parsed.data, await userIdFrom(req));
     const { error } = await createServiceClient().from("events").insert(row);
     if (error) {
-      console.error(JSON.stringify({ level: "error", msg: "event insert failed", code: error.code, message: error.message }));
-      throw new Error("event insert failed");
+      log.error("event_insert_failed", { code: error.code, error: error.message });
+      throw dbFailure(error, "event insert");
     }
     return json(202, { ok: true });
   }),

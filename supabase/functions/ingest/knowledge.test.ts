@@ -2,11 +2,11 @@
 // extraction, URL globs, settings, YouTube and Notion parsing.
 import assert from "node:assert/strict";
 import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
-import { extractHtml } from "../_shared/knowledge/html.ts";
-import { csvToDocuments, fileKind } from "../_shared/knowledge/files.ts";
-import { notionId } from "../_shared/knowledge/notion.ts";
-import { globToRegExp, urlMatches } from "../_shared/knowledge/web.ts";
-import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/youtube.ts";
+import { extractHtml } from "../_shared/knowledge/readers/html.ts";
+import { csvToDocuments, fileKind } from "../_shared/knowledge/readers/files.ts";
+import { notionId } from "../_shared/knowledge/readers/notion.ts";
+import { globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/readers/youtube.ts";
 import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { parseSettings } from "./settings.ts";
 import { isTransient, nextSyncAt } from "./sync.ts";

@@ -1,7 +1,7 @@
 // The settings shape of each data source type (data_sources.settings), checked
 // before a job reads anything.
 import { z } from "npm:zod@3.25.76";
-import { SourceError } from "../_shared/knowledge/types.ts";
+import { SourceError } from "../_shared/knowledge/readers/types.ts";
 
 const httpUrl = z
   .string()

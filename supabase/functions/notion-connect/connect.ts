@@ -8,11 +8,13 @@ import { z } from "npm:zod@3.25.76";
 import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { HttpError, json } from "../_shared/http.ts";
+import { isErrorCode } from "../_shared/contracts/errors.ts";
+import { sha256Hex } from "../_shared/hash.ts";
 import { readBody } from "../_shared/knowledge/request.ts";
 import { safeFetch, SafeFetchError } from "../_shared/safe-fetch.ts";
-import { NOTION_VERSION, NotionClient, searchWorkspace } from "../_shared/knowledge/notion.ts";
+import { NOTION_VERSION, NotionClient, searchWorkspace } from "../_shared/knowledge/readers/notion.ts";
 import { findConnection, sweepConnections } from "../_shared/knowledge/notion-connections.ts";
-import { SourceError } from "../_shared/knowledge/types.ts";
+import { SourceError } from "../_shared/knowledge/readers/types.ts";
 
 export const CALLBACK_PATH = "/app/auth/providers/notion/callback";
 const PENDING_MS = 15 * 60_000;
@@ -92,11 +94,6 @@ export function isCallbackUri(uri: string, config: ConnectConfig): boolean {
 }
 
 const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-async function sha256Hex(s: string): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 async function start(req: Request, service: SupabaseClient, config: ConnectConfig): Promise<Response> {
   const input = await readBody(req, startBody);
@@ -226,7 +223,7 @@ async function search(req: Request, service: SupabaseClient, config: ConnectConf
     });
     return json(200, { workspace_name: conn.workspace_name, ...page });
   } catch (e) {
-    if (e instanceof SourceError) throw new HttpError(502, e.code, e.message);
+    if (e instanceof SourceError) throw new HttpError(502, isErrorCode(e.code) ? e.code : "notion_error", e.message);
     throw e;
   }
 }

@@ -9,9 +9,10 @@
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { env } from "../_shared/env.ts";
-import { bearerToken, handler, HttpError, json, readJson } from "../_shared/http.ts";
-
-const LOCALES = ["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"] as const;
+import { callerClaims } from "../_shared/caller.ts";
+import { LOCALES, type TeamInviteAnswer, type TeamInviteRequest } from "../_shared/contracts/team-invite.ts";
+import { dbFailure, isUnavailable } from "../_shared/db.ts";
+import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 
 const bodySchema = z
   .object({
@@ -20,7 +21,7 @@ const bodySchema = z
     role: z.enum(["owner", "admin"]).default("admin"),
     locale: z.enum(LOCALES).default("en"),
   })
-  .strict();
+  .strict() satisfies z.ZodType<TeamInviteRequest, z.ZodTypeDef, unknown>;
 
 /** Where the email's link lands: the invite page in the inviter's language (English has no prefix). */
 function inviteUrl(siteUrl: string, locale: string, token: string): string {
@@ -29,7 +30,8 @@ function inviteUrl(siteUrl: string, locale: string, token: string): string {
 }
 
 // PostgREST carries the SQLSTATE the RPC raised; map the ones invite_team_member uses.
-function rpcError(error: { code?: string; message: string }): HttpError {
+function rpcError(error: { code?: string; message: string }): Error {
+  if (isUnavailable(error)) return dbFailure(error, "invite_team_member");
   switch (error.code) {
     case "42501":
       return new HttpError(403, "forbidden", error.message);
@@ -48,7 +50,7 @@ function rpcError(error: { code?: string; message: string }): HttpError {
 }
 
 Deno.serve(
-  handler(async (req) => {
+  handler("team-invite", async (req) => {
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
     const parsed = bodySchema.safeParse(await readJson(req, 4 * 1024));
     if (!parsed.success) {
@@ -57,7 +59,7 @@ Deno.serve(
     const { team_id, email, role, locale } = parsed.data;
 
     // The gateway verified the JWT; an anon key or a guest session has no team to invite to.
-    if (jwtRole(req) !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
+    if (callerClaims(req).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
     const caller = createUserClient(req);
     const invited = await caller.rpc("invite_team_member", { team_id, email, role });
     if (invited.error) throw rpcError(invited.error);
@@ -75,7 +77,7 @@ Deno.serve(
       const otp = await service.auth.signInWithOtp({ email, options: { shouldCreateUser: false, emailRedirectTo: redirectTo } });
       if (otp.error) throw mailError(otp.error);
     }
-    return json(200, { ok: true, email, role, delivery });
+    return json(200, { ok: true, email, role, delivery } satisfies TeamInviteAnswer);
   }),
 );
 
@@ -84,15 +86,4 @@ function mailError(error: { status?: number; code?: string; message: string }): 
     return new HttpError(429, "mail_rate_limited", "The invitation was saved, but no email can be sent right now. Try resending in a minute.");
   }
   return new Error(`invite mail: ${error.code ?? ""} ${error.message}`);
-}
-
-function jwtRole(req: Request): string | undefined {
-  const payload = bearerToken(req)?.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(payload.length / 4) * 4, "=")));
-    return typeof claims?.role === "string" ? claims.role : undefined;
-  } catch {
-    return undefined;
-  }
 }

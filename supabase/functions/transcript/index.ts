@@ -5,13 +5,15 @@
 import { z } from "npm:zod@3.25.76";
 import { createUserClient } from "../_shared/clients.ts";
 import { corsHeaders } from "../_shared/cors.ts";
+import { TRANSCRIPT_FORMATS, type TranscriptQuery } from "../_shared/contracts/transcript.ts";
+import { dbFailure } from "../_shared/db.ts";
 import { handler, HttpError } from "../_shared/http.ts";
 import { contentDisposition, type Transcript, type TranscriptMessage, toMarkdown, toText } from "./format.ts";
 
 const querySchema = z.object({
   chat_id: z.string().uuid("chat_id must be a chat id"),
-  format: z.enum(["txt", "md"]).default("txt"),
-});
+  format: z.enum(TRANSCRIPT_FORMATS).default("txt"),
+}) satisfies z.ZodType<TranscriptQuery, z.ZodTypeDef, unknown>;
 
 interface SharedChat {
   chat: { id: string; bot_id: string; title: string | null; created_at: string };
@@ -28,7 +30,7 @@ async function load(user: ReturnType<typeof createUserClient>, chatId: string): 
     .maybeSingle();
   // 42501: the anon role may not read chats at all; that is "not visible", not a failure.
   if (own.error && own.error.code !== "PGRST116" && own.error.code !== "42501")
-    throw new Error(`chat: ${own.error.message}`);
+    throw dbFailure(own.error, "chat");
   if (own.data) {
     // The bot's face: public/password bots through get_public_bot; a team's private bot through bots (RLS).
     const face = await user.rpc("get_public_bot", { bot_id: own.data.bot_id });
@@ -43,13 +45,13 @@ async function load(user: ReturnType<typeof createUserClient>, chatId: string): 
   const shared = await user.rpc("get_shared_chat", { chat_id: chatId });
   if (shared.error) {
     if (shared.error.code === "42501") return null;
-    throw new Error(`get_shared_chat: ${shared.error.message}`);
+    throw dbFailure(shared.error, "get_shared_chat");
   }
   return (shared.data as SharedChat | null) ?? null;
 }
 
 Deno.serve(
-  handler(async (req) => {
+  handler("transcript", async (req) => {
     if (req.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET");
     const url = new URL(req.url);
     const q = querySchema.safeParse({

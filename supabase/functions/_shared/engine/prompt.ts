@@ -1,6 +1,7 @@
 // The prompt a model sees: the bot's instructions, answering rules, and the
 // retrieved passages numbered so the answer can cite them as [n].
-import type { Passage } from "../_shared/providers/extractive.ts";
+import type { ChatSource } from "../contracts/chat.ts";
+import type { Passage } from "../providers/extractive.ts";
 
 const languageNames: Record<string, string> = {
   en: "English",
@@ -15,13 +16,6 @@ const languageNames: Record<string, string> = {
   nl: "Dutch",
 };
 
-export interface Source {
-  chunk_id: string;
-  document_id: string;
-  title: string;
-  url: string | null;
-  excerpt: string;
-}
 
 /**
  * "Document › Heading › Subheading". A heading path often starts with the document's own
@@ -37,7 +31,7 @@ export function passageTitle(p: Passage): string {
   return [title, ...headings].filter(Boolean).join(" › ");
 }
 
-export function toSource(p: Passage): Source {
+export function toSource(p: Passage): ChatSource {
   const title = passageTitle(p) || (p.document_url ?? "");
   const text = p.content.replace(/\s+/g, " ").trim();
   return {

@@ -2,10 +2,10 @@
 // chat-images bucket under their own folder. Storage policies already confine
 // the caller to <uid>/..., and the bucket limits size and type; this re-checks
 // both on the bytes themselves before a model sees them.
-import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
+import type { Db } from "../clients.ts";
 import { Buffer } from "node:buffer";
-import { HttpError } from "../_shared/http.ts";
-import { MAX_IMAGE_BYTES } from "./schema.ts";
+import { HttpError } from "../http.ts";
+import { MAX_IMAGE_BYTES } from "../contracts/chat.ts";
 
 export const CHAT_IMAGES_BUCKET = "chat-images";
 
@@ -36,7 +36,7 @@ export function sniffImage(b: Uint8Array): string | null {
   return null;
 }
 
-export async function loadImages(client: SupabaseClient, userId: string, paths: string[]): Promise<LoadedImage[]> {
+export async function loadImages(client: Db, userId: string, paths: string[]): Promise<LoadedImage[]> {
   return await Promise.all(
     paths.map(async (path) => {
       if (!path.startsWith(`${userId}/`)) {

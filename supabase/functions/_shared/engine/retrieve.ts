@@ -2,15 +2,15 @@
 // may search). Where the database has pgvector (hosted Supabase) and the team has an
 // embeddings provider, the question is embedded and match_chunks adds its vector ranking to
 // the full-text and trigram ones; without either, or when embedding fails, it runs on text.
-import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
-import { embeddingConfigForTeam, embedTexts } from "../_shared/knowledge/embeddings.ts";
+import type { Db } from "../clients.ts";
+import { embeddingConfigForTeam, embedTexts } from "../knowledge/embeddings.ts";
 
 /** A question's embedding must not hold the answer up for long: text retrieval still works. */
 const QUERY_EMBEDDING_TIMEOUT_MS = 5_000;
 
 export async function retrieve(
-  service: SupabaseClient,
-  user: SupabaseClient,
+  service: Db,
+  user: Db,
   bot: { id: string; team_id: string },
   question: string,
   matchCount: number,

@@ -2,7 +2,7 @@
 // of the heading path, with one kind of separator.
 import assert from "node:assert/strict";
 import { passageTitle } from "./prompt.ts";
-import type { Passage } from "../_shared/providers/extractive.ts";
+import type { Passage } from "../providers/extractive.ts";
 
 const p = (document_title: string | null, heading_path: string | null) => ({ document_title, heading_path }) as unknown as Passage;
 

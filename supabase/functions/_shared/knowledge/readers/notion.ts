@@ -1,7 +1,7 @@
 // Notion sources: the picked pages and databases (every page of a database),
 // read through Notion's REST API (blocks, recursively) into text with headings.
 // Base URL: PARLEY_NOTION_API_URL (default https://api.notion.com).
-import { safeFetch, SafeFetchError } from "../safe-fetch.ts";
+import { safeFetch, SafeFetchError } from "../../safe-fetch.ts";
 import { type SourceContext, SourceError } from "./types.ts";
 
 export interface NotionSettings {

@@ -4,7 +4,7 @@
 // track (the bot's language, else English, else the first) is read as json3
 // from /api/timedtext. Text carries [m:ss] markers and metadata the segment
 // start times, so answers can cite a moment. Base URL: PARLEY_YOUTUBE_URL.
-import { safeFetch, SafeFetchError } from "../safe-fetch.ts";
+import { safeFetch, SafeFetchError } from "../../safe-fetch.ts";
 import { type SourceContext, SourceError } from "./types.ts";
 
 export interface YoutubeSettings {

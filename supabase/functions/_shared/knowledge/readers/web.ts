@@ -6,7 +6,7 @@ import robotsParserModule from "npm:robots-parser@3.0.1";
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
 // The package is CommonJS; its types describe the namespace, not the callable export.
 const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => Robots;
-import { safeFetch, SafeFetchError, type SafeFetchOptions } from "../safe-fetch.ts";
+import { safeFetch, SafeFetchError, type SafeFetchOptions } from "../../safe-fetch.ts";
 import { extractHtml } from "./html.ts";
 import type { SourceContext } from "./types.ts";
 

@@ -1,0 +1,24 @@
+// The bot's answering settings, read with the service role (model and provider settings are
+// not readable by visitors). Whether the caller may use the bot is decided later, by RLS.
+import type { Db } from "../clients.ts";
+import type { Tables } from "../database.types.ts";
+import { must } from "../db.ts";
+import { HttpError } from "../http.ts";
+
+export type EngineBot = Pick<
+  Tables<"bots">,
+  "id" | "team_id" | "language" | "instructions" | "model_provider" | "model" | "temperature"
+>;
+
+export async function loadBot(service: Db, botId: string): Promise<EngineBot> {
+  const bot = must(
+    await service
+      .from("bots")
+      .select("id, team_id, language, instructions, model_provider, model, temperature")
+      .eq("id", botId)
+      .maybeSingle(),
+    "bot lookup",
+  );
+  if (!bot) throw new HttpError(404, "bot_not_found", "Bot not found");
+  return bot;
+}

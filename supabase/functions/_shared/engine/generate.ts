@@ -1,0 +1,61 @@
+// Stage 4: generate. The chosen provider streams the answer to the bot's prompt (instructions,
+// rules, the numbered passages) and the conversation; the extractive default answers with the
+// passages themselves.
+import type { ChatSource } from "../contracts/chat.ts";
+import { extractiveSelection, generateExtractive, type Passage } from "../providers/extractive.ts";
+import { checkedBaseUrl, guardedFetch } from "../providers/guard.ts";
+import { createProvider, type GenerateEvent, type ImagePart, type Turn } from "../providers/index.ts";
+import { limitFromEnv } from "../rate-limit.ts";
+import type { EngineBot } from "./bot.ts";
+import { systemPrompt, toSource } from "./prompt.ts";
+import type { ProviderChoice } from "./provider.ts";
+
+export interface Generation {
+  events: AsyncIterable<GenerateEvent>;
+  /** The passages the answer may cite, as sources. */
+  sources: ChatSource[];
+  provider: string;
+  model: string | null;
+}
+
+export function generate(input: {
+  bot: EngineBot;
+  choice: ProviderChoice;
+  passages: Passage[];
+  history: { role: "user" | "assistant"; content: string }[];
+  message: string;
+  images: ImagePart[];
+  signal: AbortSignal;
+}): Generation {
+  const { bot, choice, passages, message } = input;
+  if (choice.kind === "extractive") {
+    return {
+      events: generateExtractive(message, passages, bot.language),
+      sources: extractiveSelection(passages).map(toSource),
+      provider: "extractive",
+      model: null,
+    };
+  }
+  const turns: Turn[] = [...input.history, { role: "user", content: message, images: input.images }];
+  const run = () =>
+    createProvider({
+      provider: choice.provider,
+      apiKey: choice.apiKey ?? undefined,
+      baseUrl: choice.teamBaseUrl,
+      fetch: choice.teamBaseUrl ? guardedFetch : undefined,
+      timeoutMs: limitFromEnv("PARLEY_PROVIDER_TIMEOUT_MS", 60_000),
+      backoffMs: limitFromEnv("PARLEY_PROVIDER_BACKOFF_MS", 500),
+    }).generate({
+      system: systemPrompt(bot.instructions, bot.language, passages),
+      messages: turns,
+      temperature: Number(bot.temperature),
+      model: choice.model,
+      signal: input.signal,
+    });
+  return {
+    events: choice.teamBaseUrl ? checkedBaseUrl(choice.teamBaseUrl, choice.provider, run) : run(),
+    sources: passages.map(toSource),
+    provider: choice.provider,
+    model: choice.model,
+  };
+}

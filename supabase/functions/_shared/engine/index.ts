@@ -1,0 +1,150 @@
+// The answering engine: every way Parley answers a message goes through `startAnswer`
+// (the chat function, channels, the test runner, tasks). Stages, in order:
+//   limits   the caller's own rate limits                        (limits.ts)
+//   open     open or create the chat and store the user's turn   (open.ts, SQL open_chat_turn)
+//   retrieve the bot's best passages for the question            (retrieve.ts)
+//   provider choose the model provider or the extractive default (provider.ts)
+//   generate stream the answer                                   (generate.ts)
+//   store    store the answer with its sources and usage         (store.ts)
+//   stream   frame the events as SSE, JSON or a collected answer (stream.ts)
+// `startAnswer` runs the stages up to `open` and throws an HttpError when the turn is refused,
+// so callers can answer 4xx before streaming; the rest runs while `events` is read.
+import { createServiceClient, type Db } from "../clients.ts";
+import { HttpError } from "../http.ts";
+import { createLogger, describe } from "../log.ts";
+import type { Passage } from "../providers/extractive.ts";
+import { ProviderError, type Usage } from "../providers/index.ts";
+import { toProviderError } from "../providers/retry.ts";
+import { loadBot } from "./bot.ts";
+import { generate } from "./generate.ts";
+import { type LoadedImage, loadImages } from "./images.ts";
+import { enforceCallerLimits } from "./limits.ts";
+import { messageProblem } from "./message.ts";
+import { loadHistory, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
+import { chooseProvider } from "./provider.ts";
+import { retrieve } from "./retrieve.ts";
+import { storeAnswer } from "./store.ts";
+import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
+
+export type * from "./types.ts";
+export { collectAnswer, jsonAnswer, sseAnswer } from "./stream.ts";
+export { isStorableText, messageProblem } from "./message.ts";
+
+/** ~10 turns of context. */
+const HISTORY_MESSAGES = 20;
+const MATCH_COUNT = 8;
+
+export async function startAnswer(request: AnswerRequest): Promise<Answer> {
+  const started = request.startedAt ?? performance.now();
+  const log = request.log ?? createLogger("engine");
+  const { conversation } = request;
+  const message = request.message.trim();
+  const problem = messageProblem(message);
+  if (problem) throw new HttpError(400, "invalid_request", problem);
+  if (request.images?.length && conversation.kind !== "visitor") {
+    throw new HttpError(400, "invalid_image", "Only visitors attach images from their own folder");
+  }
+
+  const service = createServiceClient();
+  await enforceCallerLimits(request.botId, conversation);
+  const bot = await loadBot(service, request.botId);
+  const images: LoadedImage[] = conversation.kind === "visitor" && request.images?.length
+    ? await loadImages(conversation.client, conversation.userId, request.images)
+    : [];
+
+  // Stage 1: open. Who reads the chat's history and the bot's knowledge: the visitor's own
+  // client (RLS), else the service side (channels, test runner, tasks).
+  let turn: OpenedTurn | null = null;
+  let reader: Db = service;
+  if (conversation.kind === "visitor") {
+    turn = await openVisitorTurn(bot.id, message, images, conversation);
+    reader = conversation.client;
+  } else if (conversation.kind === "channel") {
+    turn = await openChannelTurn(service, bot.id, message, conversation);
+  }
+  const messageId = crypto.randomUUID();
+  const signal = request.signal ?? new AbortController().signal;
+  const turnLog = log.with({ bot_id: bot.id, chat_id: turn?.chatId ?? null, conversation: conversation.kind });
+
+  async function* run(): AsyncGenerator<AnswerEvent> {
+    const [history, retrieved, choice] = await Promise.all([
+      conversation.kind === "ephemeral"
+        ? Promise.resolve(conversation.history ?? [])
+        : turn!.created
+        ? Promise.resolve([])
+        : loadHistory(reader, turn!.chatId, turn!.userMessageId, HISTORY_MESSAGES),
+      retrieve(service, reader, bot, message, MATCH_COUNT),
+      chooseProvider(service, bot),
+    ]);
+    if (retrieved.error) {
+      // Retrieval failed (e.g. a statement timeout): say so rather than pretend nothing matched.
+      turnLog.error("retrieval_failed", { code: retrieved.error.code, error: retrieved.error.message });
+      yield {
+        event: "error",
+        data: { code: "retrieval_failed", message: "I couldn't search my knowledge right now. Please try again in a moment." },
+      };
+      return;
+    }
+    const passages = (retrieved.data ?? []) as Passage[];
+    const generation = generate({
+      bot,
+      choice,
+      passages,
+      history,
+      message,
+      images: images.map(({ mime, data }) => ({ mime, data })),
+      signal,
+    });
+
+    let content = "";
+    let usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
+    let firstTokenMs: number | null = null;
+    let failure: ProviderError | null = null;
+    try {
+      for await (const ev of generation.events) {
+        if (ev.type === "token") {
+          firstTokenMs ??= Math.round(performance.now() - started);
+          content += ev.text;
+          yield { event: "token", data: { text: ev.text } };
+        } else usage = ev.usage;
+      }
+    } catch (err) {
+      failure = err instanceof ProviderError ? err : toProviderError(generation.provider, err, signal);
+      turnLog.warn("provider_failed", { provider: generation.provider, code: failure.code, detail: failure.message });
+    }
+    if (!failure) yield { event: "sources", data: generation.sources };
+    const latencyMs = Math.round(performance.now() - started);
+    if (turn) {
+      await storeAnswer(service, {
+        id: messageId,
+        chatId: turn.chatId,
+        botId: bot.id,
+        content,
+        sources: failure ? [] : generation.sources,
+        usage,
+        latencyMs,
+        firstTokenMs,
+        model: generation.model,
+        provider: generation.provider,
+        error: failure ? `${failure.code}: ${failure.message}` : null,
+      });
+    }
+    if (failure) yield { event: "error", data: { code: failure.code, message: failure.visitorMessage } };
+    else yield { event: "done", data: { message_id: messageId, usage, latency_ms: latencyMs, first_token_ms: firstTokenMs } };
+  }
+
+  async function* guarded(): AsyncGenerator<AnswerEvent> {
+    try {
+      yield* run();
+    } catch (e) {
+      turnLog.error("answer_failed", { error: describe(e) });
+      yield { event: "error", data: { code: "internal_error", message: "Something went wrong on our side. Please try again." } };
+    }
+  }
+
+  return {
+    meta: turn ? { chat_id: turn.chatId, message_id: messageId, user_message_id: turn.userMessageId } : null,
+    messageId,
+    events: guarded(),
+  };
+}

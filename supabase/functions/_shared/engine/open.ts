@@ -1,0 +1,108 @@
+// Stage 1: open or create the chat and store the user's turn, in one transaction
+// (public.open_chat_turn): a visitor's turn as the visitor (RLS decides whether they may use
+// the bot), a channel's turn as the service side by the platform's conversation id. The
+// bot's per-minute budget is spent there, after the access check. A refused turn stores nothing.
+import type { Db } from "../clients.ts";
+import type { Json } from "../database.types.ts";
+import { dbFailure, type DbError, isSessionInvalid, must, sessionInvalid } from "../db.ts";
+import { HttpError, rateLimited } from "../http.ts";
+import type { LoadedImage } from "./images.ts";
+import type { ChannelConversation, VisitorConversation } from "./types.ts";
+
+export interface OpenedTurn {
+  chatId: string;
+  userMessageId: string;
+  /** The chat was created with this turn (no history to load). */
+  created: boolean;
+}
+
+/** Why the caller may not use the bot: 403 password_required for a password bot, 404 otherwise. */
+async function accessError(user: Db, botId: string): Promise<HttpError> {
+  const { data } = await user.rpc("get_public_bot", { bot_id: botId });
+  const face = (Array.isArray(data) ? data[0] : data) as { visibility?: string } | undefined;
+  if (face?.visibility === "password") {
+    return new HttpError(403, "password_required", "This bot is password-protected. Enter its password first.");
+  }
+  return new HttpError(404, "bot_not_found", "Bot not found");
+}
+
+async function refusal(error: DbError, client: Db, botId: string): Promise<Error> {
+  if (error.code === "42501") return await accessError(client, botId);
+  if (isSessionInvalid(error)) return sessionInvalid();
+  if (error.code === "PT404") {
+    return error.hint === "chat_not_found"
+      ? new HttpError(404, "chat_not_found", "Chat not found")
+      : new HttpError(404, "bot_not_found", "Bot not found");
+  }
+  if (error.code === "PT429") {
+    // The bot's budget (detail: seconds left) or the database's own per-user insert limit.
+    const wait = Number(error.details);
+    return rateLimited(Number.isInteger(wait) && wait > 0 ? wait : 60, error.message);
+  }
+  return dbFailure(error, "open_chat_turn");
+}
+
+function toTurn(data: unknown): OpenedTurn {
+  const row = (Array.isArray(data) ? data[0] : data) as
+    | { opened_chat_id: string; user_message_id: string; created: boolean }
+    | undefined;
+  if (!row) throw new Error("open_chat_turn returned no row");
+  return { chatId: row.opened_chat_id, userMessageId: row.user_message_id, created: row.created };
+}
+
+export async function openVisitorTurn(
+  botId: string,
+  message: string,
+  images: LoadedImage[],
+  conversation: VisitorConversation,
+): Promise<OpenedTurn> {
+  const { data, error } = await conversation.client.rpc("open_chat_turn", {
+    bot_id: botId,
+    content: message,
+    chat_id: conversation.chatId,
+    images: images.map(({ path, mime, size }) => ({ path, mime, size })) as Json,
+    channel: conversation.channel ?? "web",
+  });
+  if (error) throw await refusal(error, conversation.client, botId);
+  return toTurn(data);
+}
+
+export async function openChannelTurn(
+  service: Db,
+  botId: string,
+  message: string,
+  conversation: ChannelConversation,
+): Promise<OpenedTurn> {
+  const { data, error } = await service.rpc("open_chat_turn", {
+    bot_id: botId,
+    content: message,
+    channel: conversation.channel,
+    external_thread_id: conversation.externalThreadId,
+    external_user_id: conversation.externalUserId,
+  });
+  if (error) throw await refusal(error, service, botId);
+  return toTurn(data);
+}
+
+/** Earlier turns of the chat, oldest first, without failed or empty answers. */
+export async function loadHistory(
+  client: Db,
+  chatId: string,
+  exceptMessageId: string,
+  limit: number,
+): Promise<{ role: "user" | "assistant"; content: string }[]> {
+  const rows = must(
+    await client
+      .from("messages")
+      .select("role, content, error")
+      .eq("chat_id", chatId)
+      .neq("id", exceptMessageId)
+      .order("created_at", { ascending: false })
+      .limit(limit),
+    "history",
+  );
+  return (rows ?? [])
+    .reverse()
+    .filter((t) => !t.error && t.content.trim() && (t.role === "user" || t.role === "assistant"))
+    .map((t) => ({ role: t.role as "user" | "assistant", content: t.content }));
+}

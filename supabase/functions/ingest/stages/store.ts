@@ -1,0 +1,70 @@
+// Stage 3: store a document a reader emitted. Hash the title and text (unchanged: skipped),
+// upsert the document (its hash cleared until the chunks are in, so an interrupted write is
+// redone next time), replace its chunks (embedded where the team has an embeddings provider),
+// then record the hash.
+import type { Db } from "../../_shared/clients.ts";
+import type { Json, TablesInsert } from "../../_shared/database.types.ts";
+import { must } from "../../_shared/db.ts";
+import { sha256Hex } from "../../_shared/hash.ts";
+import { chunkText } from "../../_shared/knowledge/chunk.ts";
+import { embedTexts } from "../../_shared/knowledge/embeddings.ts";
+import type { DocumentInput } from "../../_shared/knowledge/readers/types.ts";
+import type { LoadedJob } from "./load.ts";
+
+const MAX_CONTENT_CHARS = 2_000_000;
+const CHUNK_BATCH = 200;
+
+export type StoreResult = "stored" | "unchanged" | "empty";
+
+export async function storeDocument(service: Db, loaded: LoadedJob, url: string, doc: DocumentInput): Promise<StoreResult> {
+  const { source, existing, embedding } = loaded;
+  const text = doc.text.replace(/\u0000/g, "").trim();
+  if (!text) return "empty";
+  const title = (doc.title || url).replace(/\s+/g, " ").trim().slice(0, 1000);
+  const hash = await sha256Hex(`${title}\n${text}`);
+  if (existing.get(url)?.content_hash === hash) return "unchanged";
+
+  const saved = must(
+    await service
+      .from("documents")
+      .upsert(
+        {
+          data_source_id: source.id,
+          bot_id: source.bot_id,
+          title,
+          url,
+          language: doc.language ?? null,
+          content_hash: null,
+          size_bytes: doc.sizeBytes ?? new TextEncoder().encode(text).byteLength,
+          status: "ready",
+          error: null,
+          content: text.slice(0, MAX_CONTENT_CHARS),
+          metadata: (doc.metadata ?? {}) as { [key: string]: Json | undefined },
+        },
+        { onConflict: "data_source_id,url" },
+      )
+      .select("id")
+      .single(),
+    "save document",
+  );
+  must(await service.from("chunks").delete().eq("document_id", saved.id), "delete old chunks");
+  const chunks = chunkText(text, { title });
+  for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
+    const batch = chunks.slice(i, i + CHUNK_BATCH);
+    const vectors = embedding ? await embedTexts(embedding, batch.map((c) => `${c.heading_path}\n${c.content}`)) : null;
+    const rows = batch.map((c, j) => ({
+      document_id: saved.id,
+      bot_id: source.bot_id,
+      position: c.position,
+      heading_path: c.heading_path,
+      content: c.content,
+      token_count: c.token_count,
+      // The embedding column exists only where pgvector does (hosted), so it is not in the generated types.
+      ...(vectors ? { embedding: JSON.stringify(vectors[j]) } : {}),
+    }));
+    must(await service.from("chunks").insert(rows as TablesInsert<"chunks">[]), "insert chunks");
+  }
+  must(await service.from("documents").update({ content_hash: hash }).eq("id", saved.id), "save hash");
+  existing.set(url, { id: saved.id, content_hash: hash });
+  return "stored";
+}

@@ -2,7 +2,7 @@
 // outgoing calls against the local fake platforms (no stack needed).
 import assert from "node:assert/strict";
 
-const assertEquals = (a: unknown, b: unknown, msg?: string) => assert.deepEqual(a, b, msg);
+const assertEquals = (a: unknown, b: unknown, msg?: string) => assert.deepEqual(a, b, msg ?? undefined);
 const assertThrows = (fn: () => unknown, cls: new (...a: any[]) => Error, includes: string) =>
   assert.throws(fn, (e: unknown) => e instanceof cls && e.message.includes(includes));
 const assertRejects = (fn: () => Promise<unknown>, cls: new (...a: any[]) => Error, includes: string) =>

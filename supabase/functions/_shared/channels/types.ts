@@ -1,3 +1,15 @@
+import type { ChannelErrorCode } from "../contracts/channels.ts";
+import type { ErrorCode } from "../contracts/errors.ts";
+import { HttpError } from "../http.ts";
+
+/**
+ * An HttpError with a channel code (contracts/channels.ts). The one place where channel codes
+ * meet errors.ts's ErrorCode, until ERROR_CODES includes CHANNEL_ERROR_CODES.
+ */
+export function channelHttpError(status: number, code: ChannelErrorCode | ErrorCode, message: string): HttpError {
+  return new HttpError(status, code as ErrorCode, message);
+}
+
 // What every platform adapter speaks: a verified delivery becomes either an
 // immediate answer to the platform (a challenge, a PING, an acknowledgement) or
 // an inbound message for the answering engine; the answer goes back through the
@@ -7,7 +19,7 @@
 export class ChannelError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ChannelErrorCode | ErrorCode,
     message: string,
   ) {
     super(message);

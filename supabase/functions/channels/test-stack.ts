@@ -26,7 +26,7 @@ export interface TestStack {
 
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
-async function mintToken(secret: string, sub: string): Promise<string> {
+export async function mintToken(secret: string, sub: string): Promise<string> {
   const b64 = (v: string | Uint8Array) =>
     btoa(typeof v === "string" ? v : String.fromCharCode(...v)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
   const now = Math.floor(Date.now() / 1000);

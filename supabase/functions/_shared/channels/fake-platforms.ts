@@ -7,6 +7,8 @@
 //   Discord   {url}/discord/api/...               (PARLEY_DISCORD_API_URL)
 //   Telegram  {url}/telegram/bot<token>/<method>  (PARLEY_TELEGRAM_API_URL = {url}/telegram)
 //   WhatsApp  {url}/whatsapp/<phone_number_id>... (PARLEY_WHATSAPP_API_URL)
+// The server is node:http, so the same fakes serve Deno tests and the Node browser tests (e2e/).
+import http from "node:http";
 import { toHex } from "./crypto.ts";
 import { signSlack } from "./slack.ts";
 import { signWhatsApp } from "./whatsapp.ts";
@@ -36,6 +38,16 @@ export interface FakePlatforms {
   /** Resolves when `n` calls matching `filter` were recorded (or rejects after `ms`). */
   waitFor(filter: (c: PlatformCall) => boolean, n?: number, ms?: number): Promise<PlatformCall[]>;
   close(): Promise<void>;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -145,8 +157,21 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     return json({ error: "not found" }, 404);
   }
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handle);
-  const url = `http://127.0.0.1:${server.addr.port}`;
+  const server = http.createServer((req, res) => {
+    const chunks: Uint8Array[] = [];
+    req.on("data", (c: Uint8Array) => chunks.push(c));
+    req.on("end", async () => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const body = chunks.length ? new TextDecoder().decode(concat(chunks)) : undefined;
+      const method = req.method ?? "GET";
+      const answer = await handle(new Request(`http://127.0.0.1${req.url ?? "/"}`, { method, headers, body: method === "GET" ? undefined : body }));
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(await answer.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   fake.waitFor = async (filter, n = 1, ms = 20_000) => {
     const deadline = Date.now() + ms;
     for (;;) {
@@ -168,7 +193,10 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
       PARLEY_TELEGRAM_API_URL: `${url}/telegram`,
       PARLEY_WHATSAPP_API_URL: `${url}/whatsapp`,
     },
-    close: () => server.shutdown(),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   } as FakePlatforms;
 }
 

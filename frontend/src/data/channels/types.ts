@@ -41,7 +41,5 @@ export interface ApiKey {
 /** Never key_hash: clients may not read it (column privileges). */
 export const API_KEY_COLUMNS = "id, bot_id, name, prefix, rate_limit_per_minute, created_at, last_used_at, revoked_at";
 
-/** A PostgREST or function error as an Error with a code, for the UI to explain. */
-export function toAppError(error: { message?: string; code?: string } | null | undefined, fallback = "request_failed"): Error & { code: string } {
-  return Object.assign(new Error(error?.message || fallback), { code: error?.code || fallback });
-}
+// One error path for every fetcher: the data layer's shared helper.
+export { toAppError } from "../dataSources/types";

@@ -72,6 +72,18 @@ function ensureChromium() {
   }
 }
 
+/** The `index.ts` of every function under the given folders (not `_shared`). */
+function functionEntries(...dirs) {
+  const entries = [];
+  for (const dir of dirs) {
+    for (const name of fs.existsSync(path.join(root, dir)) ? fs.readdirSync(path.join(root, dir)) : []) {
+      const entry = path.join(dir, name, "index.ts");
+      if (!name.startsWith("_") && fs.existsSync(path.join(root, entry))) entries.push(entry);
+    }
+  }
+  return entries;
+}
+
 /**
  * Downloads every function's npm: packages into the Deno cache before the suites run, so
  * a fresh clone's first function call does not spend its start-up time on downloads.
@@ -80,13 +92,7 @@ let denoWarm = false;
 async function warmDenoCache() {
   if (denoWarm) return;
   denoWarm = true;
-  const entries = [];
-  for (const dir of ["supabase/functions", "stack/test/fixture/supabase/functions"]) {
-    for (const name of fs.existsSync(path.join(root, dir)) ? fs.readdirSync(path.join(root, dir)) : []) {
-      const entry = path.join(dir, name, "index.ts");
-      if (!name.startsWith("_") && fs.existsSync(path.join(root, entry))) entries.push(entry);
-    }
-  }
+  const entries = functionEntries("supabase/functions", "stack/test/fixture/supabase/functions");
   const { code } = await run(deno, ["cache", "--no-config", "--node-modules-dir=none", ...entries], { env: denoEnv, capture: true });
   if (code !== 0) console.log("(deno cache reported a problem; functions will fetch what is missing on first use)");
 }
@@ -104,6 +110,9 @@ const SUITES = {
       const { code } = await run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]);
       if (code !== 0) failed++;
     }
+    // The edge functions, as Deno type-checks them (every entry point and what it imports).
+    const { code } = await run(deno, ["check", "--no-config", "--node-modules-dir=none", "--quiet", ...functionEntries("supabase/functions")], { env: denoEnv });
+    if (code !== 0) failed++;
     return { passed: failed ? 0 : 1, failed };
   },
   lint: async () => {

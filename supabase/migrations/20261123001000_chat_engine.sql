@@ -55,8 +55,10 @@ stable
 security definer
 set search_path = ''
 as $$
-  -- Every bot gets the same ceiling until billing plans set it per team's plan.
-  select 600 where bot_chat_budget.bot_id is not null;
+  -- Every bot gets the same ceiling until billing plans set it per team's plan. A benchmark may
+  -- raise it for a whole database: alter database ... set parley.bot_chat_budget = '1000000'.
+  select coalesce(nullif(current_setting('parley.bot_chat_budget', true), '')::integer, 600)
+  where bot_chat_budget.bot_id is not null;
 $$;
 comment on function private.bot_chat_budget(uuid) is
   'Answers a bot may give per minute, whoever asks (all visitors and channels together). The plan setting billing will change.';

@@ -24,7 +24,7 @@ Deno.test("readJson turns malformed JSON into a 400", async () => {
 });
 
 Deno.test("handler answers preflights and hides internal errors", async () => {
-  const h = handler(() => {
+  const h = handler("test", () => {
     throw new Error("secret internals");
   });
   const pre = await h(new Request("http://x/", { method: "OPTIONS" }));
@@ -34,8 +34,23 @@ Deno.test("handler answers preflights and hides internal errors", async () => {
   const body = await r.json();
   assert.deepEqual(body.error.code, "internal_error");
   assert.deepEqual(JSON.stringify(body).includes("secret"), false);
-  const mistake = handler(() => {
-    throw new HttpError(422, "bad_input", "Nope");
+  const mistake = handler("test", () => {
+    throw new HttpError(409, "sync_in_progress", "Nope");
   });
-  assert.deepEqual((await mistake(new Request("http://x/"))).status, 422);
+  assert.deepEqual((await mistake(new Request("http://x/"))).status, 409);
+});
+
+Deno.test("handler: a backend that refuses connections is 503 with Retry-After, not 500", async () => {
+  // A port nobody listens on: what supabase-js meets while PostgREST (or auth, storage) is down.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const h = handler("test", async () => {
+    await fetch(`http://127.0.0.1:${port}/rest/v1/bots`);
+    return new Response("unreachable");
+  });
+  const r = await h(new Request("http://x/"));
+  assert.deepEqual(r.status, 503);
+  assert.ok(Number(r.headers.get("retry-after")) >= 1);
+  assert.deepEqual((await r.json()).error.code, "service_unavailable");
 });

@@ -126,7 +126,7 @@ export function handler(
       return await run(req, { log });
     } catch (e) {
       if (e instanceof HttpError) {
-        if (e.status >= 500) log.warn("unavailable", { code: e.code, status: e.status });
+        if (e.status >= 500) log.warn("http_error", { code: e.code, status: e.status });
         return httpErrorResponse(e);
       }
       if (isConnectionFailure(e)) {

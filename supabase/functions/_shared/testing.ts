@@ -51,3 +51,21 @@ export function callFunction(name: string, init: RequestInit & { token?: string;
   headers.set("apikey", stack.anonKey);
   return fetch(`${stack.url}/functions/v1/${name}${init.path ?? ""}`, { ...init, headers });
 }
+
+/** Runs SQL on the stack's database as its superuser (to look at what no API shows, e.g. rate-limit counters). */
+export async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const { default: pg } = await import("npm:pg@8.23.1");
+  const client = new pg.Client({ connectionString: required("SUPABASE_DB_URL") });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Hits counted in the current window of a rate-limit key (0 when it has none). */
+export async function rateLimitHits(key: string): Promise<number> {
+  const rows = await sql<{ hits: number }>("select hits from private.rate_limits where key = $1", [key]);
+  return rows[0]?.hits ?? 0;
+}

@@ -30,12 +30,12 @@ Deno.serve(
     const caller = createUserClient(req);
     const mine = await caller.from("team_members").select("team_id, role, teams!inner(name, personal)").eq("user_id", userId).eq("role", "owner");
     if (mine.error) throw dbFailure(mine.error, "team_members");
-    const shared = (mine.data ?? []).filter((m) => !(m.teams as unknown as { personal: boolean }).personal);
+    const shared = (mine.data ?? []).filter((m) => !m.teams.personal);
     const blocking: string[] = [];
     for (const m of shared) {
       const owners = await caller.from("team_members").select("user_id", { count: "exact", head: true }).eq("team_id", m.team_id).eq("role", "owner");
       if (owners.error) throw dbFailure(owners.error, "owners");
-      if ((owners.count ?? 0) <= 1) blocking.push((m.teams as unknown as { name: string }).name);
+      if ((owners.count ?? 0) <= 1) blocking.push(m.teams.name);
     }
     if (blocking.length) {
       throw new HttpError(409, "last_owner", "You are the last owner of a shared team: make another member owner first, or delete the team.", { teams: blocking });

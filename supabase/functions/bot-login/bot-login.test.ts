@@ -2,8 +2,8 @@
 // writes a grant; wrong passwords are 401 incorrect_password; attempts are
 // rate-limited per visitor and per IP.
 import assert from "node:assert/strict";
-import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
-import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
+import { callFunction, rateLimitHits, serviceClient, stack } from "../_shared/testing.ts";
+import { chat, createBot, deletedVisitor, signedInUser } from "../chat/test-helpers.ts";
 
 async function login(token: string, body: unknown, ip = `10.${rand()}.${rand()}.${rand()}`) {
   const res = await callFunction("bot-login", {
@@ -104,4 +104,30 @@ Deno.test("bot-login: attempts are also limited per IP across visitors", async (
     else assert.equal(r.status, 401);
   }
   assert.equal(limited, 1, "the 31st attempt from one IP is refused");
+});
+
+Deno.test("bot-login: a deleted user's still-valid token is 401, not 500 (issue 13)", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-3" });
+  const visitor = await deletedVisitor();
+  const r = await login(visitor.token, { bot_id: botId, password: "right-pass-3" });
+  assert.equal(r.status, 401);
+  assert.equal(r.json.error.code, "session_required");
+});
+
+Deno.test("bot-login: only attempts past the visitor's and the address's limits, on a visible password bot, count against the bot (issue 13)", async () => {
+  const priv = await createBot({ visibility: "private" });
+  const stranger = await signedInUser();
+  for (let i = 0; i < 3; i++) assert.equal((await login(stranger.token, { bot_id: priv.botId, password: "x" })).status, 404);
+  assert.equal(await rateLimitHits(`bot-login:bot:${priv.botId}`), 0, "guesses at a bot the visitor cannot see spend nothing");
+
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-4" });
+  const visitor = await signedInUser();
+  for (let i = 0; i < 8; i++) {
+    const r = await login(visitor.token, { bot_id: botId, password: `guess-${i}` });
+    assert.equal(r.status, i < 5 ? 401 : 429, `attempt ${i}`);
+  }
+  assert.equal(await rateLimitHits(`bot-login:bot:${botId}`), 5, "the visitor's refused attempts did not count against the bot");
+  // So the owner's real visitors still get in.
+  const other = await signedInUser();
+  assert.equal((await login(other.token, { bot_id: botId, password: "right-pass-4" })).status, 200);
 });

@@ -2,13 +2,14 @@
 // OpenAI-compatible provider on a local fake server, access rules (RLS), the
 // password flow's refusal, rate limits, validation and images.
 import assert from "node:assert/strict";
-import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { callFunction, rateLimitHits, serviceClient, sql, stack } from "../_shared/testing.ts";
 import { startFakeProvider } from "../_shared/providers/fake-servers.ts";
 import {
   answerText,
   assertStreamShape,
   chat,
   createBot,
+  deletedVisitor,
   ownMessages,
   PNG_1PX,
   setProviderKey,
@@ -529,4 +530,68 @@ Deno.test("realtime: the bot's team sees a conversation's turns arrive live", as
     await owner.client.removeChannel(channel);
     owner.client.realtime.disconnect();
   }
+});
+
+Deno.test("a message with a NUL character or an unpaired surrogate is 400 and leaves no chat behind (issue 13)", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  // Raw JSON: the escapes reach the function as the characters themselves.
+  for (const message of ["a\\u0000b", "\\ud800 lone high", "lone low \\udc00", "\\udc00\\ud800 reversed"]) {
+    const r = await chat(visitor.token, `{"bot_id":"${botId}","message":"${message}"}`);
+    assert.equal(r.status, 400, message);
+    assert.equal(r.json.error.code, "invalid_request");
+  }
+  const { data: chats } = await visitor.client.from("chats").select("id");
+  assert.deepEqual(chats, [], "no empty chat is left behind");
+  // A well-formed surrogate pair (an emoji) is fine.
+  const ok = await chat(visitor.token, `{"bot_id":"${botId}","message":"passwords \\ud83d\\ude00"}`);
+  assertStreamShape(ok.events);
+});
+
+Deno.test("a chat is created together with its first turn or not at all (issue 13)", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  // The database's own per-user limit refuses the 61st turn in a minute; the chat that would
+  // have been created with it must not remain.
+  await sql("insert into private.rate_limits (key, window_start, hits) values ($1, now(), 60)", [
+    `db:messages:${visitor.user.id}`,
+  ]);
+  const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
+  assert.equal(r.status, 429);
+  assert.equal(r.json.error.code, "rate_limited");
+  const { data: chats } = await visitor.client.from("chats").select("id");
+  assert.deepEqual(chats, [], "the refused turn took its chat with it");
+});
+
+Deno.test("a deleted user's still-valid token is 401 in chat (issue 13)", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await deletedVisitor();
+  const r = await chat(visitor.token, { bot_id: botId, message: "still there?" });
+  assert.equal(r.status, 401);
+  assert.equal(r.json.error.code, "session_required");
+});
+
+Deno.test("the bot's budget is spent only by turns that passed the visitor's limit and the access check (issue 13)", async () => {
+  const { botId, owner } = await createBot({ visibility: "private", chunks: knowledge });
+  const stranger = await signedInUser();
+  for (let i = 0; i < 25; i++) {
+    const r = await chat(stranger.token, { bot_id: botId, message: `let me in ${i}` });
+    assert.equal(r.status, i < 20 ? 404 : 429, `attempt ${i}`);
+  }
+  assert.equal(await rateLimitHits(`chat:bot:${botId}`), 0, "a stranger refused access spends none of the bot's budget");
+
+  const first = await chat(owner.token, { bot_id: botId, message: "How do I reset my password?" });
+  assertStreamShape(first.events);
+  assert.equal(await rateLimitHits(`chat:bot:${botId}`), 1, "an accepted turn spends one");
+
+  // The ceiling is private.bot_chat_budget (600 a minute today): past it, even the owner waits.
+  const [{ budget }] = await sql<{ budget: number }>("select private.bot_chat_budget($1) as budget", [botId]);
+  assert.equal(budget, 600);
+  await sql("update private.rate_limits set hits = $2 where key = $1", [`chat:bot:${botId}`, budget]);
+  const over = await chat(owner.token, { bot_id: botId, message: "and now?" });
+  assert.equal(over.status, 429);
+  assert.equal(over.json.error.code, "rate_limited");
+  assert.ok(Number(over.headers.get("retry-after")) >= 1);
+  const { count } = await serviceClient().from("messages").select("id", { count: "exact", head: true }).eq("bot_id", botId);
+  assert.equal(count, 2, "only the accepted turn and its answer are stored");
 });

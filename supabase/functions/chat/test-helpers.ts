@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
 import { createClient } from "npm:@supabase/supabase-js@2.119.1";
 import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { parseSseFrames } from "../_shared/contracts/chat.ts";
 
 /**
  * A confirmed user with a client and an access token minted with the stack's
@@ -25,6 +26,14 @@ export async function signedInUser(opts: { anonymous?: boolean } = {}) {
     global: { headers: { Authorization: `Bearer ${token}` } },
   });
   return { client, user, token };
+}
+
+/** A visitor whose account was deleted while their access token is still valid. */
+export async function deletedVisitor() {
+  const visitor = await signedInUser();
+  const { error } = await serviceClient().auth.admin.deleteUser(visitor.user.id);
+  if (error) throw error;
+  return visitor;
 }
 
 async function mintToken(sub: string, anonymous: boolean): Promise<string> {
@@ -167,19 +176,9 @@ export interface SseEvent {
   data: any;
 }
 
+/** The chat's events in a finished SSE body (the same parser the app uses). */
 export function parseSse(text: string): SseEvent[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim())
-    .map((block) => {
-      let event = "message";
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-      }
-      return { event, data: JSON.parse(data.join("\n")) };
-    });
+  return parseSseFrames(`${text}\n\n`).events;
 }
 
 /** POSTs to /chat; returns the status and, for SSE answers, the parsed events (the body is always consumed). */
@@ -187,7 +186,9 @@ export async function chat(token: string, body: unknown, headers: Record<string,
   const res = await callFunction("chat", {
     method: "POST",
     token,
-    headers: { "content-type": "application/json", ...headers },
+    // A client address per call (the gateway trusts X-Forwarded-For in tests) so the per-address
+    // limit does not add up across the whole suite; tests of that limit pass their own.
+    headers: { "content-type": "application/json", "x-forwarded-for": randomIp(), ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -198,6 +199,11 @@ export async function chat(token: string, body: unknown, headers: Record<string,
     events: isSse ? parseSse(text) : [],
     json: isSse ? null : JSON.parse(text),
   };
+}
+
+export function randomIp(): string {
+  const n = () => Math.floor(Math.random() * 250) + 1;
+  return `10.${n()}.${n()}.${n()}`;
 }
 
 export function answerText(events: SseEvent[]): string {

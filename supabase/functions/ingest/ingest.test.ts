@@ -5,6 +5,7 @@ import { PDFDocument, StandardFonts } from "npm:pdf-lib@1.17.1";
 import { Document, HeadingLevel, Packer, Paragraph } from "npm:docx@9.15.2";
 import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
 import { embeddingConfigForTeam, hasEmbeddingColumn } from "../_shared/knowledge/embeddings.ts";
+import { createBot, signedInUser as userWithToken } from "../chat/test-helpers.ts";
 import {
   createSource,
   documentsOf,
@@ -499,4 +500,74 @@ Deno.test("embeddings: used only where chunks.embedding exists (pgvector); witho
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("every ingest write refuses a platform administrator and a member of another team (issue 13)", async () => {
+  const owner = await ownerWithBot();
+  const service = serviceClient();
+  const sourceId = await createSource(owner.client, owner.bot.id, "notion", { pages: [] }, "Notion");
+  const tokenSet = await callFunction("ingest", {
+    method: "POST",
+    path: "/notion/token",
+    token: owner.token,
+    body: JSON.stringify({ data_source_id: sourceId, access_token: "secret_owner_token" }),
+  });
+  assert.equal(tokenSet.status, 200);
+  await tokenSet.body?.cancel();
+  const { data: job, error: jobError } = await service
+    .from("ingestion_jobs")
+    .insert({ data_source_id: sourceId, bot_id: owner.bot.id, trigger: "manual", status: "failed" })
+    .select("id")
+    .single();
+  if (jobError) throw jobError;
+  const { data: doc, error: docError } = await service
+    .from("documents")
+    .insert({ data_source_id: sourceId, bot_id: owner.bot.id, title: "Page", url: "notion:page", content: "x", content_hash: "h" })
+    .select("id")
+    .single();
+  if (docError) throw docError;
+
+  // The platform administrator reads every team's data (RLS lets them see these rows)...
+  // Users with minted tokens: the suite shares auth's sign-in limit (30 per 5 minutes per address).
+  const platform = await userWithToken();
+  const { error: adminError } = await service.from("platform_admins").insert({ user_id: platform.user.id });
+  if (adminError) throw adminError;
+  const seen = await platform.client.from("data_sources").select("id").eq("id", sourceId);
+  assert.equal(seen.data?.length, 1, "the platform administrator can read the source");
+  // ...and a member of another team owns a bot of their own.
+  const otherTeam = (await createBot()).owner;
+
+  const writes = [
+    { path: "/notion/token", body: { data_source_id: sourceId, access_token: "secret_attacker_token" } },
+    { path: `/sources/${sourceId}/sync`, body: {} },
+    { path: `/jobs/${job.id}/retry`, body: undefined },
+    { path: `/jobs/${job.id}/cancel`, body: undefined },
+    { path: `/documents/${doc.id}/reingest`, body: undefined },
+  ];
+  for (const caller of [platform, otherTeam]) {
+    for (const w of writes) {
+      const res = await callFunction("ingest", {
+        method: "POST",
+        path: w.path,
+        token: caller.token,
+        body: w.body === undefined ? undefined : JSON.stringify(w.body),
+      });
+      assert.equal(res.status, 404, `${w.path} as ${caller === platform ? "platform admin" : "another team"}`);
+      assert.equal((await res.json()).error.code, "not_found");
+    }
+  }
+
+  const { data: secret } = await service
+    .from("data_source_secrets")
+    .select("notion_access_token")
+    .eq("data_source_id", sourceId)
+    .single();
+  assert.equal(secret!.notion_access_token, "secret_owner_token", "the owner's Notion token is untouched");
+  const { count: jobs } = await service
+    .from("ingestion_jobs")
+    .select("id", { count: "exact", head: true })
+    .eq("data_source_id", sourceId);
+  assert.equal(jobs, 1, "no sync was started");
+  const { data: kept } = await service.from("documents").select("content_hash").eq("id", doc.id).single();
+  assert.equal(kept!.content_hash, "h", "no document was marked for re-reading");
 });

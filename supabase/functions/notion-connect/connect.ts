@@ -5,8 +5,15 @@
 //   POST /notion-connect/exchange {state, code? | error?}                 → 200 {connection_id, workspace_name, return_path}
 //   POST /notion-connect/search   {connection_id, query?, cursor?}        → 200 {workspace_name, results, next_cursor}
 import { z } from "npm:zod@3.25.76";
-import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
-import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { createServiceClient, createUserClient, type Db } from "../_shared/clients.ts";
+import type {
+  NotionExchangeAnswer,
+  NotionExchangeRequest,
+  NotionSearchAnswer,
+  NotionSearchRequest,
+  NotionStartAnswer,
+  NotionStartRequest,
+} from "../_shared/contracts/notion-connect.ts";
 import { HttpError, json } from "../_shared/http.ts";
 import { isErrorCode } from "../_shared/contracts/errors.ts";
 import { sha256Hex } from "../_shared/hash.ts";
@@ -52,7 +59,7 @@ export function configFromEnv(): ConnectConfig | null {
 const UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const startBody = z
   .object({ redirect_uri: z.string().url().max(2000), return_path: z.string().min(1).max(2048) })
-  .strict();
+  .strict() satisfies z.ZodType<NotionStartRequest, z.ZodTypeDef, unknown>;
 const exchangeBody = z
   .object({
     state: z.string().max(200),
@@ -60,14 +67,14 @@ const exchangeBody = z
     error: z.string().max(200).optional(),
     error_description: z.string().max(2000).optional(),
   })
-  .strict();
+  .strict() satisfies z.ZodType<NotionExchangeRequest, z.ZodTypeDef, unknown>;
 const searchBody = z
   .object({
     connection_id: z.string().regex(new RegExp(`^${UUID_RE}$`, "i")),
     query: z.string().max(200).optional(),
     cursor: z.string().max(500).optional(),
   })
-  .strict();
+  .strict() satisfies z.ZodType<NotionSearchRequest, z.ZodTypeDef, unknown>;
 
 /** The signed-in, non-anonymous caller (the gateway has verified the JWT; auth confirms the user). */
 async function caller(req: Request): Promise<string> {
@@ -95,7 +102,7 @@ export function isCallbackUri(uri: string, config: ConnectConfig): boolean {
 
 const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
-async function start(req: Request, service: SupabaseClient, config: ConnectConfig): Promise<Response> {
+async function start(req: Request, service: Db, config: ConnectConfig): Promise<Response> {
   const input = await readBody(req, startBody);
   if (!isCallbackUri(input.redirect_uri, config)) {
     throw new HttpError(400, "invalid_redirect_uri", `redirect_uri must be the app's ${CALLBACK_PATH} page`);
@@ -129,7 +136,7 @@ async function start(req: Request, service: SupabaseClient, config: ConnectConfi
   url.searchParams.set("owner", "user");
   url.searchParams.set("redirect_uri", input.redirect_uri);
   url.searchParams.set("state", `${data.id}.${secret}`);
-  return json(200, { url: url.toString() });
+  return json(200, { url: url.toString() } satisfies NotionStartAnswer);
 }
 
 /** Notion's token endpoint: HTTP Basic client credentials, a JSON body. */
@@ -167,7 +174,7 @@ export async function exchangeCode(config: ConnectConfig, code: string, redirect
   };
 }
 
-async function exchange(req: Request, service: SupabaseClient, config: ConnectConfig): Promise<Response> {
+async function exchange(req: Request, service: Db, config: ConnectConfig): Promise<Response> {
   const input = await readBody(req, exchangeBody);
   const userId = await caller(req);
   const m = new RegExp(`^(${UUID_RE})\\.([A-Za-z0-9_-]{20,100})$`, "i").exec(input.state);
@@ -183,7 +190,7 @@ async function exchange(req: Request, service: SupabaseClient, config: ConnectCo
   const back = { return_path: conn.return_path };
   // The same callback twice (a reload): the connection is already made.
   if (conn.access_token) {
-    return json(200, { connection_id: conn.id, workspace_name: conn.workspace_name, ...back });
+    return json(200, { connection_id: conn.id, workspace_name: conn.workspace_name, ...back } satisfies NotionExchangeAnswer);
   }
   if (input.error || !input.code) {
     await service.from("notion_connections").delete().eq("id", conn.id);
@@ -209,10 +216,10 @@ async function exchange(req: Request, service: SupabaseClient, config: ConnectCo
     })
     .eq("id", conn.id);
   if (error) throw new Error(`notion connection: ${error.message}`);
-  return json(200, { connection_id: conn.id, workspace_name: granted.workspaceName, ...back });
+  return json(200, { connection_id: conn.id, workspace_name: granted.workspaceName, ...back } satisfies NotionExchangeAnswer);
 }
 
-async function search(req: Request, service: SupabaseClient, config: ConnectConfig): Promise<Response> {
+async function search(req: Request, service: Db, config: ConnectConfig): Promise<Response> {
   const input = await readBody(req, searchBody);
   const userId = await caller(req);
   const conn = await findConnection(service, input.connection_id, userId, { connected: true });
@@ -221,7 +228,7 @@ async function search(req: Request, service: SupabaseClient, config: ConnectConf
       query: input.query?.trim() || undefined,
       cursor: input.cursor,
     });
-    return json(200, { workspace_name: conn.workspace_name, ...page });
+    return json(200, { workspace_name: conn.workspace_name, ...page } satisfies NotionSearchAnswer);
   } catch (e) {
     if (e instanceof SourceError) throw new HttpError(502, isErrorCode(e.code) ? e.code : "notion_error", e.message);
     throw e;

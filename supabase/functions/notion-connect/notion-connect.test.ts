@@ -12,7 +12,7 @@ const TOKEN = "secret_oauth_token";
 const REDIRECT = "http://127.0.0.1:5173/app/auth/providers/notion/callback";
 
 function call(config: ConnectConfig | null, path: string, token: string, body: unknown) {
-  return handler((req) => route(req, config))(
+  return handler("notion-connect", (req) => route(req, config))(
     new Request(`http://functions.test/notion-connect/${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -3,6 +3,7 @@
 // that lands on the invite page, and the invitee accepts with their own session.
 import assert from "node:assert/strict";
 import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+import { createTeam, signedInUser as visitorWithToken } from "../chat/test-helpers.ts";
 
 interface Mail {
   id: string;
@@ -105,7 +106,7 @@ Deno.test("team-invite: an existing user gets a sign-in link to the invite page"
   assert.deepEqual(role, { role: "owner" });
 });
 
-Deno.test("team-invite: admins, strangers and anon are refused; bad input is a 400", async () => {
+Deno.test("team-invite: admins, strangers, platform admins, other teams' owners and anon are refused; bad input is a 400", async () => {
   const { owner, teamId } = await teamWithOwner();
   const admin = await signedInUser();
   const inv = await owner.client.rpc("invite_team_member", { team_id: teamId, email: admin.user.email, role: "admin" });
@@ -117,6 +118,14 @@ Deno.test("team-invite: admins, strangers and anon are refused; bad input is a 4
   assert.equal(byAdmin.json.error.code, "forbidden");
   const stranger = await signedInUser();
   assert.equal((await invite(stranger.token, { team_id: teamId, email: target })).status, 403);
+  // A platform administrator reads every team but writes none of them; another team's owner neither.
+  // Users with minted tokens: the suite shares auth's sign-in limit (30 per 5 minutes per address).
+  const platform = await visitorWithToken();
+  const promoted = await serviceClient().from("platform_admins").insert({ user_id: platform.user.id });
+  assert.equal(promoted.error, null);
+  assert.equal((await invite(platform.token, { team_id: teamId, email: target })).status, 403);
+  const otherOwner = (await createTeam()).owner;
+  assert.equal((await invite(otherOwner.token, { team_id: teamId, email: target })).status, 403);
   assert.equal((await invite(stack.anonKey, { team_id: teamId, email: target })).status, 401);
   assert.deepEqual(await mailsTo(target), [], "no mail went out for refused invitations");
 

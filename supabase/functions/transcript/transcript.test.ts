@@ -25,7 +25,7 @@ Deno.test("transcript: txt and md with the powered-by title, sources and a filen
   assert.match(txt.text, /^Chat transcript powered by Parley\n/);
   assert.match(txt.text, /You:\nWhen are invoices sent\?/);
   assert.match(txt.text, /Test Bot:\nHere is what I found/);
-  assert.match(txt.text, /Sources:\n  \[1\] Invoices/);
+  assert.match(txt.text, /Sources:\n {2}\[1\] Invoices/);
 
   const md = await transcript(visitor.token, `chat_id=${chatId}&format=md`);
   assert.equal(md.status, 200);

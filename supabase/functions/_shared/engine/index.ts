@@ -73,7 +73,7 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
         : turn!.created
         ? Promise.resolve([])
         : loadHistory(reader, turn!.chatId, turn!.userMessageId, HISTORY_MESSAGES),
-      retrieve(service, reader, bot, message, MATCH_COUNT),
+      retrieve(service, reader, bot, message, MATCH_COUNT, turnLog),
       chooseProvider(service, bot),
     ]);
     if (retrieved.error) {

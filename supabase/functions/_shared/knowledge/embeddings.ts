@@ -2,6 +2,7 @@
 // has an `openai` or `openai_compatible` key and the chunks table has an
 // embedding column (pgvector, hosted Supabase). Otherwise ingestion skips them.
 import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
+import type { Db } from "../clients.ts";
 import { safeFetch } from "../safe-fetch.ts";
 
 export const EMBEDDING_DIMENSIONS = 1536;
@@ -20,6 +21,7 @@ export function embeddingsUrl(baseUrl: string | null | undefined): string {
 
 let columnExists: boolean | undefined;
 
+/** The column exists only where pgvector does, so it is not in the generated types: asked untyped. */
 export async function hasEmbeddingColumn(service: SupabaseClient): Promise<boolean> {
   if (columnExists === undefined) {
     const { error } = await service.from("chunks").select("embedding").limit(1);
@@ -28,7 +30,7 @@ export async function hasEmbeddingColumn(service: SupabaseClient): Promise<boole
   return columnExists;
 }
 
-export async function embeddingConfigForTeam(service: SupabaseClient, teamId: string): Promise<EmbeddingConfig | null> {
+export async function embeddingConfigForTeam(service: Db, teamId: string): Promise<EmbeddingConfig | null> {
   if (!(await hasEmbeddingColumn(service))) return null;
   const { data } = await service
     .from("team_provider_keys")

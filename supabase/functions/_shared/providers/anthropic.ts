@@ -48,6 +48,7 @@ export function anthropicProvider(config: ProviderConfig): Provider {
       );
       const usage = { prompt_tokens: 0, completion_tokens: 0 };
       try {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- stream events read defensively, whatever the SDK version
         for await (const event of stream as AsyncIterable<Record<string, any>>) {
           if (event.type === "message_start") {
             usage.prompt_tokens = event.message?.usage?.input_tokens ?? 0;

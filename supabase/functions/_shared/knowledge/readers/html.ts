@@ -19,7 +19,7 @@ export interface HtmlOptions {
   dropSelectors?: string[];
 }
 
-// deno-lint-ignore no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- linkedom DOM nodes, read defensively
 type El = any;
 
 /** linkedom's types describe a Window; the DOM is all we use. */

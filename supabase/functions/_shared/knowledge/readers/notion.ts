@@ -1,6 +1,7 @@
 // Notion sources: the picked pages and databases (every page of a database),
 // read through Notion's REST API (blocks, recursively) into text with headings.
 // Base URL: PARLEY_NOTION_API_URL (default https://api.notion.com).
+import type { NotionPickerItem } from "../../contracts/notion-connect.ts";
 import { safeFetch, SafeFetchError } from "../../safe-fetch.ts";
 import { type SourceContext, SourceError } from "./types.ts";
 
@@ -14,7 +15,7 @@ export const NOTION_VERSION = "2022-06-28";
 const MAX_BLOCKS = 5000;
 const MAX_DEPTH = 6;
 
-// deno-lint-ignore no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the vendor API's JSON, read defensively field by field
 type Json = any;
 
 function notionBase(override?: string): string {
@@ -37,16 +38,6 @@ function pageTitle(page: Json): string {
   return "Untitled";
 }
 
-/** A page or database the workspace shared with the integration, for the picker. */
-export interface NotionItem {
-  id: string;
-  type: "page" | "database";
-  title: string;
-  url: string | null;
-  /** An emoji icon, when the item has one. */
-  icon: string | null;
-  last_edited_time: string | null;
-}
 
 /**
  * One page of POST /v1/search: pages and databases shared with the integration, most
@@ -56,14 +47,14 @@ export interface NotionItem {
 export async function searchWorkspace(
   client: NotionClient,
   opts: { query?: string; cursor?: string; pageSize?: number } = {},
-): Promise<{ results: NotionItem[]; next_cursor: string | null }> {
+): Promise<{ results: NotionPickerItem[]; next_cursor: string | null }> {
   const res = await client.call("POST", "/v1/search", {
     ...(opts.query ? { query: opts.query } : {}),
     ...(opts.cursor ? { start_cursor: opts.cursor } : {}),
     page_size: opts.pageSize ?? 50,
     sort: { direction: "descending", timestamp: "last_edited_time" },
   });
-  const results: NotionItem[] = [];
+  const results: NotionPickerItem[] = [];
   for (const r of (res.results ?? []) as Json[]) {
     if ((r?.object !== "page" && r?.object !== "database") || typeof r.id !== "string") continue;
     if (r.archived || r.in_trash || r.parent?.type === "database_id") continue;

@@ -14,7 +14,7 @@ export interface YoutubeSettings {
   base_url?: string;
 }
 
-// deno-lint-ignore no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the vendor API's JSON, read defensively field by field
 type Json = any;
 
 function youtubeBase(override?: string): string {

@@ -36,7 +36,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async (t) => {
     const fake: FakePlatforms = await startFakePlatforms();
-    const stack: TestStack = await startStackWith({ ...fake.env, PARLEY_FETCH_ALLOW_PRIVATE: "1" });
+    const stack: TestStack = await startStackWith({ ...fake.env, PARLEY_CHANNELS_IP_LIMIT: "100", PARLEY_TRUST_FORWARDED_FOR: "1" });
     try {
       const owner = await stack.as(DEMO.owner);
       const visitor = await stack.as(DEMO.visitor);
@@ -254,6 +254,19 @@ Deno.test({
         const before = fake.calls.length;
         assert.deepEqual(await status(await deliverTelegram(receiver("telegram"), fake.telegramWebhook!.secret_token, telegramMessage("hi", { chatId: 5 }))), [403, "channel_disabled"]);
         assert.equal(fake.calls.length, before);
+      });
+
+      await t.step("a stranger's address is limited before any channel is looked up (429)", async () => {
+        const from = { "x-forwarded-for": "203.0.113.77" };
+        const hit = () => fetch(stack.functionUrl(`channels/${crypto.randomUUID()}/slack`), { method: "POST", headers: from, body: "{}" });
+        const statuses: number[] = [];
+        for (let i = 0; i < 101; i++) {
+          const res = await hit();
+          statuses.push(res.status);
+          await res.body?.cancel();
+        }
+        assert.deepEqual([...new Set(statuses.slice(0, 100))], [404]);
+        assert.equal(statuses[100], 429);
       });
 
       await t.step("disconnect removes Telegram's webhook", async () => {

@@ -5,11 +5,13 @@
 // the signature (or secret token) is checked before anything is read. Then:
 //   unknown channel or platform 404, disabled channel 403, body over 256 KiB 413,
 //   bad or missing signature 401, stale timestamp or replayed old message 401,
-//   a delivery already handled 409 — none of them is ever answered.
+//   a delivery already handled 409, over PARLEY_CHANNELS_IP_LIMIT calls per minute from
+//   one address (default 1200) 429 — none of them is ever answered.
 // A verified message is acknowledged at once (Slack wants 3 s, Discord a deferred
 // response) and answered after, through the answering engine as a channel chat.
 import { createServiceClient } from "../_shared/clients.ts";
-import { handler, HttpError, httpErrorResponse, json, readBoundedText } from "../_shared/http.ts";
+import { clientIp, handler, HttpError, httpErrorResponse, json, readBoundedText } from "../_shared/http.ts";
+import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
 import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { isMessagingType, sendReply, verifyAndParse, answerGet } from "../_shared/channels/platforms.ts";
 import { externalThreadId, firstDelivery, type LoadedChannel, loadChannel, recordChannelEvent, welcomeText } from "../_shared/channels/store.ts";
@@ -73,6 +75,8 @@ Deno.serve(
     const [channelId = "", platform = "", ...extra] = at >= 0 ? parts.slice(at + 1) : [];
     if (extra.length || !isMessagingType(platform)) throw channelHttpError(404, "channel_not_found", "No channel here");
     if (req.method !== "POST" && req.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use POST");
+    // Anyone can call a receiver: each address is limited before any channel is looked up.
+    await enforceRateLimits([{ key: `channels:ip:${ipKey(clientIp(req))}`, max: limitFromEnv("PARLEY_CHANNELS_IP_LIMIT", 1200), windowSeconds: 60 }]);
     const raw = req.method === "POST" ? await readBoundedText(req, MAX_DELIVERY_BYTES) : "";
 
     const service = createServiceClient();

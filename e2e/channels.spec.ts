@@ -172,6 +172,14 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         const verify = (await page.getByTestId("show-once-verify_token").textContent())!.trim();
         const check = await fetch(`${wa.url}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(verify)}&hub.challenge=42`);
         assert.equal(await check.text(), "42");
+        // A reply Meta refuses (outside the 24-hour window) shows on the open screen, live.
+        fake.whatsappClosedWindow.add(`1666${chatId}`);
+        const refused = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1666${chatId}`, "Hello?"));
+        assert.equal(refused.status, 200);
+        await refused.body?.cancel();
+        await page.locator('header [data-status="needs_attention"]').waitFor({ timeout: 20_000 });
+        await page.getByRole("alert").filter({ hasText: "24 hours" }).waitFor();
+        // The next answered message clears it.
         const w = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1555${chatId}`, "Where are my notes stored?"));
         assert.equal(w.status, 200);
         await w.body?.cancel();

@@ -9,9 +9,9 @@ export async function fetchChannels(botId: string): Promise<Channel[]> {
   return (data ?? []) as Channel[];
 }
 
-/** The bot's channels; refreshed every 15 s so a status change made by a delivery shows up. */
+/** The bot's channels (useLiveChannels keeps them current). */
 export function useChannelsQuery(botId: string) {
-  return useQuery({ queryKey: channelKeys.list(botId), queryFn: () => fetchChannels(botId), refetchInterval: 15_000 });
+  return useQuery({ queryKey: channelKeys.list(botId), queryFn: () => fetchChannels(botId) });
 }
 
 export async function fetchChannel(id: string): Promise<Channel | null> {
@@ -21,5 +21,5 @@ export async function fetchChannel(id: string): Promise<Channel | null> {
 }
 
 export function useChannelQuery(id: string) {
-  return useQuery({ queryKey: channelKeys.detail(id), queryFn: () => fetchChannel(id), refetchInterval: 15_000 });
+  return useQuery({ queryKey: channelKeys.detail(id), queryFn: () => fetchChannel(id) });
 }

@@ -4,6 +4,7 @@
 import { FormattedMessage } from "react-intl";
 import { useNavigate, useParams } from "react-router";
 import { EmptyState, Loading } from "../../../components/ui";
+import { useLiveChannels } from "../../../data/channels/use-live-channels";
 import { useChannelQuery } from "../../../data/channels/channels-query";
 import { getConfig } from "../../../lib/config";
 import { ApiKeys } from "../../../features/channels/ApiKeys";
@@ -22,6 +23,7 @@ export default function ChannelSettingsPage() {
   const navigate = useNavigate();
   const lp = useLocalePath();
   const channel = useChannelQuery(channelId);
+  useLiveChannels(botId);
   const { apiBaseUrl, siteUrl } = getConfig();
   const back = `/app/bots/${botId}/channels`;
   if (channel.isPending) return <Loading />;

@@ -5,6 +5,7 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react
 import { useNavigate, useParams } from "react-router";
 import { Button, Input, Loading } from "../../../components/ui";
 import { useCreateChannelMutation } from "../../../data/channels/channel-mutations";
+import { useLiveChannels } from "../../../data/channels/use-live-channels";
 import { useChannelsQuery } from "../../../data/channels/channels-query";
 import { CHANNEL_TYPES, type Channel, type ChannelType } from "../../../data/channels/types";
 import { ChannelStatusBadge } from "../../../features/channels/ChannelStatusBadge";
@@ -71,6 +72,7 @@ function ChannelItem({ botId, channel }: { botId: string; channel: Channel }) {
 export default function ChannelsPage() {
   const { botId = "" } = useParams();
   const channels = useChannelsQuery(botId);
+  useLiveChannels(botId);
   return (
     <div className="ch-page">
       <header className="ch-head">

@@ -9,6 +9,9 @@
 //   test        sends a test message to settings.test_recipient or the latest conversation.
 //   disconnect  removes Parley's webhook where the platform has one (Telegram) and
 //               marks the channel not connected.
+//   install     Slack with the owner's own app (settings.client_id, secret client_secret):
+//               the authorize URL to send the browser to, with a one-time state (10 minutes);
+//               Slack returns to the `channels` receiver's /oauth path, which stores the token.
 // Answers {channel: {id, status, last_error, settings}, webhook_url, show_once?}; a
 // platform's refusal is 422 with its code (the channel then needs attention).
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
@@ -16,10 +19,12 @@ import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits } from "../_shared/rate-limit.ts";
 import { connectPlatform, disconnectPlatform, isMessagingType, sendTestMessage } from "../_shared/channels/platforms.ts";
 import { isUuid, loadChannel, receiverUrl, recordChannelEvent, saveChannel, welcomeText } from "../_shared/channels/store.ts";
+import { randomSecret } from "../_shared/channels/crypto.ts";
+import { slackAuthorizeUrl } from "../_shared/channels/slack.ts";
 import { channelHttpError, PlatformError } from "../_shared/channels/types.ts";
 import { CHANNEL_ERROR_CODES, type ChannelErrorCode } from "../_shared/contracts/channels.ts";
 
-const ACTIONS = ["connect", "test", "disconnect"] as const;
+const ACTIONS = ["connect", "test", "disconnect", "install"] as const;
 type Action = (typeof ACTIONS)[number];
 
 Deno.serve(
@@ -45,8 +50,18 @@ Deno.serve(
     const channel = (await loadChannel(service, channelId))!;
     const webhookUrl = isMessagingType(channel.type) ? receiverUrl(channel) : null;
     let showOnce: Record<string, string> | undefined;
+    let authorizeUrl: string | undefined;
     try {
-      if (action === "connect") {
+      if (action === "install") {
+        if (channel.type !== "slack") throw new HttpError(400, "invalid_request", "Installing through OAuth is for Slack channels");
+        const clientId = channel.settings.client_id?.trim();
+        if (!clientId || !channel.secrets.client_secret) {
+          throw new PlatformError("missing_credentials", "Set the Slack app's client id (settings) and client secret first");
+        }
+        const state = randomSecret(24);
+        await saveChannel(service, channel, { secrets: { oauth_state: `${state}.${Date.now() + 10 * 60_000}` } });
+        authorizeUrl = slackAuthorizeUrl(clientId, `${webhookUrl}/oauth`, state);
+      } else if (action === "connect") {
         const done = await connectPlatform(channel, webhookUrl ?? "");
         showOnce = done.showOnce;
         await saveChannel(service, channel, { settings: done.settings, secrets: done.secrets, status: "connected", lastError: null });
@@ -86,6 +101,11 @@ Deno.serve(
     }
     const fresh = await service.from("channels").select("id, status, last_error, settings, last_event_at").eq("id", channel.id).single();
     if (fresh.error) throw new Error(`channel reread: ${fresh.error.message}`);
-    return json(200, { channel: fresh.data, webhook_url: webhookUrl, ...(showOnce ? { show_once: showOnce } : {}) });
+    return json(200, {
+      channel: fresh.data,
+      webhook_url: webhookUrl,
+      ...(showOnce ? { show_once: showOnce } : {}),
+      ...(authorizeUrl ? { authorize_url: authorizeUrl } : {}),
+    });
   }),
 );

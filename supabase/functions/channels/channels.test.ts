@@ -110,6 +110,41 @@ Deno.test({
         assert.match(row.last_error!, /invalid_auth/);
       });
 
+      await t.step("slack: installing the owner's own app through OAuth stores the bot token", async () => {
+        const { data } = await owner.client.from("channels")
+          .insert({ bot_id: DEMO.helpCenterBot, type: "slack", name: "OAuth Slack", settings: { client_id: fake.slackOAuth.clientId } }).select("id").single();
+        const id = data!.id;
+        await owner.client.rpc("set_channel_credentials", { channel_id: id, credentials: { client_secret: fake.slackOAuth.clientSecret, signing_secret: "s" } });
+        const res = await connect(id, "install");
+        assert.equal(res.status, 200);
+        const authorize = new URL((await res.json()).authorize_url);
+        assert.equal(`${authorize.origin}${authorize.pathname}`, "https://slack.com/oauth/v2/authorize");
+        assert.equal(authorize.searchParams.get("client_id"), fake.slackOAuth.clientId);
+        assert.equal(authorize.searchParams.get("scope"), "app_mentions:read,chat:write,im:history");
+        const redirect = authorize.searchParams.get("redirect_uri")!;
+        assert.equal(redirect, `${receiver("slack", id)}/oauth`);
+        const state = authorize.searchParams.get("state")!;
+
+        // Slack sends the browser back with a code; Parley exchanges it and returns to the settings.
+        const back = await fetch(`${redirect}?code=${encodeURIComponent(fake.slackOAuth.code)}&state=${encodeURIComponent(state)}`, { redirect: "manual" });
+        assert.equal(back.status, 302);
+        assert.match(back.headers.get("location")!, new RegExp(`/app/bots/${DEMO.helpCenterBot}/channels/${id}/settings\\?installed=slack$`));
+        await back.body?.cancel();
+        const exchange = fake.calls.find((c) => c.platform === "slack" && c.method === "oauth.v2.access")!;
+        assert.ok(exchange, "the code was exchanged at oauth.v2.access");
+        const row = await channelRow(id);
+        assert.equal(row.status, "connected");
+        assert.equal(row.settings.team_id, "TFAKE");
+        const creds = await owner.client.rpc("channel_credential_status", { channel_id: id });
+        assert.equal(creds.data.find((c: { name: string }) => c.name === "bot_token").is_set, true);
+
+        // The state works once, and only the right one.
+        assert.deepEqual(await status(await fetch(`${redirect}?code=x&state=${encodeURIComponent(state)}`)), [400, "invalid_state"]);
+        assert.deepEqual(await status(await fetch(`${redirect}?code=x&state=forged`)), [400, "invalid_state"]);
+        // Only admins and owners start an installation.
+        assert.deepEqual(await status(await connect(id, "install", visitor.token)), [404, "channel_not_found"]);
+      });
+
       await t.step("slack: url_verification, a mention answered in its thread, stored as a slack chat", async () => {
         const challenge = await deliverSlack(receiver("slack"), SIGNING_SECRET, { type: "url_verification", challenge: "c-123", token: "x" });
         assert.deepEqual(await challenge.json(), { challenge: "c-123" });

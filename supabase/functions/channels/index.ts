@@ -14,7 +14,10 @@ import { clientIp, handler, HttpError, httpErrorResponse, json, readBoundedText 
 import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
 import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { isMessagingType, sendReply, verifyAndParse, answerGet } from "../_shared/channels/platforms.ts";
-import { externalThreadId, firstDelivery, type LoadedChannel, loadChannel, recordChannelEvent, welcomeText } from "../_shared/channels/store.ts";
+import { timingSafeEqual } from "../_shared/channels/crypto.ts";
+import { exchangeSlackCode, slackClient } from "../_shared/channels/slack.ts";
+import { env } from "../_shared/env.ts";
+import { externalThreadId, firstDelivery, type LoadedChannel, loadChannel, receiverUrl, recordChannelEvent, saveChannel, welcomeText } from "../_shared/channels/store.ts";
 import { ChannelError, channelHttpError, type InboundMessage, PlatformError } from "../_shared/channels/types.ts";
 import type { Logger } from "../_shared/log.ts";
 
@@ -67,13 +70,52 @@ async function answer(channel: LoadedChannel, msg: InboundMessage, receivedAt: D
   }
 }
 
+/**
+ * GET <receiver>/oauth?code&state: Slack's return from the app's install page. The state must
+ * be the one-time value channels-connect made (10 minutes); the code becomes the bot token.
+ * The browser goes back to the channel's settings, with ?installed=slack or ?install_error=<code>.
+ */
+async function slackOAuthReturn(channel: LoadedChannel, params: URLSearchParams, log: Logger): Promise<Response> {
+  const [expected = "", expires = "0"] = (channel.secrets.oauth_state ?? "").split(".");
+  const state = params.get("state") ?? "";
+  if (!expected || !state || !timingSafeEqual(state, expected) || Date.now() > Number(expires)) {
+    throw new ChannelError(400, "invalid_state", "This installation link is not valid (any more). Start again from Parley.");
+  }
+  const service = createServiceClient();
+  const back = (query: string) =>
+    new Response(null, { status: 302, headers: { Location: `${env.siteUrl}/app/bots/${channel.botId}/channels/${channel.id}/settings?${query}` } });
+  const denied = params.get("error");
+  const code = params.get("code");
+  if (denied || !code) {
+    await saveChannel(service, channel, { removeSecrets: ["oauth_state"] });
+    return back(`install_error=${encodeURIComponent(denied ?? "no_code")}`);
+  }
+  try {
+    const done = await exchangeSlackCode(slackClient(), channel.settings.client_id ?? "", channel.secrets.client_secret ?? "", code, `${receiverUrl(channel)}/oauth`);
+    await saveChannel(service, channel, {
+      secrets: { bot_token: done.botToken },
+      removeSecrets: ["oauth_state"],
+      settings: done.settings,
+      status: channel.secrets.signing_secret ? "connected" : "needs_attention",
+      lastError: channel.secrets.signing_secret ? null : "Paste the Slack app's signing secret to receive events",
+    });
+    return back("installed=slack");
+  } catch (e) {
+    if (!(e instanceof PlatformError)) throw e;
+    log.warn("slack_install_refused", { channel_id: channel.id, code: e.code });
+    await saveChannel(service, channel, { removeSecrets: ["oauth_state"], status: "needs_attention", lastError: e.message });
+    return back(`install_error=${encodeURIComponent(e.code)}`);
+  }
+}
+
 Deno.serve(
   handler("channels", async (req, { log }) => {
     const url = new URL(req.url);
     const parts = url.pathname.split("/").filter(Boolean);
     const at = parts.lastIndexOf("channels");
     const [channelId = "", platform = "", ...extra] = at >= 0 ? parts.slice(at + 1) : [];
-    if (extra.length || !isMessagingType(platform)) throw channelHttpError(404, "channel_not_found", "No channel here");
+    const oauth = platform === "slack" && extra.length === 1 && extra[0] === "oauth";
+    if ((extra.length && !oauth) || !isMessagingType(platform)) throw channelHttpError(404, "channel_not_found", "No channel here");
     if (req.method !== "POST" && req.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use POST");
     // Anyone can call a receiver: each address is limited before any channel is looked up.
     await enforceRateLimits([{ key: `channels:ip:${ipKey(clientIp(req))}`, max: limitFromEnv("PARLEY_CHANNELS_IP_LIMIT", 1200), windowSeconds: 60 }]);
@@ -85,6 +127,10 @@ Deno.serve(
     if (!channel.enabled) throw channelHttpError(403, "channel_disabled", "This channel is turned off");
 
     try {
+      if (oauth) {
+        if (req.method !== "GET") throw new ChannelError(405, "method_not_allowed", "Slack returns with GET");
+        return await slackOAuthReturn(channel, url.searchParams, log);
+      }
       if (req.method === "GET") {
         return new Response(answerGet(channel, url.searchParams), { headers: { "Content-Type": "text/plain" } });
       }

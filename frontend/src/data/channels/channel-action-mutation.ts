@@ -5,12 +5,14 @@ import { getSupabase } from "../../lib/supabase";
 import { channelKeys } from "./keys";
 import type { Channel } from "./types";
 
-export type ChannelAction = "connect" | "test" | "disconnect";
+export type ChannelAction = "connect" | "test" | "disconnect" | "install";
 
 export interface ChannelActionAnswer {
   channel: Pick<Channel, "id" | "status" | "last_error" | "settings" | "last_event_at">;
   webhook_url: string | null;
   show_once?: Record<string, string>;
+  /** install (Slack OAuth): where to send the browser. */
+  authorize_url?: string;
 }
 
 export async function runChannelAction({ id, action }: { id: string; botId: string; action: ChannelAction }): Promise<ChannelActionAnswer> {

@@ -20,6 +20,11 @@ export function ChannelActions({ channel, onDeleted }: { channel: Channel; onDel
     setDone(null);
     action.mutate({ id: channel.id, botId: channel.bot_id, action: a }, {
       onSuccess: (r) => {
+        // Installing through Slack's OAuth continues on Slack's page, then comes back here.
+        if (a === "install" && r.authorize_url) {
+          window.location.assign(r.authorize_url);
+          return;
+        }
         setDone(a);
         if (r.show_once) setShown(r.show_once);
       },
@@ -34,6 +39,11 @@ export function ChannelActions({ channel, onDeleted }: { channel: Channel; onDel
         <Button onClick={() => run("connect")} loading={action.isPending && action.variables?.action === "connect"}>
           <FormattedMessage id={channel.status === "connected" ? "channels.actions.reconnect" : "channels.actions.connect"} />
         </Button>
+        {channel.type === "slack" && channel.settings.client_id && (
+          <Button theme="secondary" onClick={() => run("install")} loading={action.isPending && action.variables?.action === "install"}>
+            <FormattedMessage id="channels.actions.install" />
+          </Button>
+        )}
         {PLATFORMS[channel.type].messaging && (
           <Button theme="secondary" onClick={() => run("test")} loading={action.isPending && action.variables?.action === "test"}>
             <FormattedMessage id="channels.actions.test" />
@@ -50,7 +60,7 @@ export function ChannelActions({ channel, onDeleted }: { channel: Channel; onDel
         </Button>
         <Button theme="delete" onClick={() => setConfirming(true)}><FormattedMessage id="channels.actions.delete" /></Button>
       </div>
-      {done && <p role="status"><FormattedMessage id={`channels.actions.done.${done}`} /></p>}
+      {done && done !== "install" && <p role="status"><FormattedMessage id={`channels.actions.done.${done}`} /></p>}
       {failure && (
         <p className="ch-error" role="alert">
           <FormattedMessage id="channels.actions.failed" values={{ reason: failure.message }} />

@@ -16,7 +16,7 @@ export interface PlatformFields {
 export const PLATFORMS: Record<ChannelType, PlatformFields> = {
   web: { secrets: [], settings: [], steps: 2, messaging: false },
   api: { secrets: [], settings: [], steps: 2, messaging: false },
-  slack: { secrets: ["bot_token", "signing_secret"], settings: ["test_recipient"], steps: 4, messaging: true },
+  slack: { secrets: ["bot_token", "signing_secret", "client_secret"], settings: ["client_id", "test_recipient"], steps: 4, messaging: true },
   discord: { secrets: ["bot_token"], settings: ["test_recipient"], steps: 4, messaging: true },
   telegram: { secrets: ["bot_token"], settings: ["welcome_message"], steps: 3, messaging: true },
   whatsapp: { secrets: ["access_token", "app_secret", "verify_token"], settings: ["phone_number_id", "test_recipient"], steps: 4, messaging: true },

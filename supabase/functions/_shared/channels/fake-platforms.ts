@@ -33,6 +33,8 @@ export interface FakePlatforms {
   telegramWebhook: { url: string; secret_token: string } | null;
   /** Discord's application id and the key pair its interactions are signed with. */
   discord: { applicationId: string; publicKey: string; privateKey: CryptoKey };
+  /** The Slack app's OAuth client, and the code its authorize page hands out. */
+  slackOAuth: { clientId: string; clientSecret: string; code: string };
   /** WhatsApp recipients Meta refuses as outside the 24-hour window. */
   whatsappClosedWindow: Set<string>;
   /** Resolves when `n` calls matching `filter` were recorded (or rejects after `ms`). */
@@ -66,6 +68,7 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     },
     telegramWebhook: null,
     discord: { applicationId: "110000000000000001", publicKey, privateKey: pair.privateKey },
+    slackOAuth: { clientId: "1111.2222", clientSecret: `cs-${rand()}`, code: `code-${rand()}` },
     whatsappClosedWindow: new Set(),
     waitFor: async () => [],
   };
@@ -75,8 +78,9 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     const u = new URL(req.url);
     const text = req.method === "GET" ? "" : await req.text();
     let body: Record<string, any> = {};
+    const form = (req.headers.get("content-type") ?? "").includes("x-www-form-urlencoded");
     try {
-      body = text ? JSON.parse(text) : {};
+      body = text && !form ? JSON.parse(text) : {};
     } catch {
       return json({ ok: false, error: "invalid_json" }, 400);
     }
@@ -88,6 +92,13 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
     let m = /^\/slack\/api\/([\w.]+)$/.exec(p);
     if (m) {
       record("slack", m[1]!);
+      if (m[1] === "oauth.v2.access") {
+        // Form-encoded, as Slack takes it; the code is the one the fake "authorize page" gave.
+        const form = new URLSearchParams(text);
+        if (form.get("client_id") !== fake.slackOAuth.clientId || form.get("client_secret") !== fake.slackOAuth.clientSecret) return json({ ok: false, error: "invalid_client_id" });
+        if (form.get("code") !== fake.slackOAuth.code) return json({ ok: false, error: "invalid_code" });
+        return json({ ok: true, access_token: fake.tokens.slack, token_type: "bot", scope: "app_mentions:read,chat:write,im:history", bot_user_id: "UBOT", app_id: "AFAKE", team: { id: "TFAKE", name: "Fake Team" } });
+      }
       if (req.headers.get("authorization") !== `Bearer ${fake.tokens.slack}`) return json({ ok: false, error: "invalid_auth" });
       if (m[1] === "auth.test") return json({ ok: true, url: "https://fake.slack.test/", team: "Fake Team", team_id: "TFAKE", user: "parley", user_id: "UBOT", bot_id: "BBOT" });
       if (m[1] === "chat.postMessage") {

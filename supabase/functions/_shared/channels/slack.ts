@@ -101,3 +101,31 @@ export async function sendSlack(client: PlatformClient, botToken: string, to: { 
     });
   }
 }
+
+// OAuth install (a Slack app of the owner's, client id in settings, client secret in the
+// credentials): Slack's authorize page, then oauth.v2.access exchanges the code for the
+// bot token. PARLEY_SLACK_OAUTH_URL is the authorize page (default Slack's).
+export const SLACK_BOT_SCOPES = ["app_mentions:read", "chat:write", "im:history"];
+
+export function slackAuthorizeUrl(clientId: string, redirectUri: string, state: string): string {
+  const base = platformBaseUrl("PARLEY_SLACK_OAUTH_URL", "https://slack.com/oauth/v2/authorize");
+  const q = new URLSearchParams({ client_id: clientId, scope: SLACK_BOT_SCOPES.join(","), redirect_uri: redirectUri, state });
+  return `${base}?${q}`;
+}
+
+/** Exchanges an OAuth code for the bot token and the workspace it was installed in. */
+export async function exchangeSlackCode(client: PlatformClient, clientId: string, clientSecret: string, code: string, redirectUri: string) {
+  const res = await client.fetch(`${client.baseUrl}/oauth.v2.access`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, code, redirect_uri: redirectUri }),
+  });
+  const data = await platformJson(res, "slack");
+  if (!data.ok || typeof data.access_token !== "string") {
+    throw new PlatformError(`slack_${data.error ?? "oauth_failed"}`, `Slack refused the installation: ${data.error ?? `HTTP ${res.status}`}`, res.status);
+  }
+  return {
+    botToken: data.access_token as string,
+    settings: { team_id: String(data.team?.id ?? ""), team_name: String(data.team?.name ?? ""), bot_user_id: String(data.bot_user_id ?? "") },
+  };
+}

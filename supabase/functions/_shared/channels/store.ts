@@ -71,10 +71,11 @@ export async function recordChannelEvent(service: Db, channelId: string, message
 export async function saveChannel(
   service: Db,
   channel: LoadedChannel,
-  change: { settings?: Record<string, string>; secrets?: Record<string, string>; status?: string; lastError?: string | null },
+  change: { settings?: Record<string, string>; secrets?: Record<string, string>; removeSecrets?: string[]; status?: string; lastError?: string | null },
 ) {
-  if (change.secrets) {
+  if (change.secrets || change.removeSecrets) {
     const secrets = { ...channel.secrets, ...change.secrets };
+    for (const name of change.removeSecrets ?? []) delete secrets[name];
     const res = await service.from("channel_credentials").upsert({ channel_id: channel.id, secrets, updated_at: new Date().toISOString() });
     if (res.error) throw new Error(`credentials upsert: ${res.error.message}`);
     channel.secrets = secrets;

@@ -18,6 +18,7 @@ export const CHANNEL_ERROR_CODES = [
   "missing_credentials",
   "no_recipient",
   "whatsapp_window_closed",
+  "invalid_state",
   // api
   "missing_api_key",
   "invalid_api_key",
@@ -44,7 +45,7 @@ export const CHANNEL_SECRETS: Record<ChannelType, readonly string[]> = {
 /** POST /functions/v1/channels-connect */
 export interface ChannelConnectRequest {
   channel_id: string;
-  action: "connect" | "test" | "disconnect";
+  action: "connect" | "test" | "disconnect" | "install";
 }
 
 export interface ChannelConnectAnswer {
@@ -53,6 +54,8 @@ export interface ChannelConnectAnswer {
   webhook_url: string | null;
   /** Values Parley generated that the owner must copy now (WhatsApp's verify token). */
   show_once?: Record<string, string>;
+  /** install (Slack): the page to send the owner's browser to. */
+  authorize_url?: string;
 }
 
 /** POST /functions/v1/api/v1/chat */

@@ -2,7 +2,7 @@
 // the URL to paste into the platform, credentials (only whether each is set), settings,
 // connect / test message / disconnect, enable/disable, delete.
 import { FormattedMessage } from "react-intl";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import { EmptyState, Loading } from "../../../components/ui";
 import { useLiveChannels } from "../../../data/channels/use-live-channels";
 import { useChannelQuery } from "../../../data/channels/channels-query";
@@ -23,6 +23,7 @@ export default function ChannelSettingsPage() {
   const navigate = useNavigate();
   const lp = useLocalePath();
   const channel = useChannelQuery(channelId);
+  const [search] = useSearchParams();
   useLiveChannels(botId);
   const { apiBaseUrl, siteUrl } = getConfig();
   const back = `/app/bots/${botId}/channels`;
@@ -43,6 +44,10 @@ export default function ChannelSettingsPage() {
         </div>
         <ChannelStatusBadge channel={c} />
       </header>
+      {search.get("installed") === "slack" && <p role="status"><FormattedMessage id="channels.install.done" /></p>}
+      {search.get("install_error") && (
+        <p className="ch-error" role="alert"><FormattedMessage id="channels.install.failed" values={{ code: search.get("install_error") }} /></p>
+      )}
       {c.enabled && c.status === "needs_attention" && c.last_error && (
         <p className="ch-error" role="alert"><FormattedMessage id="channels.lastError" values={{ error: c.last_error }} /></p>
       )}

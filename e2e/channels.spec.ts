@@ -22,7 +22,7 @@ import {
   telegramMessage,
   whatsappText,
   type FakePlatforms,
-} from "../supabase/functions/_shared/channels/fake-platforms.ts";
+} from "../supabase/functions/_shared/channels/test-fixtures.ts";
 import { Parley } from "../sdk/src/index.ts";
 
 const BOT = "c0000000-0000-4000-8000-000000000001"; // "Acme Help Center", extractive default

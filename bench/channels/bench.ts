@@ -1,7 +1,7 @@
 // bench/channels: inbound event → reply posted, for Slack and Telegram, on a fresh stack whose
 // functions talk to the local fake platforms, answered by the extractive default (the seeded
 // "Acme Help Center"). See README.md for the method.
-import { deliverSlack, deliverTelegram, slackMention, startFakePlatforms, telegramMessage } from "../../supabase/functions/_shared/channels/fake-platforms.ts";
+import { deliverSlack, deliverTelegram, slackMention, startFakePlatforms, telegramMessage } from "../../supabase/functions/_shared/channels/test-fixtures.ts";
 import { DEMO, startStackWith } from "../../supabase/functions/channels/test-stack.ts";
 
 const REQUESTS = Number(Deno.env.get("REQUESTS") ?? 50);

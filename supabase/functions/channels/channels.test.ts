@@ -14,7 +14,7 @@ import {
   startFakePlatforms,
   telegramMessage,
   whatsappText,
-} from "../_shared/channels/fake-platforms.ts";
+} from "../_shared/channels/test-fixtures.ts";
 import { DEMO, startStackWith, type TestStack } from "./test-stack.ts";
 
 const SIGNING_SECRET = "slack-signing-secret-for-tests";

@@ -26,8 +26,7 @@ export const MAX_DELIVERY_BYTES = 256 * 1024;
 /** Keeps the answer going after the acknowledgement: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
 function inBackground(work: Promise<unknown>, log: Logger) {
   const guarded = work.catch((e) => log.error("channel_answer_failed", { error: String((e as Error)?.stack ?? e) }));
-  // deno-lint-ignore no-explicit-any
-  const runtime = (globalThis as any).EdgeRuntime;
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
   if (runtime?.waitUntil) runtime.waitUntil(guarded);
 }
 

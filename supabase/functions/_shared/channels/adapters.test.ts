@@ -2,14 +2,14 @@
 // outgoing calls against the local fake platforms (no stack needed).
 import assert from "node:assert/strict";
 
-const assertEquals = (a: unknown, b: unknown, msg?: string) => assert.deepEqual(a, b, msg ?? undefined);
+const assertEquals = (a: unknown, b: unknown, msg?: string) => (msg === undefined ? assert.deepEqual(a, b) : assert.deepEqual(a, b, msg));
 const assertThrows = (fn: () => unknown, cls: new (...a: any[]) => Error, includes: string) =>
   assert.throws(fn, (e: unknown) => e instanceof cls && e.message.includes(includes));
 const assertRejects = (fn: () => Promise<unknown>, cls: new (...a: any[]) => Error, includes: string) =>
   assert.rejects(fn, (e: unknown) => e instanceof cls && e.message.includes(includes));
 import { randomSecret, toHex } from "./crypto.ts";
 import { connectDiscord, parseDiscordInteraction, sendDiscordFollowUp, verifyDiscordRequest } from "./discord.ts";
-import { deliverDiscord, discordAsk, slackMention, startFakePlatforms, telegramMessage, whatsappText } from "./fake-platforms.ts";
+import { deliverDiscord, discordAsk, slackMention, startFakePlatforms, telegramMessage, whatsappText } from "./test-fixtures.ts";
 import { connectSlack, parseSlackEvent, sendSlack, signSlack, verifySlackRequest } from "./slack.ts";
 import { connectTelegram, parseTelegramUpdate, sendTelegram, verifyTelegramRequest } from "./telegram.ts";
 import { escapeMarkdownV2, splitMessage, toSlackMrkdwn, toTelegramMarkdown } from "./text.ts";

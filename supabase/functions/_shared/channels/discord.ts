@@ -45,13 +45,35 @@ export async function verifyDiscordRequest(
   }
 }
 
-export function parseDiscordInteraction(body: Record<string, any>): Parsed {
+/** An interaction as Discord sends it (every field checked where used). */
+export interface DiscordInteraction {
+  id?: string;
+  type?: number;
+  token?: string;
+  application_id?: string;
+  guild_id?: string;
+  channel_id?: string;
+  channel?: { id?: string };
+  member?: { user?: { id?: string } };
+  user?: { id?: string };
+  data?: { name?: string; options?: { name?: string; value?: unknown }[] };
+}
+
+interface DiscordAnswer {
+  id?: string;
+  name?: string;
+  verify_key?: string;
+  message?: string;
+}
+
+export function parseDiscordInteraction(body: DiscordInteraction): Parsed {
   if (body.type === 1) return { kind: "respond", body: { type: 1 } };
   if (body.type !== 2 || body.data?.name !== ASK_COMMAND.name) {
     // Anything else we registered nothing for: say so in Discord, privately.
     return { kind: "respond", body: { type: 4, data: { content: "Unknown command.", flags: 64 } } };
   }
-  const question = String((body.data.options ?? []).find((o: any) => o?.name === "question")?.value ?? "").trim();
+  const options = Array.isArray(body.data?.options) ? body.data.options : [];
+  const question = String(options.find((o) => o?.name === "question")?.value ?? "").trim();
   const user = body.member?.user ?? body.user ?? {};
   if (!question || typeof body.token !== "string" || typeof body.application_id !== "string") {
     return { kind: "respond", body: { type: 4, data: { content: "Ask a question: /ask question:…", flags: 64 } } };
@@ -83,7 +105,7 @@ async function discordCall(client: PlatformClient, path: string, init: { method:
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   if (res.status === 204) return {};
-  const data = await platformJson(res, "discord");
+  const data = await platformJson<DiscordAnswer>(res, "discord");
   if (!res.ok) {
     const code = res.status === 401 ? "discord_invalid_token" : res.status === 429 ? "discord_rate_limited" : "discord_error";
     throw new PlatformError(code, `Discord refused ${init.method} ${path.replace(/\/webhooks\/.*/, "/webhooks/…")}: ${data.message ?? `HTTP ${res.status}`}`, res.status);
@@ -99,7 +121,7 @@ export async function connectDiscord(client: PlatformClient, botToken: string) {
     throw new PlatformError("discord_bad_response", "Discord did not name the application and its public key");
   }
   await discordCall(client, `/applications/${applicationId}/commands`, { method: "POST", token: botToken, body: ASK_COMMAND });
-  return { application_id: applicationId, public_key: app.verify_key as string, application_name: String(app.name ?? "") };
+  return { application_id: applicationId, public_key: app.verify_key, application_name: String(app.name ?? "") };
 }
 
 /** Replaces the deferred response with the answer; what does not fit goes in follow-ups. */

@@ -2,12 +2,12 @@
 // connect action do not branch on the platform themselves: verify + parse a
 // delivery, send an answer, connect, disconnect, send a test message.
 import { randomSecret } from "./crypto.ts";
-import { connectDiscord, discordClient, parseDiscordInteraction, sendDiscordChannelMessage, sendDiscordFollowUp, verifyDiscordRequest } from "./discord.ts";
-import { connectSlack, parseSlackEvent, sendSlack, slackClient, verifySlackRequest } from "./slack.ts";
+import { connectDiscord, type DiscordInteraction, discordClient, parseDiscordInteraction, sendDiscordChannelMessage, sendDiscordFollowUp, verifyDiscordRequest } from "./discord.ts";
+import { connectSlack, parseSlackEvent, type SlackEnvelope, sendSlack, slackClient, verifySlackRequest } from "./slack.ts";
 import type { LoadedChannel } from "./store.ts";
-import { connectTelegram, disconnectTelegram, parseTelegramUpdate, sendTelegram, telegramClient, verifyTelegramRequest } from "./telegram.ts";
+import { connectTelegram, disconnectTelegram, parseTelegramUpdate, type TelegramUpdate, sendTelegram, telegramClient, verifyTelegramRequest } from "./telegram.ts";
 import { ChannelError, type InboundMessage, type Parsed, PlatformError } from "./types.ts";
-import { connectWhatsApp, parseWhatsAppWebhook, sendWhatsApp, verifyWhatsAppRequest, whatsappChallenge, whatsappClient } from "./whatsapp.ts";
+import { connectWhatsApp, parseWhatsAppWebhook, type WhatsAppWebhook, sendWhatsApp, verifyWhatsAppRequest, whatsappChallenge, whatsappClient } from "./whatsapp.ts";
 
 export const CHANNEL_TYPES = ["web", "api", "slack", "discord", "telegram", "whatsapp"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -21,10 +21,11 @@ export function answerGet(channel: LoadedChannel, params: URLSearchParams): stri
   return whatsappChallenge(params, channel.secrets.verify_token);
 }
 
-function parseBody(raw: string): Record<string, any> {
+/** A delivery's JSON object, as the platform's wire type `T` (its fields are checked where used). */
+function parseBody<T extends object>(raw: string): T {
   try {
     const body = JSON.parse(raw);
-    if (body && typeof body === "object" && !Array.isArray(body)) return body;
+    if (body && typeof body === "object" && !Array.isArray(body)) return body as T;
   } catch {
     // fall through
   }
@@ -37,16 +38,16 @@ export async function verifyAndParse(channel: LoadedChannel, headers: Headers, r
   switch (channel.type) {
     case "slack":
       await verifySlackRequest(headers, raw, secrets.signing_secret);
-      return parseSlackEvent(parseBody(raw), settings.bot_user_id);
+      return parseSlackEvent(parseBody<SlackEnvelope>(raw), settings.bot_user_id);
     case "discord":
       await verifyDiscordRequest(headers, raw, settings.public_key);
-      return parseDiscordInteraction(parseBody(raw));
+      return parseDiscordInteraction(parseBody<DiscordInteraction>(raw));
     case "telegram":
       verifyTelegramRequest(headers, secrets.webhook_secret);
-      return parseTelegramUpdate(parseBody(raw), settings.bot_username);
+      return parseTelegramUpdate(parseBody<TelegramUpdate>(raw), settings.bot_username);
     case "whatsapp":
       await verifyWhatsAppRequest(headers, raw, secrets.app_secret);
-      return parseWhatsAppWebhook(parseBody(raw), settings.phone_number_id);
+      return parseWhatsAppWebhook(parseBody<WhatsAppWebhook>(raw), settings.phone_number_id);
     default:
       throw new ChannelError(404, "channel_not_found", "No messaging channel here");
   }

@@ -44,13 +44,35 @@ export async function signSlack(signingSecret: string, rawBody: string, timestam
   };
 }
 
+/** An Events API body as Slack sends it (every field checked where used). */
+export interface SlackEnvelope {
+  type?: string;
+  challenge?: string;
+  event_id?: string;
+  team_id?: string;
+  event?: {
+    type?: string; channel_type?: string; bot_id?: string; subtype?: string; user?: string;
+    text?: string; channel?: string; ts?: string; thread_ts?: string; team?: string;
+  } | null;
+}
+
+interface SlackAnswer {
+  ok?: boolean;
+  error?: string;
+  team_id?: string;
+  team?: unknown;
+  user_id?: string;
+  access_token?: string;
+  bot_user_id?: string;
+}
+
 /** What a verified Events API body asks for. `botUserId` keeps the bot from answering itself. */
-export function parseSlackEvent(body: Record<string, any>, botUserId?: string): Parsed {
+export function parseSlackEvent(body: SlackEnvelope, botUserId?: string): Parsed {
   if (body.type === "url_verification" && typeof body.challenge === "string") {
     return { kind: "respond", body: { challenge: body.challenge } };
   }
   if (body.type !== "event_callback" || typeof body.event !== "object" || !body.event) return { kind: "ignore" };
-  const ev = body.event as Record<string, any>;
+  const ev = body.event;
   const isMention = ev.type === "app_mention";
   const isDm = ev.type === "message" && ev.channel_type === "im";
   // Bots (ourselves included), edits, joins and other subtypes are not questions.
@@ -79,7 +101,7 @@ async function slackCall(client: PlatformClient, token: string, method: string, 
     body: JSON.stringify(payload),
   });
   if (res.status === 429) throw new PlatformError("slack_rate_limited", "Slack asked us to slow down (HTTP 429)", 429);
-  const data = await platformJson(res, "slack");
+  const data = await platformJson<SlackAnswer>(res, "slack");
   if (!data.ok) throw new PlatformError(`slack_${data.error ?? "error"}`, `Slack refused ${method}: ${data.error ?? `HTTP ${res.status}`}`, res.status);
   return data;
 }
@@ -120,12 +142,13 @@ export async function exchangeSlackCode(client: PlatformClient, clientId: string
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, code, redirect_uri: redirectUri }),
   });
-  const data = await platformJson(res, "slack");
+  const data = await platformJson<SlackAnswer>(res, "slack");
   if (!data.ok || typeof data.access_token !== "string") {
     throw new PlatformError(`slack_${data.error ?? "oauth_failed"}`, `Slack refused the installation: ${data.error ?? `HTTP ${res.status}`}`, res.status);
   }
+  const team = (data.team && typeof data.team === "object" ? data.team : {}) as { id?: string; name?: string };
   return {
-    botToken: data.access_token as string,
-    settings: { team_id: String(data.team?.id ?? ""), team_name: String(data.team?.name ?? ""), bot_user_id: String(data.bot_user_id ?? "") },
+    botToken: data.access_token,
+    settings: { team_id: String(team.id ?? ""), team_name: String(team.name ?? ""), bot_user_id: String(data.bot_user_id ?? "") },
   };
 }

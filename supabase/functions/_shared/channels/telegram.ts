@@ -24,14 +24,32 @@ export function verifyTelegramRequest(headers: Headers, webhookSecret: string | 
   if (!timingSafeEqual(given, webhookSecret)) throw new ChannelError(401, "bad_signature", "The secret token does not match");
 }
 
-export function parseTelegramUpdate(body: Record<string, any>, botUsername?: string): Parsed {
+/** An update as Telegram sends it (every field checked where used). */
+export interface TelegramUpdate {
+  update_id?: number;
+  message?: {
+    message_id?: number;
+    text?: string;
+    from?: { id?: number; is_bot?: boolean; username?: string };
+    chat?: { id?: number; type?: string };
+    reply_to_message?: { from?: { username?: string } };
+  };
+}
+
+interface TelegramAnswer {
+  ok?: boolean;
+  description?: string;
+  result?: { id?: number; username?: string };
+}
+
+export function parseTelegramUpdate(body: TelegramUpdate, botUsername?: string): Parsed {
   const msg = body.message;
   if (typeof body.update_id !== "number" || !msg || typeof msg.text !== "string" || !msg.chat || msg.from?.is_bot) {
     return { kind: "ignore" };
   }
   const chatType = String(msg.chat.type);
   const me = (botUsername ?? "").toLowerCase();
-  let text = msg.text as string;
+  let text = msg.text;
   const command = /^\/([a-z_]+)(?:@(\w+))?(?:\s+|$)/i.exec(text);
   // A command addressed to another bot in a group is not ours.
   if (command?.[2] && command[2].toLowerCase() !== me) return { kind: "ignore" };
@@ -69,7 +87,7 @@ async function telegramCall(client: PlatformClient, token: string, method: strin
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(payload),
   });
-  const data = await platformJson(res, "telegram");
+  const data = await platformJson<TelegramAnswer>(res, "telegram");
   if (!data.ok) {
     const code = res.status === 401 || res.status === 404 ? "telegram_invalid_token" : res.status === 429 ? "telegram_rate_limited" : "telegram_error";
     throw new PlatformError(code, `Telegram refused ${method}: ${data.description ?? `HTTP ${res.status}`}`, res.status);

@@ -73,11 +73,15 @@ export function platformBaseUrl(envName: string, fallback: string): string {
   return (v || fallback).replace(/\/+$/, "");
 }
 
-/** Reads a platform's JSON answer; a non-JSON body is a PlatformError. */
-export async function platformJson(res: Response, platform: string): Promise<Record<string, any>> {
+/**
+ * Reads a platform's JSON answer as `T` (an all-optional description of the wire format:
+ * every field is checked where it is used); a non-JSON body is a PlatformError.
+ */
+export async function platformJson<T extends object>(res: Response, platform: string): Promise<T> {
   const text = await res.text();
   try {
-    return JSON.parse(text);
+    const data = JSON.parse(text);
+    return (data && typeof data === "object" ? data : {}) as T;
   } catch {
     throw new PlatformError(`${platform}_bad_response`, `${platform} answered HTTP ${res.status} without JSON`, res.status);
   }

@@ -48,7 +48,27 @@ export async function signWhatsApp(appSecret: string, rawBody: string) {
  * The text messages of a verified webhook for this phone number. Messages older
  * than the window (a replay of an old delivery) are left out.
  */
-export function parseWhatsAppWebhook(body: Record<string, any>, phoneNumberId?: string, nowMs = Date.now()): Parsed {
+/** A webhook as Meta sends it (every field checked where used). */
+export interface WhatsAppWebhook {
+  object?: string;
+  entry?: {
+    changes?: {
+      field?: string;
+      value?: {
+        metadata?: { phone_number_id?: string };
+        messages?: { from?: string; id?: string; timestamp?: string; type?: string; text?: { body?: string } }[];
+      };
+    }[];
+  }[];
+}
+
+interface GraphAnswer {
+  error?: { code?: number; message?: string };
+  display_phone_number?: string;
+  verified_name?: string;
+}
+
+export function parseWhatsAppWebhook(body: WhatsAppWebhook, phoneNumberId?: string, nowMs = Date.now()): Parsed {
   if (body.object !== "whatsapp_business_account" || !Array.isArray(body.entry)) return { kind: "ignore" };
   const messages: InboundMessage[] = [];
   let stale = 0;
@@ -89,7 +109,7 @@ async function graphCall(client: PlatformClient, token: string, path: string, in
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const data = await platformJson(res, "whatsapp");
+  const data = await platformJson<GraphAnswer>(res, "whatsapp");
   if (!res.ok || data.error) {
     const err = data.error ?? {};
     if (err.code === META_OUTSIDE_WINDOW) {

@@ -505,3 +505,30 @@ order by m.created_at;
 
 insert into public.message_feedback (message_id, bot_id, user_id, rating, comment) values
   ('f9100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003', 'up', 'Clear answer, thanks!');
+
+
+-- channels (issue 18) -------------------------------------------------------------
+-- "Acme Help Center" is on the web (widget and hosted page), has an HTTP API key
+-- for local use only (pk_demo-acme-help-center-local-only00000000000, never
+-- deploy a seed), a Slack channel that needs attention and a Telegram channel
+-- waiting for its bot token. Secrets stay in channel_credentials.
+insert into public.channels (id, bot_id, type, name, enabled, settings, status, last_error, last_event_at, message_count, created_by) values
+  ('d1000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'web', 'Website widget', true,
+   '{}', 'connected', null, now() - interval '1 hour', 4, 'a0000000-0000-4000-8000-000000000001'),
+  ('d1000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'api', 'HTTP API', true,
+   '{}', 'connected', null, null, 0, 'a0000000-0000-4000-8000-000000000001'),
+  ('d1000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 'slack', 'Acme workspace', true,
+   '{"team_id": "T0ACME", "team_name": "Acme", "bot_user_id": "U0ACMEBOT"}', 'needs_attention',
+   'Slack refused the bot token (invalid_auth). Paste a new token and connect again.', now() - interval '3 days', 0,
+   'a0000000-0000-4000-8000-000000000002'),
+  ('d1000000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 'telegram', 'Telegram', false,
+   '{"welcome_message": "Hi! I am the Acme Help Center bot. Ask me anything about Acme Cloud Notes."}', 'not_connected', null, null, 0,
+   'a0000000-0000-4000-8000-000000000002');
+
+insert into public.channel_credentials (channel_id, secrets) values
+  ('d1000000-0000-4000-8000-000000000003', '{"bot_token": "xoxb-revoked-demo-token", "signing_secret": "demo-signing-secret"}');
+
+insert into public.api_keys (id, bot_id, name, prefix, key_hash, rate_limit_per_minute, created_by) values
+  ('d2000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Local demo key', 'pk_demo-acm',
+   encode(extensions.digest('pk_demo-acme-help-center-local-only00000000000', 'sha256'), 'hex'), 60,
+   'a0000000-0000-4000-8000-000000000001');

@@ -5,6 +5,54 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      api_keys: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          key_hash: string;
+          last_used_at: string | null;
+          name: string;
+          prefix: string;
+          rate_limit_per_minute: number;
+          revoked_at: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          key_hash: string;
+          last_used_at?: string | null;
+          name: string;
+          prefix: string;
+          rate_limit_per_minute?: number;
+          revoked_at?: string | null;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          key_hash?: string;
+          last_used_at?: string | null;
+          name?: string;
+          prefix?: string;
+          rate_limit_per_minute?: number;
+          revoked_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "api_keys_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       bot_access_grants: {
         Row: {
           bot_id: string;
@@ -130,6 +178,117 @@ export type Database = {
             columns: ["team_id"];
             isOneToOne: false;
             referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      channel_credentials: {
+        Row: {
+          channel_id: string;
+          secrets: NonNullable<Json>;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          channel_id: string;
+          secrets?: NonNullable<Json>;
+          updated_at?: string;
+        };
+        Update: {
+          channel_id?: string;
+          secrets?: NonNullable<Json>;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "channel_credentials_channel_id_fkey";
+            columns: ["channel_id"];
+            isOneToOne: true;
+            referencedRelation: "channels";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      channel_deliveries: {
+        Row: {
+          channel_id: string;
+          event_id: string;
+          received_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          channel_id: string;
+          event_id: string;
+          received_at?: string;
+        };
+        Update: {
+          channel_id?: string;
+          event_id?: string;
+          received_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "channel_deliveries_channel_id_fkey";
+            columns: ["channel_id"];
+            isOneToOne: false;
+            referencedRelation: "channels";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      channels: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          enabled: boolean;
+          id: string;
+          last_error: string | null;
+          last_event_at: string | null;
+          message_count: number;
+          name: string;
+          settings: NonNullable<Json>;
+          status: string;
+          type: Database["public"]["Enums"]["channel_type"];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          enabled?: boolean;
+          id?: string;
+          last_error?: string | null;
+          last_event_at?: string | null;
+          message_count?: number;
+          name: string;
+          settings?: NonNullable<Json>;
+          status?: string;
+          type: Database["public"]["Enums"]["channel_type"];
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          enabled?: boolean;
+          id?: string;
+          last_error?: string | null;
+          last_event_at?: string | null;
+          message_count?: number;
+          name?: string;
+          settings?: NonNullable<Json>;
+          status?: string;
+          type?: Database["public"]["Enums"]["channel_type"];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "channels_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
             referencedColumns: ["id"];
           },
         ];
@@ -921,12 +1080,28 @@ export type Database = {
         Args: { role: Database["public"]["Enums"]["team_role"]; team_id: string; user_id: string };
         Returns: undefined;
       };
+      channel_credential_status: {
+        Args: { channel_id: string };
+        Returns: {
+          is_set: boolean;
+          name: string;
+          updated_at: string;
+        }[];
+      };
       check_bot_password: { Args: { bot_id: string; password: string }; Returns: boolean };
       consume_rate_limit: {
         Args: { key: string; max_hits: number; window_seconds: number };
         Returns: {
           allowed: boolean;
           retry_after: number;
+        }[];
+      };
+      create_api_key: {
+        Args: { bot_id: string; name: string; rate_limit_per_minute?: number };
+        Returns: {
+          id: string;
+          key: string;
+          prefix: string;
         }[];
       };
       create_team: {
@@ -1044,9 +1219,11 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      record_channel_event: { Args: { channel_id: string; error?: string; messages?: number }; Returns: undefined };
       remove_team_member: { Args: { team_id: string; user_id: string }; Returns: undefined };
       remove_team_provider_key: { Args: { provider: string; team_id: string }; Returns: undefined };
       set_bot_password: { Args: { bot_id: string; password: string }; Returns: undefined };
+      set_channel_credentials: { Args: { channel_id: string; credentials: Json }; Returns: undefined };
       set_team_provider_key: {
         Args: { api_key: string; base_url?: string; provider: string; team_id: string };
         Returns: undefined;
@@ -1055,6 +1232,7 @@ export type Database = {
     };
     Enums: {
       bot_visibility: "private" | "public" | "password";
+      channel_type: "web" | "api" | "slack" | "discord" | "telegram" | "whatsapp";
       data_source_status: "idle" | "queued" | "running" | "ready" | "error" | "cancelled";
       data_source_type: "web" | "file" | "notion" | "youtube" | "text";
       document_status: "ready" | "error" | "skipped";
@@ -1170,6 +1348,7 @@ export const Constants = {
   public: {
     Enums: {
       bot_visibility: ["private", "public", "password"],
+      channel_type: ["web", "api", "slack", "discord", "telegram", "whatsapp"],
       data_source_status: ["idle", "queued", "running", "ready", "error", "cancelled"],
       data_source_type: ["web", "file", "notion", "youtube", "text"],
       document_status: ["ready", "error", "skipped"],

@@ -176,6 +176,44 @@ $function$;
 comment on function private.can_view_chat(chat_id uuid) is 'Who may view a chat: its visitor (private.owns_chat), anyone while it is shared (private.can_read_shared_chat), the bot''s team, platform admins.';
 -- execute: authenticated; service_role
 
+-- private.channel_credential_status(channel_id uuid)
+CREATE OR REPLACE FUNCTION private.channel_credential_status(channel_id uuid)
+ RETURNS TABLE(name text, is_set boolean, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select n.name,
+         coalesce(s.secrets ? n.name, false),
+         s.updated_at
+  from public.channels c
+  cross join lateral unnest(private.channel_secret_names(c.type)) as n (name)
+  left join public.channel_credentials s on s.channel_id = c.id
+  where c.id = channel_credential_status.channel_id
+    and (private.has_bot_role(c.bot_id, 'admin') or private.is_platform_admin())
+  order by n.name;
+$function$;
+comment on function private.channel_credential_status(channel_id uuid) is 'Admins/owners (and platform admins): which of the channel''s secrets are set (never the values).';
+-- execute: authenticated; service_role
+
+-- private.channel_secret_names(type public.channel_type)
+CREATE OR REPLACE FUNCTION private.channel_secret_names(type public.channel_type)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case channel_secret_names.type
+    when 'slack' then array['bot_token', 'signing_secret', 'client_secret']
+    when 'discord' then array['bot_token']
+    when 'telegram' then array['bot_token', 'webhook_secret']
+    when 'whatsapp' then array['access_token', 'app_secret', 'verify_token']
+    else array[]::text[]
+  end;
+$function$;
+comment on function private.channel_secret_names(type public.channel_type) is 'The names of the secrets a channel of this type may hold.';
+-- execute: authenticated; service_role
+
 -- private.chat_topic_id(topic text)
 CREATE OR REPLACE FUNCTION private.chat_topic_id(topic text)
  RETURNS uuid
@@ -289,6 +327,31 @@ begin
 end;
 $function$;
 -- execute: public
+
+-- private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
+CREATE OR REPLACE FUNCTION private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer DEFAULT 60)
+ RETURNS TABLE(id uuid, key text, prefix text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  raw text;
+  new_id uuid := gen_random_uuid();
+begin
+  if not private.has_bot_role(create_api_key.bot_id, 'admin') then
+    raise exception 'Only admins and owners of the bot''s team can create API keys' using errcode = '42501';
+  end if;
+  raw := 'pk_' || translate(rtrim(encode(extensions.gen_random_bytes(32), 'base64'), '='), '+/', '-_');
+  insert into public.api_keys (id, bot_id, name, prefix, key_hash, rate_limit_per_minute, created_by)
+  values (new_id, create_api_key.bot_id, btrim(create_api_key.name), left(raw, 11),
+          encode(extensions.digest(raw, 'sha256'), 'hex'), coalesce(create_api_key.rate_limit_per_minute, 60),
+          (select auth.uid()));
+  return query select new_id, raw, left(raw, 11);
+end;
+$function$;
+comment on function private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer) is 'Admins/owners: a new API key for the bot. The key is in this answer only; Parley keeps its sha256.';
+-- execute: authenticated
 
 -- private.create_personal_team(user_id uuid, display_name text)
 CREATE OR REPLACE FUNCTION private.create_personal_team(user_id uuid, display_name text)
@@ -704,6 +767,22 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_api_key_fields()
+CREATE OR REPLACE FUNCTION private.protect_api_key_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') and old.revoked_at is not null
+     and new.revoked_at is distinct from old.revoked_at then
+    raise exception 'A revoked API key stays revoked' using errcode = '42501';
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_bot_fields()
 CREATE OR REPLACE FUNCTION private.protect_bot_fields()
  RETURNS trigger
@@ -732,6 +811,43 @@ begin
      and not private.bot_has_password(new.id) then
     raise exception 'Set a chat password (set_bot_password) before making the bot password-protected'
       using errcode = '22023';
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.protect_channel_fields()
+CREATE OR REPLACE FUNCTION private.protect_channel_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      if new.created_by is distinct from (select auth.uid()) then
+        raise exception 'A channel is created by the signed-in user' using errcode = '42501';
+      end if;
+      new.status := 'not_connected';
+      new.last_error := null;
+      new.last_event_at := null;
+      new.message_count := 0;
+    else
+      if new.id is distinct from old.id or new.bot_id is distinct from old.bot_id then
+        raise exception 'A channel cannot be moved to another bot' using errcode = '42501';
+      end if;
+      if new.type is distinct from old.type then
+        raise exception 'The type of a channel cannot be changed' using errcode = '42501';
+      end if;
+      if new.created_by is distinct from old.created_by then
+        raise exception 'The creator of a channel cannot be changed' using errcode = '42501';
+      end if;
+      if new.status is distinct from old.status or new.last_error is distinct from old.last_error
+         or new.last_event_at is distinct from old.last_event_at or new.message_count is distinct from old.message_count then
+        raise exception 'The status of a channel is kept by Parley' using errcode = '42501';
+      end if;
+    end if;
   end if;
   return new;
 end;
@@ -963,6 +1079,51 @@ $function$;
 comment on function private.schedule_ingest_tick(functions_url text, service_role_key text) is 'Installs the pg_cron job "parley-sync" that calls ingest/tick every minute (hosted Supabase).';
 -- execute: owner only
 
+-- private.set_channel_credentials(channel_id uuid, credentials jsonb)
+CREATE OR REPLACE FUNCTION private.set_channel_credentials(channel_id uuid, credentials jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  ch record;
+  allowed text[];
+  k text;
+  v jsonb;
+  merged jsonb;
+begin
+  select c.id, c.bot_id, c.type into ch from public.channels c where c.id = set_channel_credentials.channel_id;
+  if ch.id is null or not private.has_bot_role(ch.bot_id, 'admin') then
+    raise exception 'Only admins and owners of the bot''s team can set a channel''s credentials' using errcode = '42501';
+  end if;
+  if set_channel_credentials.credentials is null or jsonb_typeof(set_channel_credentials.credentials) <> 'object' then
+    raise exception 'Credentials are an object of names and values' using errcode = '22023';
+  end if;
+  allowed := private.channel_secret_names(ch.type);
+  select coalesce(s.secrets, '{}'::jsonb) into merged from public.channel_credentials s where s.channel_id = ch.id;
+  merged := coalesce(merged, '{}'::jsonb);
+  for k, v in select * from jsonb_each(set_channel_credentials.credentials) loop
+    if not k = any (allowed) then
+      raise exception 'A % channel has no secret named %', ch.type, k using errcode = '22023';
+    end if;
+    if v is null or v = 'null'::jsonb or (jsonb_typeof(v) = 'string' and btrim(v #>> '{}') = '') then
+      merged := merged - k;
+    elsif jsonb_typeof(v) <> 'string' or char_length(v #>> '{}') > 2000 then
+      raise exception 'The secret % is a text of at most 2000 characters', k using errcode = '22023';
+    else
+      merged := merged || jsonb_build_object(k, btrim(v #>> '{}'));
+    end if;
+  end loop;
+  insert into public.channel_credentials (channel_id, secrets, updated_at)
+  values (ch.id, merged, now())
+  on conflict on constraint channel_credentials_pkey
+  do update set secrets = excluded.secrets, updated_at = now();
+end;
+$function$;
+comment on function private.set_channel_credentials(channel_id uuid, credentials jsonb) is 'Admins/owners: store (merge) a channel''s secrets, e.g. {"bot_token": "xoxb-..."}; a null or empty value removes one.';
+-- execute: authenticated
+
 -- private.set_chunk_fts_config()
 CREATE OR REPLACE FUNCTION private.set_chunk_fts_config()
  RETURNS trigger
@@ -1181,6 +1342,18 @@ $function$;
 comment on function public.change_member_role(team_id uuid, user_id uuid, role public.team_role) is 'Owners: set a member''s role. The last owner cannot be demoted.';
 -- execute: authenticated; service_role
 
+-- public.channel_credential_status(channel_id uuid)
+CREATE OR REPLACE FUNCTION public.channel_credential_status(channel_id uuid)
+ RETURNS TABLE(name text, is_set boolean, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select * from private.channel_credential_status(channel_credential_status.channel_id);
+$function$;
+comment on function public.channel_credential_status(channel_id uuid) is 'Admins/owners (and platform admins): which of the channel''s secrets are set (never the values).';
+-- execute: authenticated; service_role
+
 -- public.check_bot_password(bot_id uuid, password text)
 CREATE OR REPLACE FUNCTION public.check_bot_password(bot_id uuid, password text)
  RETURNS boolean
@@ -1220,6 +1393,17 @@ end;
 $function$;
 comment on function public.consume_rate_limit(key text, max_hits integer, window_seconds integer) is 'Service role: count a hit for key; allowed = still within max_hits in the window; retry_after = seconds left in the window.';
 -- execute: service_role
+
+-- public.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
+CREATE OR REPLACE FUNCTION public.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer DEFAULT 60)
+ RETURNS TABLE(id uuid, key text, prefix text)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select * from private.create_api_key(create_api_key.bot_id, create_api_key.name, create_api_key.rate_limit_per_minute);
+$function$;
+comment on function public.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer) is 'Admins/owners: a new API key for the bot. The key is in this answer only; Parley keeps its sha256.';
+-- execute: authenticated; service_role
 
 -- public.create_team(name text, slug text)
 CREATE OR REPLACE FUNCTION public.create_team(name text, slug text DEFAULT NULL::text)
@@ -1617,6 +1801,26 @@ $function$;
 comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
+-- public.record_channel_event(channel_id uuid, messages integer, error text)
+CREATE OR REPLACE FUNCTION public.record_channel_event(channel_id uuid, messages integer DEFAULT 0, error text DEFAULT NULL::text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  update public.channels c
+  set last_event_at = now(),
+      message_count = c.message_count + greatest(coalesce(record_channel_event.messages, 0), 0),
+      status = case when record_channel_event.error is not null then 'needs_attention'
+                    when c.status = 'needs_attention' and record_channel_event.messages > 0 then 'connected'
+                    else c.status end,
+      last_error = case when record_channel_event.error is not null then left(record_channel_event.error, 2000)
+                        when record_channel_event.messages > 0 then null
+                        else c.last_error end
+  where c.id = record_channel_event.channel_id;
+$function$;
+comment on function public.record_channel_event(channel_id uuid, messages integer, error text) is 'Service role: a channel received a delivery (messages = turns stored) or failed to answer (error).';
+-- execute: service_role
+
 -- public.remove_team_member(team_id uuid, user_id uuid)
 CREATE OR REPLACE FUNCTION public.remove_team_member(team_id uuid, user_id uuid)
  RETURNS void
@@ -1690,6 +1894,17 @@ begin
 end;
 $function$;
 comment on function public.set_bot_password(bot_id uuid, password text) is 'Admins/owners: set the chat password (the bot becomes password-protected) or remove it with null (the bot becomes private).';
+-- execute: authenticated; service_role
+
+-- public.set_channel_credentials(channel_id uuid, credentials jsonb)
+CREATE OR REPLACE FUNCTION public.set_channel_credentials(channel_id uuid, credentials jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.set_channel_credentials(set_channel_credentials.channel_id, set_channel_credentials.credentials);
+$function$;
+comment on function public.set_channel_credentials(channel_id uuid, credentials jsonb) is 'Admins/owners: store (merge) a channel''s secrets, e.g. {"bot_token": "xoxb-..."}; a null or empty value removes one.';
 -- execute: authenticated; service_role
 
 -- public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text)

@@ -4,6 +4,21 @@
 -- an embedding column and public.match_chunks a vector overload). Do not edit; read it to see what
 -- is in force without replaying the migrations. The migrations remain the source.
 
+-- public.api_keys -------------------------------------------------------------
+create policy "Platform admins can read all API keys" on public.api_keys
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can delete API keys" on public.api_keys
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(api_keys.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read their bots' API keys" on public.api_keys
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(api_keys.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can rename and revoke API keys" on public.api_keys
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(api_keys.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(api_keys.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
 -- public.bot_access_grants ----------------------------------------------------
 create policy "Team admins can read their bots' access grants" on public.bot_access_grants
   as permissive for select to authenticated
@@ -32,6 +47,24 @@ create policy "Team admins can update bots" on public.bots
 create policy "Team members can read their team's bots" on public.bots
   as permissive for select to authenticated
   using ((team_id IN ( SELECT private.get_teams_with_role() AS get_teams_with_role)));
+
+-- public.channels -------------------------------------------------------------
+create policy "Platform admins can read all channels" on public.channels
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create channels" on public.channels
+  as permissive for insert to authenticated
+  with check (( SELECT private.has_bot_role(channels.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can delete channels" on public.channels
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(channels.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can update channels" on public.channels
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(channels.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(channels.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team members can read their bots' channels" on public.channels
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(channels.bot_id, NULL::public.team_role) AS has_bot_role));
 
 -- public.chats ----------------------------------------------------------------
 create policy "Platform admins can read all chats" on public.chats

@@ -7,6 +7,8 @@
 -- types ----------------------------------------------------------------------
 create type public.bot_visibility as enum ('private', 'public', 'password');
 comment on type public.bot_visibility is 'private: team only; public: anyone may chat; password: anyone with the chat password.';
+create type public.channel_type as enum ('web', 'api', 'slack', 'discord', 'telegram', 'whatsapp');
+comment on type public.channel_type is 'Where a bot answers: web (widget and hosted page), api (HTTP API with keys), or a messaging platform.';
 create type public.data_source_status as enum ('idle', 'queued', 'running', 'ready', 'error', 'cancelled');
 comment on type public.data_source_status is 'State of a data source''s last (or current) sync.';
 create type public.data_source_type as enum ('web', 'file', 'notion', 'youtube', 'text');
@@ -48,6 +50,43 @@ alter table private.rate_limits add constraint rate_limits_pkey PRIMARY KEY (key
 CREATE INDEX rate_limits_window_start_idx ON private.rate_limits USING btree (window_start);
 -- row level security: enabled
 -- grants: none
+
+-- public.api_keys -------------------------------------------------------------
+create table public.api_keys (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  name text not null,
+  prefix text not null,
+  key_hash text not null,
+  rate_limit_per_minute integer default 60 not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  last_used_at timestamp with time zone,
+  revoked_at timestamp with time zone
+);
+comment on table public.api_keys is 'Keys of the HTTP API, one bot each. The key is shown once by create_api_key(); key_hash (sha256 hex) is readable by the service role only; prefix is the first characters, for recognising a key in lists.';
+alter table public.api_keys add constraint api_keys_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.api_keys add constraint api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.api_keys add constraint api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text));
+alter table public.api_keys add constraint api_keys_key_hash_key UNIQUE (key_hash);
+alter table public.api_keys add constraint api_keys_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 100)));
+alter table public.api_keys add constraint api_keys_pkey PRIMARY KEY (id);
+alter table public.api_keys add constraint api_keys_prefix_check CHECK (((char_length(prefix) >= 8) AND (char_length(prefix) <= 20)));
+alter table public.api_keys add constraint api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 10000)));
+CREATE INDEX api_keys_bot_id_idx ON public.api_keys USING btree (bot_id, created_at);
+CREATE INDEX api_keys_created_by_idx ON public.api_keys USING btree (created_by);
+CREATE TRIGGER protect_api_key_fields BEFORE UPDATE ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.protect_api_key_fields();
+-- row level security: enabled
+-- grants: authenticated: delete, maintain; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- column grants on id: authenticated: select
+-- column grants on bot_id: authenticated: select
+-- column grants on name: authenticated: select, update
+-- column grants on prefix: authenticated: select
+-- column grants on rate_limit_per_minute: authenticated: select, update
+-- column grants on created_by: authenticated: select
+-- column grants on created_at: authenticated: select
+-- column grants on last_used_at: authenticated: select
+-- column grants on revoked_at: authenticated: select, update
 
 -- public.bot_access_grants ----------------------------------------------------
 create table public.bot_access_grants (
@@ -123,6 +162,65 @@ CREATE TRIGGER protect_bot_fields BEFORE INSERT OR UPDATE ON public.bots FOR EAC
 CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.bots FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.channel_credentials --------------------------------------------------
+create table public.channel_credentials (
+  channel_id uuid not null,
+  secrets jsonb default '{}'::jsonb not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.channel_credentials is 'Secrets of a channel ({"bot_token", "signing_secret", "app_secret", ...}). Service role only; written through set_channel_credentials(), described (never shown) by channel_credential_status().';
+alter table public.channel_credentials add constraint channel_credentials_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+alter table public.channel_credentials add constraint channel_credentials_pkey PRIMARY KEY (channel_id);
+alter table public.channel_credentials add constraint channel_credentials_secrets_check CHECK (((jsonb_typeof(secrets) = 'object'::text) AND (pg_column_size(secrets) <= 8192)));
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.channel_deliveries ---------------------------------------------------
+create table public.channel_deliveries (
+  channel_id uuid not null,
+  event_id text not null,
+  received_at timestamp with time zone default now() not null
+);
+comment on table public.channel_deliveries is 'Platform deliveries already handled (Slack event ids, Telegram update ids, ...), so retries are not answered twice. Service role only.';
+alter table public.channel_deliveries add constraint channel_deliveries_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+alter table public.channel_deliveries add constraint channel_deliveries_event_id_check CHECK (((char_length(event_id) >= 1) AND (char_length(event_id) <= 300)));
+alter table public.channel_deliveries add constraint channel_deliveries_pkey PRIMARY KEY (channel_id, event_id);
+CREATE INDEX channel_deliveries_received_at_idx ON public.channel_deliveries USING btree (received_at);
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.channels -------------------------------------------------------------
+create table public.channels (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  type public.channel_type not null,
+  name text not null,
+  enabled boolean default true not null,
+  settings jsonb default '{}'::jsonb not null,
+  status text default 'not_connected'::text not null,
+  last_error text,
+  last_event_at timestamp with time zone,
+  message_count integer default 0 not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.channels is 'A place a bot answers: web, api, slack, discord, telegram or whatsapp. settings holds non-secret values only (ids, names, welcome text); secrets are in channel_credentials. status, last_error, last_event_at and message_count are kept by the channel functions.';
+comment on column public.channels.settings is 'Non-secret settings, e.g. slack {"team_id","bot_user_id"}, discord {"application_id","public_key"}, telegram {"bot_username"}, whatsapp {"phone_number_id"}, any {"welcome_message"}.';
+alter table public.channels add constraint channels_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.channels add constraint channels_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.channels add constraint channels_last_error_check CHECK (((last_error IS NULL) OR (char_length(last_error) <= 2000)));
+alter table public.channels add constraint channels_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 100)));
+alter table public.channels add constraint channels_pkey PRIMARY KEY (id);
+alter table public.channels add constraint channels_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (pg_column_size(settings) <= 8192)));
+alter table public.channels add constraint channels_status_check CHECK ((status = ANY (ARRAY['not_connected'::text, 'connected'::text, 'needs_attention'::text])));
+CREATE INDEX channels_bot_id_idx ON public.channels USING btree (bot_id, created_at);
+CREATE INDEX channels_created_by_idx ON public.channels USING btree (created_by);
+CREATE TRIGGER channels_set_timestamps BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER protect_channel_fields BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_channel_fields();
+-- row level security: enabled
+-- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.chats ----------------------------------------------------------------
 create table public.chats (
@@ -570,4 +668,4 @@ CREATE TRIGGER on_auth_user_upgraded AFTER UPDATE OF is_anonymous ON auth.users 
 -- data-sources: private, 20971520 bytes, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/csv, application/csv, text/markdown, text/x-markdown, text/plain, application/octet-stream
 
 -- realtime ---------------------------------------------------------------------
--- published (postgres_changes): public.chats, public.data_sources, public.ingestion_jobs, public.messages
+-- published (postgres_changes): public.channels, public.chats, public.data_sources, public.ingestion_jobs, public.messages

@@ -4,6 +4,7 @@
 //   realtime  commit → delivery, 200 subscribers    bench/realtime/REPORT.md
 //   ingest    crawl pages/s and recall@5            bench/ingest/REPORT.md
 //   chat      first byte / full answer, 10k chunks  bench/chat/REPORT.md
+//   channels  inbound event → reply, Slack/Telegram  bench/channels/README.md
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -130,6 +130,8 @@ const SUITES = {
       const { code } = await run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]);
       if (code !== 0) failed++;
     }
+    // The SDK (its tsconfig emits declarations for the package; here only checked).
+    if ((await run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "sdk", "--noEmit", "--emitDeclarationOnly", "false"])).code !== 0) failed++;
     // The edge functions, as Deno type-checks them (every entry point and what it imports).
     const { code } = await run(deno, ["check", "--no-config", "--node-modules-dir=none", "--quiet", ...functionEntries("supabase/functions")], { env: denoEnv });
     if (code !== 0) failed++;
@@ -167,6 +169,15 @@ const SUITES = {
     return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
   },
   frontend: vitest("frontend"),
+  // @parley/sdk in Node against a local server speaking the API's wire format (the real-stack
+  // SDK tests are Deno tests in supabase/functions/api, run by the functions suite).
+  sdk: async () => {
+    const files = fs.readdirSync(path.join(root, "sdk", "test")).filter((f) => f.endsWith(".test.ts")).map((f) => path.join("sdk", "test", f));
+    const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files]);
+    const pass = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
+    const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
+    return { passed: pass, failed: fail || (code !== 0 ? 1 : 0) };
+  },
   e2e: async () => {
     if (!fs.existsSync(path.join(root, "e2e")) || !fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"))) {
       return { passed: 0, failed: 0 };

@@ -1,0 +1,12 @@
+// GET /functions/v1/transcript?chat_id=<uuid>&format=txt|md: a chat as a text or Markdown file
+// (Content-Disposition names it). 404 chat_not_found when the caller may not see the chat.
+
+export const TRANSCRIPT_FORMATS = ["txt", "md"] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** The query string (not a body: the answer is a download). */
+export interface TranscriptQuery {
+  chat_id: string;
+  /** Default "txt". */
+  format?: TranscriptFormat;
+}

@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { getSupabase } from "../../lib/supabase";
+import { AppError, toAppError, unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { documentKeys } from "../documents/keys";
 import { ingestionJobKeys } from "../ingestionJobs/keys";
-import { IngestError, startSync, storeNotionToken } from "./ingest-api";
+import { startSync, storeNotionToken } from "./ingest";
 import { dataSourceKeys } from "./keys";
-import { DATA_SOURCE_COLUMNS, toAppError, type DataSource, type DataSourceType, type SyncSchedule } from "./types";
+import { DATA_SOURCE_COLUMNS, toDataSource, type DataSource, type DataSourceType, type SourceSettings, type SyncSchedule } from "./types";
 
 export interface NewDataSource {
   botId: string;
   type: DataSourceType;
   name: string;
-  settings: Record<string, unknown>;
+  settings: SourceSettings;
   syncSchedule: SyncSchedule;
   /** Notion only: a pasted token, stored through the ingest function, never in the row. */
   notionToken?: string;
@@ -19,16 +20,17 @@ export interface NewDataSource {
 }
 
 /** Inserts the row (RLS decides), hands it a Notion token or connection if any, then starts the first sync. */
-export async function createDataSource(input: NewDataSource): Promise<{ source: DataSource; syncError?: IngestError }> {
-  const supabase = getSupabase();
+export async function createDataSource(input: NewDataSource): Promise<{ source: DataSource; syncError?: AppError }> {
+  const supabase = await loadSupabase();
   const { data: auth } = await supabase.auth.getSession();
-  const { data, error } = await supabase
-    .from("data_sources")
-    .insert({ bot_id: input.botId, type: input.type, name: input.name.trim(), settings: input.settings, sync_schedule: input.syncSchedule, created_by: auth.session?.user.id })
-    .select(DATA_SOURCE_COLUMNS)
-    .single();
-  if (error) throw toAppError(error);
-  const source = data as DataSource;
+  const row = unwrap(
+    await supabase
+      .from("data_sources")
+      .insert({ bot_id: input.botId, type: input.type, name: input.name.trim(), settings: input.settings, sync_schedule: input.syncSchedule, created_by: auth.session?.user.id })
+      .select(DATA_SOURCE_COLUMNS)
+      .single(),
+  );
+  const source = toDataSource(row);
   try {
     if (input.type === "notion" && input.notionConnectionId) await storeNotionToken(source.id, { connectionId: input.notionConnectionId });
     else if (input.type === "notion" && input.notionToken) await storeNotionToken(source.id, { accessToken: input.notionToken });
@@ -36,7 +38,7 @@ export async function createDataSource(input: NewDataSource): Promise<{ source: 
     return { source };
   } catch (e) {
     // The source exists either way; its page shows the failure and offers "sync now".
-    if (e instanceof IngestError) return { source, syncError: e };
+    if (e instanceof AppError) return { source, syncError: e };
     throw e;
   }
 }
@@ -53,17 +55,16 @@ export interface DataSourcePatch {
   id: string;
   botId: string;
   name?: string;
-  settings?: Record<string, unknown>;
+  settings?: SourceSettings;
   sync_schedule?: SyncSchedule;
   /** Notion only: a new pasted token (stored through the ingest function). */
   notionToken?: string;
 }
 
 export async function updateDataSource({ id, botId: _botId, notionToken, ...patch }: DataSourcePatch): Promise<DataSource> {
-  const { data, error } = await getSupabase().from("data_sources").update(patch).eq("id", id).select(DATA_SOURCE_COLUMNS).single();
-  if (error) throw toAppError(error);
+  const row = unwrap(await (await loadSupabase()).from("data_sources").update(patch).eq("id", id).select(DATA_SOURCE_COLUMNS).single());
   if (notionToken) await storeNotionToken(id, { accessToken: notionToken });
-  return data as DataSource;
+  return toDataSource(row);
 }
 
 export function useUpdateDataSourceMutation() {
@@ -79,9 +80,9 @@ export function useUpdateDataSourceMutation() {
 
 /** Deleting the row cascades to its documents, chunks, jobs and secrets (foreign keys). */
 export async function deleteDataSource({ id }: { id: string; botId: string }): Promise<void> {
-  const { error, count } = await getSupabase().from("data_sources").delete({ count: "exact" }).eq("id", id);
+  const { error, count } = await (await loadSupabase()).from("data_sources").delete({ count: "exact" }).eq("id", id);
   if (error) throw toAppError(error);
-  if (count === 0) throw toAppError({ code: "not_found", message: "This data source no longer exists or you may not delete it." });
+  if (count === 0) throw new AppError({ status: 404, code: "not_found", message: "This data source no longer exists or you may not delete it." });
 }
 
 export function useDeleteDataSourceMutation() {

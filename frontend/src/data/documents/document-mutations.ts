@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { getSupabase } from "../../lib/supabase";
+import { AppError, toAppError } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { dataSourceKeys } from "../dataSources/keys";
-import { reingestDocument } from "../dataSources/ingest-api";
-import { toAppError } from "../dataSources/types";
+import { reingestDocument } from "../dataSources/ingest";
 import { ingestionJobKeys } from "../ingestionJobs/keys";
 import { documentKeys } from "./keys";
 
 /** Deletes one document; its chunks go with it (on delete cascade). */
 export async function deleteDocument({ id }: { id: string; sourceId: string }): Promise<void> {
-  const { error, count } = await getSupabase().from("documents").delete({ count: "exact" }).eq("id", id);
+  const { error, count } = await (await loadSupabase()).from("documents").delete({ count: "exact" }).eq("id", id);
   if (error) throw toAppError(error);
-  if (count === 0) throw toAppError({ code: "not_found", message: "This document no longer exists or you may not delete it." });
+  if (count === 0) throw new AppError({ status: 404, code: "not_found", message: "This document no longer exists or you may not delete it." });
 }
 
 export function useDeleteDocumentMutation() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { cancelJob, retryJob } from "../dataSources/ingest-api";
+import { cancelJob, retryJob } from "../dataSources/ingest";
 import { ingestionJobKeys } from "./keys";
 
 export function useCancelJobMutation() {

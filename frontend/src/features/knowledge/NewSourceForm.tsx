@@ -11,7 +11,7 @@ import { FileFields, pickFiles, type PickedFile } from "./FileFields";
 import { fileKind, storagePath } from "./files";
 import { emptyForm, toSettings, validateForm, type FormErrors, type SourceForm } from "./form";
 import { CsvColumnPicker, NameField, NotionFields, ScheduleField, TextFields, WebGeneralFields, WebScrapingFields, YoutubeFields } from "./SourceFields";
-import { uploadSourceFile } from "./upload";
+import { uploadSourceFile } from "../../data/dataSources/source-file-upload";
 import "./knowledge.css";
 
 export interface NewSourceFormProps {

@@ -6,7 +6,7 @@ import { Button, Dialog, useToast } from "../../components/ui";
 import { useDeleteDataSourceMutation, useSyncDataSourceMutation } from "../../data/dataSources/data-source-mutations";
 import type { DataSource } from "../../data/dataSources/types";
 import type { JobError } from "../../data/ingestionJobs/types";
-import { LocalizedLink, useLocalePath } from "../site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
 import { ErrorText, SourceTypeIcon, StatusBadge } from "./badges";
 import "./knowledge.css";
 

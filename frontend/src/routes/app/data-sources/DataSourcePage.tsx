@@ -14,7 +14,7 @@ import { ErrorText, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
 import { ContentTab } from "../../../features/knowledge/SettingsTabs";
 import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, SyncNowButton } from "../../../features/knowledge/SourceParts";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../../components/LocalizedLink";
 import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
 import "../../../features/knowledge/knowledge.css";
 

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
-import { useCreateDataSourceMutation } from "../../data/dataSources/data-source-mutations";
+import { useCreateDataSourceMutation } from "../../data/dataSources/data-source-create-mutation";
 import { DATA_SOURCE_TYPES, type DataSourceType } from "../../data/dataSources/types";
 import { SourceTypeIcon, ErrorText } from "./badges";
 import { csvHeader } from "./csv";

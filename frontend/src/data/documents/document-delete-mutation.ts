@@ -2,8 +2,6 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AppError, toAppError } from "../../lib/errors";
 import { loadSupabase } from "../../lib/supabase-ready";
 import { dataSourceKeys } from "../dataSources/keys";
-import { reingestDocument } from "../dataSources/ingest";
-import { ingestionJobKeys } from "../ingestionJobs/keys";
 import { documentKeys } from "./keys";
 
 /** Deletes one document; its chunks go with it (on delete cascade). */
@@ -22,13 +20,5 @@ export function useDeleteDocumentMutation() {
       void qc.invalidateQueries({ queryKey: dataSourceKeys.detail(v.sourceId) });
       return qc.invalidateQueries({ queryKey: documentKeys.bySource(v.sourceId) });
     },
-  });
-}
-
-export function useReingestDocumentMutation() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id }: { id: string; sourceId: string }) => reingestDocument(id),
-    onSettled: (_r, _e, v) => qc.invalidateQueries({ queryKey: ingestionJobKeys.bySource(v.sourceId) }),
   });
 }

@@ -48,12 +48,19 @@ export function SiteHeader() {
             )
           }
         />
-        <div className="site-header__actions">
-          <LanguageSwitcher />
-          <ColorModeSwitcher />
-          <AccountArea />
-        </div>
+        <HeaderActions />
       </div>
     </header>
+  );
+}
+
+/** Language, colour mode and the account menu: the right end of the site's and the app's header. */
+export function HeaderActions() {
+  return (
+    <div className="site-header__actions">
+      <LanguageSwitcher />
+      <ColorModeSwitcher />
+      <AccountArea />
+    </div>
   );
 }

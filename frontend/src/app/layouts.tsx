@@ -4,14 +4,13 @@ import { FormattedMessage } from "react-intl";
 import { Outlet } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { isPlatformAdmin } from "../data/auth/access-checks";
-import { SiteHeader, Logo } from "./SiteHeader";
+import { HeaderActions, SiteHeader, Logo } from "./SiteHeader";
 import { SiteFooter } from "./SiteFooter";
 import { LanguageSwitcher } from "../features/site/LanguageSwitcher";
 import { ColorModeSwitcher } from "../features/site/ColorModeSwitcher";
 import { LocalizedLink } from "../components/LocalizedLink";
 import { ResponsiveNav, type NavEntry } from "../features/site/ResponsiveNav";
 import { DocsNav } from "../features/content/DocsNav";
-import { AccountArea } from "../features/auth/AccountArea";
 import { useSession } from "../lib/session";
 import { useAuthDeps } from "../features/auth/deps";
 import type { LayoutName } from "./routes";
@@ -108,11 +107,7 @@ function AppHeader() {
       <div className="app-header__inner">
         <Logo />
         <ResponsiveNav variant="app" links={isAdmin ? [...APP_NAV, ADMIN_NAV] : APP_NAV} />
-        <div className="site-header__actions">
-          <LanguageSwitcher />
-          <ColorModeSwitcher />
-          <AccountArea />
-        </div>
+        <HeaderActions />
       </div>
     </header>
   );

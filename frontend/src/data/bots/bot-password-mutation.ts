@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { unwrap } from "../../lib/errors";
 import { loadSupabase } from "../../lib/supabase-ready";
-import { botKeys } from "./keys";
+import { invalidateBot } from "./invalidate";
 
 /** null removes the password (the database then refuses visibility 'password'). */
 export async function setBotPassword({ botId, password }: { botId: string; password: string | null }): Promise<void> {
@@ -12,5 +12,5 @@ export async function setBotPassword({ botId, password }: { botId: string; passw
 
 export function useSetBotPasswordMutation() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: setBotPassword, onSuccess: () => qc.invalidateQueries({ queryKey: botKeys.all }) });
+  return useMutation({ mutationFn: setBotPassword, onSuccess: () => invalidateBot(qc) });
 }

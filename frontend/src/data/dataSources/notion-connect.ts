@@ -1,7 +1,7 @@
 // The `notion-connect` edge function: Notion's OAuth run server-side. The browser only ever
 // sees a connection id; the access token goes from Notion to Postgres.
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import type { NotionExchangeAnswer, NotionPickerItem, NotionSearchAnswer, NotionSearchRequest, NotionStartAnswer, NotionStartRequest } from "@shared/contracts/notion-connect.ts";
+import type { NotionExchangeAnswer, NotionExchangeRequest, NotionPickerItem, NotionSearchAnswer, NotionSearchRequest, NotionStartAnswer, NotionStartRequest } from "@shared/contracts/notion-connect.ts";
 import { callFunction } from "../../lib/functions";
 import { dataSourceKeys } from "./keys";
 
@@ -13,9 +13,8 @@ export const NOTION_CALLBACK_PATH = "/app/auth/providers/notion/callback";
 export const startNotionConnect = (redirectUri: string, returnPath: string) =>
   callFunction<NotionStartAnswer>("notion-connect/start", { redirect_uri: redirectUri, return_path: returnPath } satisfies NotionStartRequest);
 
-/** What Notion handed to the callback page (a code, or an error; NotionExchangeRequest). */
-export const exchangeNotionConnect = (input: { state: string; code?: string; error?: string; error_description?: string }) =>
-  callFunction<NotionExchangeAnswer>("notion-connect/exchange", input);
+/** What Notion handed to the callback page (a code, or an error). */
+export const exchangeNotionConnect = (input: NotionExchangeRequest) => callFunction<NotionExchangeAnswer>("notion-connect/exchange", input);
 
 export const searchNotion = (connectionId: string, query: string, cursor?: string) =>
   callFunction<NotionSearchAnswer>("notion-connect/search", {

@@ -12,6 +12,9 @@ export type ImageType = (typeof IMAGE_TYPES)[number];
 /** Where a chat happens (chats.channel). */
 export const CHAT_CHANNELS = ["web", "widget", "api", "slack", "discord", "telegram", "whatsapp"] as const;
 export type ChatChannel = (typeof CHAT_CHANNELS)[number];
+/** The channels a visitor's own session chats on (the others are answered by their receivers). */
+export const VISITOR_CHANNELS = ["web", "widget", "api"] as const satisfies readonly ChatChannel[];
+export type VisitorChannel = (typeof VISITOR_CHANNELS)[number];
 
 export interface ChatImageRef {
   /** A path in the `chat-images` bucket inside the caller's own folder (`<uid>/...`). */
@@ -25,7 +28,8 @@ export interface ChatRequest {
   /** 1..4000 characters after trimming; no NUL characters or unpaired surrogates. */
   message: string;
   images?: ChatImageRef[];
-  channel?: ChatChannel;
+  /** Default "web". */
+  channel?: VisitorChannel;
 }
 
 /** A passage the answer drew on (messages.sources). */

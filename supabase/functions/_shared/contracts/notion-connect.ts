@@ -13,10 +13,13 @@ export interface NotionStartAnswer {
   url: string;
 }
 
-/** POST /notion-connect/exchange: what Notion handed to the callback page. */
-export type NotionExchangeRequest =
-  | { state: string; code: string }
-  | { state: string; error: string; error_description?: string };
+/** POST /notion-connect/exchange: what Notion handed to the callback page (a code, or an error). */
+export interface NotionExchangeRequest {
+  state: string;
+  code?: string;
+  error?: string;
+  error_description?: string;
+}
 export interface NotionExchangeAnswer {
   connection_id: string;
   workspace_name: string | null;

@@ -1,7 +1,6 @@
 // The `channels-connect` edge function: connect, send a test message, disconnect.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { http, HttpError } from "../../lib/http";
-import { getSupabase } from "../../lib/supabase";
+import { callFunction } from "../../lib/functions";
 import { channelKeys } from "./keys";
 import type { Channel } from "./types";
 
@@ -15,20 +14,9 @@ export interface ChannelActionAnswer {
   authorize_url?: string;
 }
 
-export async function runChannelAction({ id, action }: { id: string; botId: string; action: ChannelAction }): Promise<ChannelActionAnswer> {
-  const { data } = await getSupabase().auth.getSession();
-  try {
-    return await http<ChannelActionAnswer>("channels-connect", {
-      method: "POST",
-      headers: { authorization: `Bearer ${data.session?.access_token ?? ""}` },
-      body: { channel_id: id, action },
-    });
-  } catch (e) {
-    // Functions answer {"error": {code, message, details}}: keep Parley's code and message.
-    const error = e instanceof HttpError ? (e.body as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error : undefined;
-    if (e instanceof HttpError && error?.code) throw new HttpError(e.status, error.code, error.message ?? e.message, error.details);
-    throw e;
-  }
+export function runChannelAction({ id, action }: { id: string; botId: string; action: ChannelAction }): Promise<ChannelActionAnswer> {
+  // Errors arrive as AppError with the function's code and message (lib/errors.ts).
+  return callFunction<ChannelActionAnswer>("channels-connect", { channel_id: id, action });
 }
 
 export function useChannelActionMutation() {

@@ -42,4 +42,4 @@ export interface ApiKey {
 export const API_KEY_COLUMNS = "id, bot_id, name, prefix, rate_limit_per_minute, created_at, last_used_at, revoked_at";
 
 // One error path for every fetcher: the data layer's shared helper.
-export { toAppError } from "../dataSources/types";
+export { toAppError } from "../../lib/errors";

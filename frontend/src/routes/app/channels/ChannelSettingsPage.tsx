@@ -15,7 +15,7 @@ import { PLATFORMS, receiverUrl } from "../../../features/channels/platforms";
 import { SettingsForm } from "../../../features/channels/SettingsForm";
 import { SetupSteps } from "../../../features/channels/SetupSteps";
 import { WebEmbed } from "../../../features/channels/WebEmbed";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
 import "../../../features/channels/channels.css";
 
 export default function ChannelSettingsPage() {

@@ -9,7 +9,7 @@ import { useLiveChannels } from "../../../data/channels/use-live-channels";
 import { useChannelsQuery } from "../../../data/channels/channels-query";
 import { CHANNEL_TYPES, type Channel, type ChannelType } from "../../../data/channels/types";
 import { ChannelStatusBadge } from "../../../features/channels/ChannelStatusBadge";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
 import "../../../features/channels/channels.css";
 
 const settingsPath = (botId: string, id: string) => `/app/bots/${botId}/channels/${id}/settings`;

@@ -3,7 +3,7 @@
 // which also follows sign-in and sign-out.
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { hasConsent, onConsentChange, readConsent, type ConsentChoice } from "../../app/consent";
+import { hasConsent, onConsentChange, readConsent, type ConsentChoice } from "../../lib/consent";
 import { trackPageView } from "../../lib/analytics";
 import { getConfig } from "../../lib/config";
 import { posthogPageView, posthogSignedIn, posthogSignedOut } from "../../lib/posthog";

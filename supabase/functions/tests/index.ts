@@ -2,7 +2,7 @@
 //   POST /tests/bots/{botId}/runs          → 202 {run_id}   start a run (409 run_in_progress, 400 no_test_cases)
 //   POST /tests/runs/{runId}/cancel        → 200 {run_id, status, cancel_requested?}
 //   POST /tests/bots/{botId}/suggestions   → 200 {created}  suggested cases from headings and titles
-//   POST /tests/bots/{botId}/import        text/csv body → 200 {created, errors}
+//   POST /tests/bots/{botId}/import        text/csv body (or JSON {csv}) → 200 {created, errors}
 //   GET  /tests/bots/{botId}/export        → text/csv
 //   POST /tests/tick                       (service role: due schedules, queued runs) → 200 {queued, processed}
 // Runs and suggestions are written as the service role after public.can_manage_bot, asked as
@@ -95,7 +95,16 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
       }
       case "import": {
         const bot = must(await service.from("bots").select("language").eq("id", id).single(), "bot");
-        const { rows, errors } = parseCases(await readBoundedText(req, 1024 * 1024), bot.language);
+        // A text/csv body, or JSON {"csv": "..."} (the app's function caller sends JSON).
+        let text = await readBoundedText(req, 1024 * 1024 + 64);
+        if (req.headers.get("content-type")?.includes("application/json")) {
+          try {
+            text = String((JSON.parse(text) as { csv?: unknown }).csv ?? "");
+          } catch {
+            throw new HttpError(400, "invalid_json", "The body must be valid JSON");
+          }
+        }
+        const { rows, errors } = parseCases(text, bot.language);
         if (rows.length) {
           // As the caller: RLS decides again, and created_by is theirs.
           const res = await createUserClient(req).from("test_cases").insert(rows.map((r) => ({ ...r, bot_id: id, origin: "import" })));

@@ -21,7 +21,12 @@ export interface TestSuggestionsAnswer {
   created: number;
 }
 
-/** POST /tests/bots/{botId}/import (text/csv body, the columns of TEST_CASE_CSV_COLUMNS) → 200. */
+/** POST /tests/bots/{botId}/import: a text/csv body, or this JSON (columns: TEST_CASE_CSV_COLUMNS) → 200 TestImportAnswer. */
+export interface TestImportRequest {
+  csv: string;
+}
+
+
 export interface TestImportAnswer {
   created: number;
   /** Rows that were refused, 1-based as in the file (the header is row 1). */

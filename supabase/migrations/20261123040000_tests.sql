@@ -265,16 +265,18 @@ comment on function public.enqueue_scheduled_test_runs() is 'Queues a test run f
 revoke execute on function public.enqueue_scheduled_test_runs() from public, anon, authenticated;
 grant execute on function public.enqueue_scheduled_test_runs() to service_role;
 
--- Similarity of an answer to the expected one (pg_trgm), 0..1.
+-- Similarity of an answer to the expected one (pg_trgm), 0..1: how well the expected answer's
+-- trigrams are found in some stretch of the answer (word_similarity), so a longer answer that
+-- says the expected thing is not punished for saying more.
 create function public.answer_similarity(answer text, expected text) returns real
 language sql
 immutable
 parallel safe
 set search_path = ''
 as $$
-  select extensions.similarity(lower(answer), lower(expected));
+  select extensions.word_similarity(lower(expected), lower(answer));
 $$;
-comment on function public.answer_similarity(text, text) is 'Trigram similarity (0..1) of an answer to the expected answer, case-insensitive.';
+comment on function public.answer_similarity(text, text) is 'Trigram word similarity (0..1) of the expected answer within the answer, case-insensitive.';
 revoke execute on function public.answer_similarity(text, text) from public, anon;
 grant execute on function public.answer_similarity(text, text) to authenticated, service_role;
 

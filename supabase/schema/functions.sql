@@ -1290,9 +1290,9 @@ CREATE OR REPLACE FUNCTION public.answer_similarity(answer text, expected text)
  IMMUTABLE PARALLEL SAFE
  SET search_path TO ''
 AS $function$
-  select extensions.similarity(lower(answer), lower(expected));
+  select extensions.word_similarity(lower(expected), lower(answer));
 $function$;
-comment on function public.answer_similarity(answer text, expected text) is 'Trigram similarity (0..1) of an answer to the expected answer, case-insensitive.';
+comment on function public.answer_similarity(answer text, expected text) is 'Trigram word similarity (0..1) of the expected answer within the answer, case-insensitive.';
 -- execute: authenticated; service_role
 
 -- public.can_manage_bot(bot_id uuid)

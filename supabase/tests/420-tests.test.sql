@@ -3,7 +3,7 @@
 -- role may do; the triggers that queue runs after a sync and after a settings change; the
 -- schedule; "add as test case" from a conversation turn.
 begin;
-select plan(49);
+select plan(50);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor');
 
@@ -92,7 +92,9 @@ select lives_ok($$ insert into public.test_results (run_id, case_id, bot_id, que
          '[{"name":"required_phrases","passed":true}]'
   from public.test_runs r where r.trigger = 'schedule' $$, 'the service role writes results');
 select is(public.answer_similarity('Blue falcon', 'blue falcon'), 1::real, 'identical answers are fully similar');
-select ok(public.answer_similarity('the launch code is blue falcon', 'blue falcon') between 0.3 and 0.99,
+select is(public.answer_similarity('Sure! The launch code is blue falcon.', 'blue falcon'), 1::real,
+  'a longer answer that contains the expected one is fully similar');
+select ok(public.answer_similarity('the launch code is blue', 'blue falcon') between 0.1 and 0.9,
   'a partial answer is partly similar');
 
 -- the admin ------------------------------------------------------------------------------------

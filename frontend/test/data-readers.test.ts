@@ -36,3 +36,16 @@ describe("jsonb readers", () => {
     expect(toConversationSummary({ ...chat, channel: "slack" }).channel).toBe("slack");
   });
 });
+
+describe("auth settings", () => {
+  it("reads GoTrue's /settings answer field by field", async () => {
+    const { readAuthSettings } = await import("../src/data/auth/auth-settings-query");
+    expect(readAuthSettings({ external: { email: true, github: false, google: "yes" }, disable_signup: false, mailer_autoconfirm: true, extra: 1 })).toEqual({
+      external: { email: true, github: false, google: false },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+    });
+    expect(readAuthSettings({ password_min_length: 12 }).password_min_length).toBe(12);
+    expect(readAuthSettings("nope")).toEqual({ external: {}, disable_signup: false, mailer_autoconfirm: false });
+  });
+});

@@ -33,7 +33,7 @@ function sourceMatches(source: ChatSource, expected: string): boolean {
   const want = norm(expected).replace(/\/+$/, "");
   if (!want) return false;
   const url = norm(source.url ?? "").replace(/\/+$/, "");
-  return url === want || (want.length > 3 && url.endsWith(want)) || norm(source.title) === want;
+  return url === want || ((want.startsWith("/") || want.length > 3) && url.endsWith(want)) || norm(source.title) === want;
 }
 
 export function sourceScore(c: CaseToScore, sources: ChatSource[], rules: PassRules): TestScore | null {

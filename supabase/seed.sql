@@ -532,3 +532,71 @@ insert into public.api_keys (id, bot_id, name, prefix, key_hash, rate_limit_per_
   ('d2000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Local demo key', 'pk_demo-acm',
    encode(extensions.digest('pk_demo-acme-help-center-local-only00000000000', 'sha256'), 'hex'), 60,
    'a0000000-0000-4000-8000-000000000001');
+
+-- tests (issue 20: tests and test cases) ---------------------------------------------
+-- "Acme Help Center" has a small suite: cases by hand, from a conversation and a suggestion
+-- waiting to be accepted; two finished runs, the second after the help centre was re-synced,
+-- with one regression (a case that passed and now fails) and one case fixed.
+insert into public.bot_test_settings (bot_id, run_after_sync, run_after_settings, schedule)
+values ('c0000000-0000-4000-8000-000000000001', true, false, 'weekly');
+
+insert into public.test_cases (id, bot_id, status, question, language, expected_answer, required_phrases, forbidden_phrases,
+                               expected_sources, tags, origin, source_message_id, created_by) values
+  ('f4000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'active', 'How do I create an account?', 'en',
+   'Go to app.acmecloudnotes.com and choose Sign up, with an email address or a Google or Apple account.', '{Sign up}', '{}',
+   '{https://help.acmecloudnotes.com/getting-started}', '{onboarding}', 'manual', null, 'a0000000-0000-4000-8000-000000000001'),
+  ('f4000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'active', 'How many tags can a note have?', 'en',
+   'A note can have up to 50 tags.', '{50}', '{unlimited}',
+   '{https://help.acmecloudnotes.com/notebooks-and-tags}', '{organizing}', 'manual', null, 'a0000000-0000-4000-8000-000000000001'),
+  ('f4000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 'active', 'Where are my notes stored?', 'en',
+   'Your notes are encrypted and stored on servers in the European Union (Frankfurt and Dublin).', '{European Union}', '{}',
+   '{}', '{privacy}', 'conversation', 'f9100000-0000-4000-8000-000000000002', 'a0000000-0000-4000-8000-000000000001'),
+  ('f4000000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 'suggested', 'What is pinning and favourites?', 'en',
+   '', '{}', '{}', '{https://help.acmecloudnotes.com/notebooks-and-tags}', '{suggested}', 'suggestion', null, null);
+
+insert into public.test_runs (id, bot_id, trigger, status, progress_done, progress_total, passed_count, failed_count,
+                              regression_count, regressions, fixed_count, previous_run_id, snapshot, created_by,
+                              started_at, finished_at, created_at) values
+  ('f4100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'manual', 'succeeded', 3, 3, 2, 1,
+   0, '{}', 0, null,
+   '{"instructions":"","provider":"extractive","model":null,"temperature":0.2,"language":"en","knowledge":{"documents":4,"chunks":12}}',
+   'a0000000-0000-4000-8000-000000000001', now() - interval '2 days', now() - interval '2 days' + interval '4 seconds', now() - interval '2 days'),
+  ('f4100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'sync', 'succeeded', 3, 3, 2, 1,
+   1, '{f4000000-0000-4000-8000-000000000002}', 1, 'f4100000-0000-4000-8000-000000000001',
+   '{"instructions":"","provider":"extractive","model":null,"temperature":0.2,"language":"en","knowledge":{"documents":4,"chunks":12}}',
+   null, now() - interval '3 hours', now() - interval '3 hours' + interval '3 seconds', now() - interval '3 hours');
+
+insert into public.test_results (run_id, case_id, bot_id, question, answer, sources, scores, passed, latency_ms, created_at)
+select r.run_id, r.case_id, 'c0000000-0000-4000-8000-000000000001', c.question, r.answer, r.sources::jsonb,
+       r.scores::jsonb, r.passed, 40, now() - r.age
+from (values
+  ('f4100000-0000-4000-8000-000000000001'::uuid, 'f4000000-0000-4000-8000-000000000001'::uuid, interval '2 days',
+   E'Here is what I found in the knowledge base:\n\n**Getting started with Acme Cloud Notes > Create your account**: Go to app.acmecloudnotes.com and choose Sign up. [1]',
+   '[{"title":"Getting started with Acme Cloud Notes","url":"https://help.acmecloudnotes.com/getting-started","excerpt":"Go to app.acmecloudnotes.com and choose Sign up."}]',
+   '[{"name":"source","applies":true,"passed":true,"score":1,"explanation":"Expected source at position 1 of 5."},{"name":"phrases","applies":true,"passed":true,"score":1,"explanation":"All 1 required phrases present; no forbidden phrase."},{"name":"answered","applies":true,"passed":true,"score":1,"explanation":"The bot answered with 1 source."}]',
+   true),
+  ('f4100000-0000-4000-8000-000000000001', 'f4000000-0000-4000-8000-000000000002', interval '2 days',
+   E'Here is what I found in the knowledge base:\n\n**Organizing notes with notebooks and tags > Tags**: Tags cut across notebooks: a note can have up to 50 tags. [1]',
+   '[{"title":"Organizing notes with notebooks and tags","url":"https://help.acmecloudnotes.com/notebooks-and-tags","excerpt":"a note can have up to 50 tags"}]',
+   '[{"name":"source","applies":true,"passed":true,"score":1,"explanation":"Expected source at position 1 of 5."},{"name":"phrases","applies":true,"passed":true,"score":1,"explanation":"All 1 required phrases present; no forbidden phrase."}]',
+   true),
+  ('f4100000-0000-4000-8000-000000000001', 'f4000000-0000-4000-8000-000000000003', interval '2 days',
+   'I could not find anything about that in my knowledge.', '[]',
+   '[{"name":"answered","applies":true,"passed":false,"score":0,"explanation":"The bot said it found nothing."}]',
+   false),
+  ('f4100000-0000-4000-8000-000000000002', 'f4000000-0000-4000-8000-000000000001', interval '3 hours',
+   E'Here is what I found in the knowledge base:\n\n**Getting started with Acme Cloud Notes > Create your account**: Go to app.acmecloudnotes.com and choose Sign up. [1]',
+   '[{"title":"Getting started with Acme Cloud Notes","url":"https://help.acmecloudnotes.com/getting-started","excerpt":"Go to app.acmecloudnotes.com and choose Sign up."}]',
+   '[{"name":"source","applies":true,"passed":true,"score":1,"explanation":"Expected source at position 1 of 5."}]',
+   true),
+  ('f4100000-0000-4000-8000-000000000002', 'f4000000-0000-4000-8000-000000000002', interval '3 hours',
+   'I could not find anything about that in my knowledge.', '[]',
+   '[{"name":"source","applies":true,"passed":false,"score":0,"explanation":"Expected source not among the answer''s sources."},{"name":"phrases","applies":true,"passed":false,"score":0,"explanation":"Missing required phrase: 50."}]',
+   false),
+  ('f4100000-0000-4000-8000-000000000002', 'f4000000-0000-4000-8000-000000000003', interval '3 hours',
+   E'Here is what I found in the knowledge base:\n\n**Privacy and data protection**: Our servers are in the European Union (Frankfurt and Dublin). [1]',
+   '[{"title":"Privacy and data protection","url":"https://help.acmecloudnotes.com/privacy","excerpt":"Our servers are in the European Union"}]',
+   '[{"name":"phrases","applies":true,"passed":true,"score":1,"explanation":"All 1 required phrases present; no forbidden phrase."}]',
+   true)
+) as r (run_id, case_id, age, answer, sources, scores, passed)
+join public.test_cases c on c.id = r.case_id;

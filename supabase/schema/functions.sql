@@ -382,6 +382,67 @@ $function$;
 comment on function private.create_personal_team(user_id uuid, display_name text) is 'Creates the user''s personal team (owned by them) unless it exists.';
 -- execute: owner only
 
+-- private.enqueue_test_run(bot_id uuid, trigger public.test_run_trigger, created_by uuid)
+CREATE OR REPLACE FUNCTION private.enqueue_test_run(bot_id uuid, trigger public.test_run_trigger, created_by uuid DEFAULT NULL::uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+declare
+  run_id uuid;
+begin
+  if not exists (select 1 from public.test_cases c where c.bot_id = enqueue_test_run.bot_id and c.status = 'active') then
+    return null;
+  end if;
+  insert into public.test_runs as r (bot_id, trigger, created_by)
+  values (enqueue_test_run.bot_id, enqueue_test_run.trigger, enqueue_test_run.created_by)
+  on conflict (bot_id) where status in ('queued', 'running') do nothing
+  returning r.id into run_id;
+  return run_id;
+end;
+$function$;
+comment on function private.enqueue_test_run(bot_id uuid, trigger public.test_run_trigger, created_by uuid) is 'Queues a test run for the bot (null when one is already queued or running, or the bot has no active case).';
+-- execute: service_role
+
+-- private.enqueue_test_run_after_settings()
+CREATE OR REPLACE FUNCTION private.enqueue_test_run_after_settings()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if (new.instructions, new.model_provider, new.model, new.temperature, new.language)
+       is distinct from (old.instructions, old.model_provider, old.model, old.temperature, old.language)
+     and exists (select 1 from public.bot_test_settings s where s.bot_id = new.id and s.run_after_settings) then
+    perform private.enqueue_test_run(new.id, 'settings', (select auth.uid()));
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.enqueue_test_run_after_settings() is 'Trigger: a change of the bot''s answering settings queues a test run when its test settings ask for it.';
+-- execute: public
+
+-- private.enqueue_test_run_after_sync()
+CREATE OR REPLACE FUNCTION private.enqueue_test_run_after_sync()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if new.status = 'succeeded' and old.status is distinct from 'succeeded'
+     and exists (select 1 from public.bot_test_settings s where s.bot_id = new.bot_id and s.run_after_sync) then
+    perform private.enqueue_test_run(new.bot_id, 'sync');
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.enqueue_test_run_after_sync() is 'Trigger: a succeeded sync queues a test run when the bot''s test settings ask for it.';
+-- execute: public
+
 -- private.generate_team_slug(base text)
 CREATE OR REPLACE FUNCTION private.generate_team_slug(base text)
  RETURNS text
@@ -1018,6 +1079,28 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_test_case_fields()
+CREATE OR REPLACE FUNCTION private.protect_test_case_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      if new.created_by is distinct from (select auth.uid()) then
+        raise exception 'A test case is created by the signed-in user' using errcode = '42501';
+      end if;
+    elsif new.bot_id is distinct from old.bot_id or new.created_by is distinct from old.created_by then
+      raise exception 'A test case cannot be moved to another bot or creator' using errcode = '42501';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.protect_test_case_fields() is 'Trigger: clients cannot move a test case or change its creator.';
+-- execute: public
+
 -- private.rate_limit_retry_after(key text, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.rate_limit_retry_after(key text, window_seconds integer)
  RETURNS integer
@@ -1138,6 +1221,22 @@ begin
 end;
 $function$;
 comment on function private.set_chunk_fts_config() is 'Trigger: a chunk''s fts_config is its bot''s language configuration.';
+-- execute: public
+
+-- private.set_test_schedule()
+CREATE OR REPLACE FUNCTION private.set_test_schedule()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'INSERT' or new.schedule is distinct from old.schedule then
+    new.next_run_at := private.next_sync_time(new.schedule, now());
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.set_test_schedule() is 'Trigger: keeps bot_test_settings.next_run_at in step with the schedule.';
 -- execute: public
 
 -- private.set_timestamps()
@@ -1309,6 +1408,74 @@ $function$;
 comment on function public.accept_invitation(token text) is 'Joins the team of the invitation for the signed-in user whose email it was sent to. Returns the team id.';
 -- execute: authenticated; service_role
 
+-- public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[])
+CREATE OR REPLACE FUNCTION public.add_test_case_from_message(message_id uuid, expected_answer text DEFAULT NULL::text, tags text[] DEFAULT '{}'::text[])
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  msg record;
+  question_text text;
+  question_at timestamptz;
+  answer_text text;
+  history jsonb;
+  bot_language text;
+  new_id uuid;
+begin
+  select m.id, m.chat_id, m.bot_id, m.role, m.content, m.created_at into msg
+  from public.messages m where m.id = add_test_case_from_message.message_id;
+  if msg.id is null then
+    raise exception 'No such message' using errcode = 'PT404', hint = 'not_found';
+  end if;
+  if msg.role = 'assistant' then
+    select u.content, u.created_at into question_text, question_at from public.messages u
+    where u.chat_id = msg.chat_id and u.role = 'user' and u.created_at <= msg.created_at
+    order by u.created_at desc limit 1;
+    answer_text := msg.content;
+  else
+    question_text := msg.content;
+    question_at := msg.created_at;
+    select a.content into answer_text from public.messages a
+    where a.chat_id = msg.chat_id and a.role = 'assistant' and a.created_at >= msg.created_at
+    order by a.created_at limit 1;
+  end if;
+  if question_text is null or btrim(question_text) = '' then
+    raise exception 'This turn has no question to test' using errcode = '22023';
+  end if;
+  -- Up to four earlier turns, oldest first.
+  select coalesce(jsonb_agg(jsonb_build_object('role', t.role, 'content', t.content) order by t.created_at), '[]'::jsonb)
+  into history
+  from (
+    select p.role, p.content, p.created_at from public.messages p
+    where p.chat_id = msg.chat_id and p.role in ('user', 'assistant') and p.content <> ''
+      and p.created_at < question_at
+    order by p.created_at desc limit 4
+  ) t;
+  select b.language into bot_language from public.bots b where b.id = msg.bot_id;
+  insert into public.test_cases (bot_id, question, history, language, expected_answer, tags, origin, source_message_id)
+  values (msg.bot_id, question_text, history, coalesce(bot_language, 'en'),
+          left(coalesce(nullif(btrim(add_test_case_from_message.expected_answer), ''), answer_text, ''), 20000),
+          coalesce(add_test_case_from_message.tags, '{}'), 'conversation', msg.id)
+  returning id into new_id;
+  return new_id;
+end;
+$function$;
+comment on function public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[]) is 'Creates a test case from a turn of a conversation: the visitor''s question, earlier turns as history, and the expected answer (the owner''s correction, else the bot''s answer). Returns the case id.';
+-- execute: authenticated; service_role
+
+-- public.answer_similarity(answer text, expected text)
+CREATE OR REPLACE FUNCTION public.answer_similarity(answer text, expected text)
+ RETURNS real
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select extensions.word_similarity(lower(expected), lower(answer));
+$function$;
+comment on function public.answer_similarity(answer text, expected text) is 'Trigram word similarity (0..1) of the expected answer within the answer, case-insensitive.';
+-- execute: authenticated; service_role
+
 -- public.can_manage_bot(bot_id uuid)
 CREATE OR REPLACE FUNCTION public.can_manage_bot(bot_id uuid)
  RETURNS boolean
@@ -1437,6 +1604,34 @@ end;
 $function$;
 comment on function public.create_team(name text, slug text) is 'Creates a shared team with the caller as owner. slug defaults to one made from the name.';
 -- execute: authenticated; service_role
+
+-- public.enqueue_scheduled_test_runs()
+CREATE OR REPLACE FUNCTION public.enqueue_scheduled_test_runs()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  due record;
+  queued integer := 0;
+begin
+  for due in
+    select s.bot_id, s.schedule from public.bot_test_settings s
+    where s.schedule <> 'never' and s.next_run_at <= now()
+    order by s.next_run_at
+    limit 50
+    for update skip locked
+  loop
+    update public.bot_test_settings set next_run_at = private.next_sync_time(due.schedule, now()) where bot_id = due.bot_id;
+    if private.enqueue_test_run(due.bot_id, 'schedule') is not null then
+      queued := queued + 1;
+    end if;
+  end loop;
+  return queued;
+end;
+$function$;
+comment on function public.enqueue_scheduled_test_runs() is 'Queues a test run for every bot whose test schedule is due; returns how many. Service role only.';
+-- execute: service_role
 
 -- public.gallery_bots()
 CREATE OR REPLACE FUNCTION public.gallery_bots()

@@ -30,6 +30,21 @@ create policy "Visitors can read their own access grants" on public.bot_access_g
   as permissive for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
 
+-- public.bot_test_settings ----------------------------------------------------
+create policy "Platform admins can read test settings" on public.bot_test_settings
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create test settings" on public.bot_test_settings
+  as permissive for insert to authenticated
+  with check (( SELECT private.has_bot_role(bot_test_settings.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read test settings" on public.bot_test_settings
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(bot_test_settings.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can update test settings" on public.bot_test_settings
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(bot_test_settings.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(bot_test_settings.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
 -- public.bots -----------------------------------------------------------------
 create policy "Platform admins can read all bots" on public.bots
   as permissive for select to authenticated
@@ -263,6 +278,43 @@ create policy "Team owners can update their teams" on public.teams
   as permissive for update to authenticated
   using ((id IN ( SELECT private.get_teams_with_role('owner'::public.team_role) AS get_teams_with_role)))
   with check ((id IN ( SELECT private.get_teams_with_role('owner'::public.team_role) AS get_teams_with_role)));
+
+-- public.test_cases -----------------------------------------------------------
+create policy "Platform admins can read test cases" on public.test_cases
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create test cases" on public.test_cases
+  as permissive for insert to authenticated
+  with check (( SELECT private.has_bot_role(test_cases.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can delete test cases" on public.test_cases
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(test_cases.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read test cases" on public.test_cases
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(test_cases.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can update test cases" on public.test_cases
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(test_cases.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(test_cases.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.test_results ---------------------------------------------------------
+create policy "Platform admins can read test results" on public.test_results
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can read test results" on public.test_results
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(test_results.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.test_runs ------------------------------------------------------------
+create policy "Platform admins can read test runs" on public.test_runs
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can delete test runs" on public.test_runs
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(test_runs.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read test runs" on public.test_runs
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(test_runs.bot_id, 'admin'::public.team_role) AS has_bot_role));
 
 -- realtime.messages -----------------------------------------------------------
 create policy "Chat viewers receive their chat's updates" on realtime.messages

@@ -110,6 +110,63 @@ export type Database = {
           },
         ];
       };
+      bot_test_settings: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          min_judge_score: number;
+          min_similarity: number;
+          next_run_at: string | null;
+          notify_regressions: boolean;
+          require_answer: boolean;
+          require_source: boolean;
+          run_after_settings: boolean;
+          run_after_sync: boolean;
+          schedule: Database["public"]["Enums"]["sync_schedule"];
+          top_k: number;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          min_judge_score?: number;
+          min_similarity?: number;
+          next_run_at?: string | null;
+          notify_regressions?: boolean;
+          require_answer?: boolean;
+          require_source?: boolean;
+          run_after_settings?: boolean;
+          run_after_sync?: boolean;
+          schedule?: Database["public"]["Enums"]["sync_schedule"];
+          top_k?: number;
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          min_judge_score?: number;
+          min_similarity?: number;
+          next_run_at?: string | null;
+          notify_regressions?: boolean;
+          require_answer?: boolean;
+          require_source?: boolean;
+          run_after_settings?: boolean;
+          run_after_sync?: boolean;
+          schedule?: Database["public"]["Enums"]["sync_schedule"];
+          top_k?: number;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "bot_test_settings_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: true;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       bots: {
         Row: {
           avatar_url: string | null;
@@ -1069,12 +1126,246 @@ export type Database = {
         };
         Relationships: [];
       };
+      test_cases: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          expected_answer: string;
+          expected_sources: string[];
+          forbidden_phrases: string[];
+          history: NonNullable<Json>;
+          id: string;
+          language: string;
+          origin: string;
+          question: string;
+          required_phrases: string[];
+          source_message_id: string | null;
+          status: Database["public"]["Enums"]["test_case_status"];
+          tags: string[];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          expected_answer?: string;
+          expected_sources?: string[];
+          forbidden_phrases?: string[];
+          history?: NonNullable<Json>;
+          id?: string;
+          language?: string;
+          origin?: string;
+          question: string;
+          required_phrases?: string[];
+          source_message_id?: string | null;
+          status?: Database["public"]["Enums"]["test_case_status"];
+          tags?: string[];
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          expected_answer?: string;
+          expected_sources?: string[];
+          forbidden_phrases?: string[];
+          history?: NonNullable<Json>;
+          id?: string;
+          language?: string;
+          origin?: string;
+          question?: string;
+          required_phrases?: string[];
+          source_message_id?: string | null;
+          status?: Database["public"]["Enums"]["test_case_status"];
+          tags?: string[];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "test_cases_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_cases_source_message_id_fkey";
+            columns: ["source_message_id"];
+            isOneToOne: false;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      test_results: {
+        Row: {
+          answer: string;
+          bot_id: string;
+          case_id: string | null;
+          created_at: string;
+          error: string | null;
+          id: string;
+          latency_ms: number | null;
+          passed: boolean;
+          question: string;
+          run_id: string;
+          scores: NonNullable<Json>;
+          sources: NonNullable<Json>;
+        };
+        ComputedFields: never;
+        Insert: {
+          answer?: string;
+          bot_id: string;
+          case_id?: string | null;
+          created_at?: string;
+          error?: string | null;
+          id?: string;
+          latency_ms?: number | null;
+          passed: boolean;
+          question: string;
+          run_id: string;
+          scores?: NonNullable<Json>;
+          sources?: NonNullable<Json>;
+        };
+        Update: {
+          answer?: string;
+          bot_id?: string;
+          case_id?: string | null;
+          created_at?: string;
+          error?: string | null;
+          id?: string;
+          latency_ms?: number | null;
+          passed?: boolean;
+          question?: string;
+          run_id?: string;
+          scores?: NonNullable<Json>;
+          sources?: NonNullable<Json>;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "test_results_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_results_case_id_fkey";
+            columns: ["case_id"];
+            isOneToOne: false;
+            referencedRelation: "test_cases";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_results_run_id_fkey";
+            columns: ["run_id"];
+            isOneToOne: false;
+            referencedRelation: "test_runs";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      test_runs: {
+        Row: {
+          bot_id: string;
+          cancel_requested: boolean;
+          created_at: string;
+          created_by: string | null;
+          error: string | null;
+          failed_count: number;
+          finished_at: string | null;
+          fixed_count: number;
+          id: string;
+          notified_at: string | null;
+          passed_count: number;
+          previous_run_id: string | null;
+          progress_done: number;
+          progress_total: number;
+          regression_count: number;
+          regressions: string[];
+          snapshot: NonNullable<Json>;
+          started_at: string | null;
+          status: Database["public"]["Enums"]["test_run_status"];
+          trigger: Database["public"]["Enums"]["test_run_trigger"];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          cancel_requested?: boolean;
+          created_at?: string;
+          created_by?: string | null;
+          error?: string | null;
+          failed_count?: number;
+          finished_at?: string | null;
+          fixed_count?: number;
+          id?: string;
+          notified_at?: string | null;
+          passed_count?: number;
+          previous_run_id?: string | null;
+          progress_done?: number;
+          progress_total?: number;
+          regression_count?: number;
+          regressions?: string[];
+          snapshot?: NonNullable<Json>;
+          started_at?: string | null;
+          status?: Database["public"]["Enums"]["test_run_status"];
+          trigger?: Database["public"]["Enums"]["test_run_trigger"];
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          cancel_requested?: boolean;
+          created_at?: string;
+          created_by?: string | null;
+          error?: string | null;
+          failed_count?: number;
+          finished_at?: string | null;
+          fixed_count?: number;
+          id?: string;
+          notified_at?: string | null;
+          passed_count?: number;
+          previous_run_id?: string | null;
+          progress_done?: number;
+          progress_total?: number;
+          regression_count?: number;
+          regressions?: string[];
+          snapshot?: NonNullable<Json>;
+          started_at?: string | null;
+          status?: Database["public"]["Enums"]["test_run_status"];
+          trigger?: Database["public"]["Enums"]["test_run_trigger"];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "test_runs_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_runs_previous_run_id_fkey";
+            columns: ["previous_run_id"];
+            isOneToOne: false;
+            referencedRelation: "test_runs";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
     };
     Views: {
       [_ in never]: never;
     };
     Functions: {
       accept_invitation: { Args: { token: string }; Returns: string };
+      add_test_case_from_message: {
+        Args: { expected_answer?: string; message_id: string; tags?: string[] };
+        Returns: string;
+      };
+      answer_similarity: { Args: { answer: string; expected: string }; Returns: number };
       can_manage_bot: { Args: { bot_id: string }; Returns: boolean };
       change_member_role: {
         Args: { role: Database["public"]["Enums"]["team_role"]; team_id: string; user_id: string };
@@ -1123,6 +1414,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      enqueue_scheduled_test_runs: { Args: Record<PropertyKey, never>; Returns: number };
       gallery_bots: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -1240,6 +1532,9 @@ export type Database = {
       ingestion_trigger: "manual" | "schedule" | "create";
       sync_schedule: "never" | "daily" | "weekly" | "monthly";
       team_role: "owner" | "admin";
+      test_case_status: "active" | "suggested";
+      test_run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+      test_run_trigger: "manual" | "sync" | "settings" | "schedule";
     };
     CompositeTypes: {
       [_ in never]: never;
@@ -1356,6 +1651,9 @@ export const Constants = {
       ingestion_trigger: ["manual", "schedule", "create"],
       sync_schedule: ["never", "daily", "weekly", "monthly"],
       team_role: ["owner", "admin"],
+      test_case_status: ["active", "suggested"],
+      test_run_status: ["queued", "running", "succeeded", "failed", "cancelled"],
+      test_run_trigger: ["manual", "sync", "settings", "schedule"],
     },
   },
 } as const;

@@ -1,5 +1,5 @@
 // One conversation, kept live: new messages arrive through realtime without a reload.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, EmptyState, Loading } from "../../components/ui";
 import { useConversationQuery } from "../../data/chats/conversation-query";
@@ -11,7 +11,13 @@ import { MessageItem } from "./MessageItem";
 import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
 
-export function ConversationView({ chatId, canDelete, onDeleted }: { chatId: string; canDelete: boolean; onDeleted: () => void }) {
+export function ConversationView({ chatId, canDelete, onDeleted, messageActions }: {
+  chatId: string;
+  canDelete: boolean;
+  onDeleted: () => void;
+  /** Extra actions under a bot's answer (the tests area's "add as test case"). */
+  messageActions?: (message: { id: string; bot_id: string; content: string }) => ReactNode;
+}) {
   const intl = useIntl();
   const q = useConversationQuery(chatId);
   const del = useDeleteConversationMutation();
@@ -47,7 +53,7 @@ export function ConversationView({ chatId, canDelete, onDeleted }: { chatId: str
         <p className="form-note"><FormattedMessage id="conversations.view.noMessages" /></p>
       ) : (
         <ol className="conv-view__messages" aria-label={intl.formatMessage({ id: "conversations.view.messages" })} aria-live="polite">
-          {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} />)}
+          {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} actions={canDelete ? messageActions?.({ id: m.id, bot_id: chat.bot_id, content: m.content }) : undefined} />)}
         </ol>
       )}
       <ConfirmDialog

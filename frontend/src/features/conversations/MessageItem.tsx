@@ -10,7 +10,7 @@ export function richText(text: string): ReactNode[] {
   return text.split(/\*\*([^*\n]+)\*\*/g).map((part, i) => (i % 2 === 1 ? <strong key={i}>{part}</strong> : part));
 }
 
-export function MessageItem({ message, rating }: { message: ConversationMessage; rating?: MessageRating }) {
+export function MessageItem({ message, rating, actions }: { message: ConversationMessage; rating?: MessageRating; actions?: ReactNode }) {
   const intl = useIntl();
   const mine = message.role === "user";
   return (
@@ -61,6 +61,7 @@ export function MessageItem({ message, rating }: { message: ConversationMessage;
               {rating.comment && <span className="conv-msg__comment">“{rating.comment}”</span>}
             </span>
           )}
+          {actions}
         </div>
       )}
     </li>

@@ -53,6 +53,10 @@ export const ERROR_CODES = [
   "last_owner",
   // event
   "invalid_event",
+  // tests
+  "run_in_progress",
+  "no_test_cases",
+  "invalid_csv",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

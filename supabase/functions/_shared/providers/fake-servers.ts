@@ -203,3 +203,45 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
   const baseUrl = vendor === "openai" ? `${url}/v1` : url;
   return { url, baseUrl, received, close: () => server.shutdown() };
 }
+
+/**
+ * One fake vendor server in front of two scripted ones: requests `isSecond(body)` picks go to
+ * the second (e.g. the test runner's judge, told apart by its system prompt), the rest to the
+ * first. Both record what they received.
+ */
+export function startRoutedFakeProvider(
+  vendor: Vendor,
+  first: Reply[],
+  second: Reply[],
+  isSecond: (body: Record<string, any>) => boolean,
+): FakeServer & { first: FakeServer; second: FakeServer } {
+  const a = startFakeProvider(vendor, first);
+  const b = startFakeProvider(vendor, second);
+  const received: Received[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const text = await req.text();
+    let body: Record<string, any> = {};
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* routed to the first */
+    }
+    received.push({ path: url.pathname + url.search, headers: req.headers, body });
+    const target = isSecond(body) ? b : a;
+    return fetch(target.url + url.pathname + url.search, { method: req.method, headers: req.headers, body: text });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  return {
+    url,
+    baseUrl: vendor === "openai" ? `${url}/v1` : url,
+    received,
+    first: a,
+    second: b,
+    close: async () => {
+      await server.shutdown();
+      await a.close();
+      await b.close();
+    },
+  };
+}

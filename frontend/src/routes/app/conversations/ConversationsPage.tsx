@@ -9,6 +9,7 @@ import { useConversationsQuery } from "../../../data/chats/conversations-query";
 import { ConversationFilters } from "../../../features/conversations/ConversationFilters";
 import { ConversationList } from "../../../features/conversations/ConversationList";
 import { ConversationView } from "../../../features/conversations/ConversationView";
+import { AddTestCaseButton } from "../../../features/tests/AddTestCaseButton";
 import { conversationPath, parseConversationLocation, type ConversationFilters as Filters } from "../../../features/conversations/filters";
 import { useLiveChatList } from "../../../data/chats/use-live-conversations";
 import { useLocalePath } from "../../../components/LocalizedLink";
@@ -76,7 +77,8 @@ export default function ConversationsPage() {
         </div>
         <div className="conv-layout__view">
           {chatId ? (
-            <ConversationView chatId={chatId} canDelete={team?.role === "owner" || team?.role === "admin"} onDeleted={() => go(filters)} />
+            <ConversationView chatId={chatId} canDelete={team?.role === "owner" || team?.role === "admin"} onDeleted={() => go(filters)}
+              messageActions={(m) => <AddTestCaseButton botId={m.bot_id} messageId={m.id} answer={m.content} />} />
           ) : (
             <p className="conv-layout__hint form-note"><FormattedMessage id="conversations.view.pick" /></p>
           )}

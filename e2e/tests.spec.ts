@@ -1,0 +1,113 @@
+// Tests of a bot's answers in Chromium, in two languages, against the real stack with seed data:
+// the seeded owner opens "Acme Help Center"'s test cases (seeded cases with tags, search, a
+// suggestion accepted, new suggestions from the knowledge), its runs (two seeded runs, the trend
+// chart), starts a run and watches it finish live, then opens the seeded run after the sync: the
+// "new failures" filter shows the regression and the diff shows what changed in the answer.
+// Run: node --import tsx --test e2e/tests.spec.ts (builds frontend/dist when missing).
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import { startFullApp, type FullApp } from "./lib/stack.ts";
+
+type Msgs = Record<string, string>;
+const ART = path.join(import.meta.dirname, "artifacts");
+const MSG_DIR = path.join(import.meta.dirname, "..", "frontend", "src", "i18n", "messages");
+const readMessages = (code: string): Msgs => JSON.parse(fs.readFileSync(path.join(MSG_DIR, "tests", `${code}.json`), "utf8")) as Msgs;
+
+const BOT = "c0000000-0000-4000-8000-000000000001";
+const SYNC_RUN = "f4100000-0000-4000-8000-000000000002";
+
+let app: FullApp;
+let browser: Browser;
+
+before(async () => {
+  app = await startFullApp();
+  browser = await launchBrowser();
+  fs.mkdirSync(ART, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function ownerPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  await context.addCookies(await app.sessionCookies("owner@parley.test", "parley-demo-123"));
+  const page = await context.newPage();
+  return { context, page, errors: watchErrors(page) };
+}
+
+function assertNoErrors(errors: string[]) {
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), []);
+}
+
+for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
+  describe(`tests (${code})`, () => {
+    const m = readMessages(code);
+
+    it("the owner builds the suite: seeded cases, search, suggestions accepted", async () => {
+      const { context, page, errors } = await ownerPage();
+      await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/test-cases`);
+      await page.getByRole("heading", { level: 1, name: m["tests.cases.title"] }).waitFor();
+      await page.getByRole("cell", { name: "How many tags can a note have?", exact: true }).waitFor();
+      await page.getByText("onboarding", { exact: true }).waitFor();
+      // Search narrows the list by question or tag.
+      await page.getByLabel(m["tests.cases.search"]!).fill("privacy");
+      await page.getByRole("cell", { name: "Where are my notes stored?", exact: true }).waitFor();
+      await page.waitForFunction(() => document.querySelectorAll("tr[data-case-id]").length === 1);
+      await page.getByLabel(m["tests.cases.search"]!).fill("");
+      // Suggestions from the knowledge's headings (the seeded one waits to be accepted in en).
+      await page.getByRole("button", { name: m["tests.cases.suggest"] }).click();
+      await page.getByRole("status").first().waitFor();
+      const suggestion = page.locator("li[data-suggestion]").first();
+      await suggestion.waitFor();
+      const question = (await suggestion.getAttribute("data-suggestion"))!;
+      await suggestion.getByRole("button", { name: m["tests.cases.accept"] }).click();
+      await page.getByRole("cell", { name: question, exact: true }).waitFor();
+      await page.screenshot({ path: path.join(ART, `tests-cases-${code}.png`), fullPage: true });
+      assertNoErrors(errors);
+      await context.close();
+    });
+
+    it("the owner runs the tests and watches the run finish live", async () => {
+      const { context, page, errors } = await ownerPage();
+      await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/tests`);
+      await page.getByRole("heading", { level: 1, name: m["tests.runs.title"] }).waitFor();
+      await page.locator("table caption", { hasText: m["tests.runs.trend"]! }).waitFor({ state: "attached" });
+      await page.getByText(m["tests.trigger.sync"]!, { exact: true }).first().waitFor();
+      const before = await page.locator("tr[data-run-id]").count();
+      await page.getByRole("button", { name: m["tests.runs.start"] }).click();
+      await page.waitForFunction((n) => document.querySelectorAll("tr[data-run-id]").length === n + 1, before);
+      // The newest run (first row) reaches "succeeded" through realtime, without a reload.
+      await page.locator("tr[data-run-id]").first().locator("[data-status='succeeded']").waitFor({ timeout: 30_000 });
+      await page.locator("tr[data-run-id]").first().getByText(m["tests.trigger.manual"]!, { exact: true }).waitFor();
+      await page.getByRole("button", { name: m["tests.runs.start"] }).waitFor();
+      await page.screenshot({ path: path.join(ART, `tests-runs-${code}.png`), fullPage: true });
+      assertNoErrors(errors);
+      await context.close();
+    });
+
+    it("a run after a sync shows its regression, the filters and the diff", async () => {
+      const { context, page, errors } = await ownerPage();
+      await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/tests/${SYNC_RUN}`);
+      await page.getByRole("heading", { level: 1, name: m["tests.run.title"] }).waitFor();
+      await page.getByRole("alert").first().waitFor();
+      await page.getByRole("button", { name: m["tests.filter.new"], exact: true }).click();
+      await page.waitForFunction(() => document.querySelectorAll("article[data-case-id]").length === 1);
+      const regression = page.locator("article[data-case-id]");
+      await regression.getByRole("heading", { name: "How many tags can a note have?" }).waitFor();
+      await regression.getByText("Missing required phrase: 50.").waitFor();
+      await regression.getByRole("button", { name: m["tests.diff.toggle"] }).click();
+      await regression.locator(".tr-diff del").first().waitFor();
+      await page.getByRole("button", { name: m["tests.filter.fixed"], exact: true }).click();
+      await page.locator("article[data-case-id]").getByRole("heading", { name: "Where are my notes stored?" }).waitFor();
+      await page.screenshot({ path: path.join(ART, `tests-run-${code}.png`), fullPage: true });
+      assertNoErrors(errors);
+      await context.close();
+    });
+  });
+}

@@ -1,0 +1,174 @@
+// `tests`: runs a bot's test cases through the answering engine and scores the answers.
+//   POST /tests/bots/{botId}/runs          → 202 {run_id}   start a run (409 run_in_progress, 400 no_test_cases)
+//   POST /tests/runs/{runId}/cancel        → 200 {run_id, status, cancel_requested?}
+//   POST /tests/bots/{botId}/suggestions   → 200 {created}  suggested cases from headings and titles
+//   POST /tests/bots/{botId}/import        text/csv body (or JSON {csv}) → 200 {created, errors}
+//   GET  /tests/bots/{botId}/export        → text/csv
+//   POST /tests/tick                       (service role: due schedules, queued runs) → 200 {queued, processed}
+// Runs and suggestions are written as the service role after public.can_manage_bot, asked as
+// the caller (_shared/authorize.ts); imports and exports go through the caller's own client
+// (RLS). Runs queued by SQL triggers (after a sync, after the bot's settings change) and by
+// schedules are processed by /tick (supabase/schedules.json). Contracts: contracts/tests.ts.
+import { requireBotManager } from "../_shared/authorize.ts";
+import { callerClaims } from "../_shared/caller.ts";
+import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { corsHeaders } from "../_shared/cors.ts";
+import type {
+  TestImportAnswer,
+  TestRunAnswer,
+  TestRunCancelAnswer,
+  TestSuggestionsAnswer,
+  TestTickAnswer,
+} from "../_shared/contracts/tests.ts";
+import { must } from "../_shared/db.ts";
+import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
+import { describe, type Logger } from "../_shared/log.ts";
+import { type CsvCase, formatCases, parseCases } from "./csv.ts";
+import { processRun } from "./runner.ts";
+import { suggestCases } from "./suggest.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TICK_RUNS = 5;
+
+/** Keeps the work alive after the answer: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
+function inBackground(work: Promise<unknown>, log: Logger) {
+  const guarded = work.catch((e) => log.error("background_run_failed", { error: describe(e) }));
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
+  runtime?.waitUntil?.(guarded);
+}
+
+const notFound = () => new HttpError(404, "not_found", "No such item");
+
+async function startRun(botId: string, userId: string | null, log: Logger): Promise<string> {
+  const service = createServiceClient();
+  const active = must(
+    await service.from("test_runs").select("id").eq("bot_id", botId).in("status", ["queued", "running"]).maybeSingle(),
+    "active run",
+  );
+  if (active) throw new HttpError(409, "run_in_progress", "A test run of this bot is already under way", { run_id: active.id });
+  const cases = await service.from("test_cases").select("id", { count: "exact", head: true }).eq("bot_id", botId).eq("status", "active");
+  if (cases.error) throw new Error(`cases: ${cases.error.message}`);
+  if (!cases.count) throw new HttpError(400, "no_test_cases", "This bot has no test cases yet");
+  const inserted = await service.from("test_runs").insert({ bot_id: botId, trigger: "manual", created_by: userId }).select("id").single();
+  if (inserted.error?.code === "23505") throw new HttpError(409, "run_in_progress", "A test run of this bot is already under way");
+  const runId = must(inserted, "create run").id;
+  inBackground(processRun(service, runId, log), log);
+  return runId;
+}
+
+async function route(req: Request, { log }: { log: Logger }): Promise<Response> {
+  const parts = new URL(req.url).pathname.split("/").filter(Boolean);
+  const at = parts.indexOf("tests");
+  const path = at >= 0 ? parts.slice(at + 1) : parts;
+  const caller = callerClaims(req);
+  const service = createServiceClient();
+  const id = path[1] ?? "";
+  if (["bots", "runs"].includes(path[0] ?? "") && !UUID.test(id)) throw notFound();
+  const method = path[0] === "bots" && path[2] === "export" ? "GET" : "POST";
+  if (req.method !== method) throw new HttpError(405, "method_not_allowed", `Use ${method}`);
+
+  if (path[0] === "bots" && path.length === 3) {
+    await requireBotManager(req, id);
+    switch (path[2]) {
+      case "runs":
+        return json(202, { run_id: await startRun(id, caller.userId, log) } satisfies TestRunAnswer);
+      case "suggestions": {
+        const bot = must(await service.from("bots").select("language").eq("id", id).single(), "bot");
+        const suggestions = await suggestCases(service, id, bot.language);
+        if (suggestions.length) {
+          must(
+            await service.from("test_cases").insert(
+              suggestions.map((s) => ({
+                ...s,
+                bot_id: id,
+                status: "suggested" as const,
+                origin: "suggestion",
+                language: bot.language,
+                tags: ["suggested"],
+                created_by: caller.userId,
+              })),
+            ),
+            "suggestions",
+          );
+        }
+        return json(200, { created: suggestions.length } satisfies TestSuggestionsAnswer);
+      }
+      case "import": {
+        const bot = must(await service.from("bots").select("language").eq("id", id).single(), "bot");
+        // A text/csv body, or JSON {"csv": "..."} (the app's function caller sends JSON).
+        let text = await readBoundedText(req, 1024 * 1024 + 64);
+        if (req.headers.get("content-type")?.includes("application/json")) {
+          try {
+            text = String((JSON.parse(text) as { csv?: unknown }).csv ?? "");
+          } catch {
+            throw new HttpError(400, "invalid_json", "The body must be valid JSON");
+          }
+        }
+        const { rows, errors } = parseCases(text, bot.language);
+        if (rows.length) {
+          // As the caller: RLS decides again, and created_by is theirs.
+          const res = await createUserClient(req).from("test_cases").insert(rows.map((r) => ({ ...r, bot_id: id, origin: "import" })));
+          if (res.error?.code === "42501") throw notFound();
+          must(res, "import");
+        }
+        return json(200, { created: rows.length, errors } satisfies TestImportAnswer);
+      }
+      case "export": {
+        const cases = must(
+          await createUserClient(req)
+            .from("test_cases")
+            .select("question, expected_answer, required_phrases, forbidden_phrases, expected_sources, tags, language, history")
+            .eq("bot_id", id)
+            .eq("status", "active")
+            .order("created_at")
+            .limit(5000),
+          "export",
+        );
+        return new Response(formatCases(cases as unknown as CsvCase[]), {
+          headers: {
+            "content-type": "text/csv; charset=utf-8",
+            "content-disposition": `attachment; filename="test-cases-${id}.csv"`,
+            ...corsHeaders,
+          },
+        });
+      }
+    }
+  }
+
+  if (path[0] === "runs" && path[2] === "cancel" && path.length === 3) {
+    const run = must(await service.from("test_runs").select("id, bot_id, status").eq("id", id).maybeSingle(), "run");
+    if (!run) throw notFound();
+    await requireBotManager(req, run.bot_id);
+    if (run.status === "queued") {
+      // Nobody took it yet: it ends here.
+      const ended = must(
+        await service.from("test_runs").update({ status: "cancelled", cancel_requested: true, finished_at: new Date().toISOString() })
+          .eq("id", run.id).eq("status", "queued").select("status").maybeSingle(),
+        "cancel",
+      );
+      if (ended) return json(200, { run_id: run.id, status: "cancelled", cancel_requested: true } satisfies TestRunCancelAnswer);
+    }
+    if (run.status !== "queued" && run.status !== "running") {
+      return json(200, { run_id: run.id, status: run.status } satisfies TestRunCancelAnswer);
+    }
+    must(await service.from("test_runs").update({ cancel_requested: true }).eq("id", run.id), "cancel");
+    return json(200, { run_id: run.id, status: "running", cancel_requested: true } satisfies TestRunCancelAnswer);
+  }
+
+  if (path[0] === "tick" && path.length === 1) {
+    if (caller.role !== "service_role") throw new HttpError(403, "forbidden", "Only the scheduler may call /tick");
+    const queued = Number(must(await service.rpc("enqueue_scheduled_test_runs"), "schedules"));
+    const waiting = must(
+      await service.from("test_runs").select("id").eq("status", "queued").order("created_at").limit(TICK_RUNS),
+      "queued runs",
+    );
+    const processed: string[] = [];
+    // One at a time: each run answers its cases concurrently already.
+    for (const run of waiting) if (await processRun(service, run.id, log)) processed.push(run.id);
+    return json(200, { queued, processed } satisfies TestTickAnswer);
+  }
+
+  throw new HttpError(404, "not_found", "No such route");
+}
+
+Deno.serve(handler("tests", route));

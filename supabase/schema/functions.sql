@@ -270,6 +270,21 @@ end;
 $function$;
 -- execute: public
 
+-- private.count_power_up_call()
+CREATE OR REPLACE FUNCTION private.count_power_up_call()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.power_ups p set call_count = p.call_count + 1, last_called_at = new.created_at
+  where p.id = new.power_up_id;
+  return null;
+end;
+$function$;
+-- execute: owner only
+
 -- private.create_personal_team(user_id uuid, display_name text)
 CREATE OR REPLACE FUNCTION private.create_personal_team(user_id uuid, display_name text)
  RETURNS uuid
@@ -336,6 +351,29 @@ AS $function$
     );
 $function$;
 comment on function private.get_teams_with_role(role public.team_role) is 'Ids of the teams where the caller has the role (same rules as has_team_role).';
+-- execute: authenticated; service_role
+
+-- private.hand_back_chat(chat_id uuid)
+CREATE OR REPLACE FUNCTION private.hand_back_chat(chat_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+begin
+  select c.bot_id into the_bot from public.chats c where c.id = hand_back_chat.chat_id;
+  if the_bot is null or not (private.has_bot_role(the_bot, null) or private.is_platform_admin()) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins hand a chat back' using errcode = '42501';
+  end if;
+  update public.chats c set needs_human = false, handed_back_at = now() where c.id = hand_back_chat.chat_id;
+end;
+$function$;
+comment on function private.hand_back_chat(chat_id uuid) is 'The bot answers again in this chat. Owners and admins of the bot''s team.';
 -- execute: authenticated; service_role
 
 -- private.handle_new_user()
@@ -586,6 +624,20 @@ $function$;
 comment on function private.language_regconfig(language text) is 'Text-search configuration for a bot language code; simple for jp, cn, pl (no Postgres stemmer), which lean on trigrams.';
 -- execute: authenticated; service_role
 
+-- private.lead_bot_matches(chat_id uuid, power_up_id uuid, bot_id uuid)
+CREATE OR REPLACE FUNCTION private.lead_bot_matches(chat_id uuid, power_up_id uuid, bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (lead_bot_matches.chat_id is null
+          or exists (select 1 from public.chats c where c.id = lead_bot_matches.chat_id and c.bot_id = lead_bot_matches.bot_id))
+     and (lead_bot_matches.power_up_id is null
+          or exists (select 1 from public.power_ups p where p.id = lead_bot_matches.power_up_id and p.bot_id = lead_bot_matches.bot_id));
+$function$;
+-- execute: authenticated; service_role
+
 -- private.limit_client_inserts()
 CREATE OR REPLACE FUNCTION private.limit_client_inserts()
  RETURNS trigger
@@ -640,6 +692,22 @@ AS $function$
   );
 $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
+-- execute: authenticated; service_role
+
+-- private.power_up_secret_names(power_up_id uuid)
+CREATE OR REPLACE FUNCTION private.power_up_secret_names(power_up_id uuid)
+ RETURNS TABLE(name text, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select s.name, s.updated_at from public.power_up_secrets s
+  join public.power_ups p on p.id = s.power_up_id
+  where s.power_up_id = power_up_secret_names.power_up_id
+    and (private.has_bot_role(p.bot_id, null) or private.is_platform_admin())
+  order by s.name;
+$function$;
+comment on function private.power_up_secret_names(power_up_id uuid) is 'Which secrets of a power-up are set (names only), for its team.';
 -- execute: authenticated; service_role
 
 -- private.prepare_feedback()
@@ -766,6 +834,29 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_chat_handoff()
+CREATE OR REPLACE FUNCTION private.protect_chat_handoff()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      new.needs_human := false;
+      new.handoff_requested_at := null;
+      new.handed_back_at := null;
+    elsif new.needs_human is distinct from old.needs_human
+       or new.handoff_requested_at is distinct from old.handoff_requested_at
+       or new.handed_back_at is distinct from old.handed_back_at then
+      raise exception 'The handoff state of a chat changes through request_handoff and hand_back_chat' using errcode = '42501';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_data_source_fields()
 CREATE OR REPLACE FUNCTION private.protect_data_source_fields()
  RETURNS trigger
@@ -809,6 +900,22 @@ $function$;
 comment on function private.protect_data_source_fields() is 'Trigger: clients cannot move a source, change its type or write its sync status/counters; keeps next_sync_at in step with the schedule.';
 -- execute: public
 
+-- private.protect_message_actions()
+CREATE OR REPLACE FUNCTION private.protect_message_actions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    new.actions := '[]';
+    new.author_id := null;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_message_fields()
 CREATE OR REPLACE FUNCTION private.protect_message_fields()
  RETURNS trigger
@@ -819,6 +926,29 @@ begin
   if current_user in ('anon', 'authenticated') then
     raise exception 'Messages cannot be edited' using errcode = '42501';
   end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.protect_power_up_fields()
+CREATE OR REPLACE FUNCTION private.protect_power_up_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      new.call_count := 0;
+      new.last_called_at := null;
+    elsif new.call_count is distinct from old.call_count
+       or new.last_called_at is distinct from old.last_called_at
+       or new.bot_id is distinct from old.bot_id then
+      raise exception 'A power-up''s bot and call counters cannot be changed' using errcode = '42501';
+    end if;
+  end if;
+  new.updated_at := now();
   return new;
 end;
 $function$;
@@ -895,6 +1025,67 @@ $function$;
 comment on function private.rate_limit_retry_after(key text, window_seconds integer) is 'Seconds until the current window of a rate-limit key ends.';
 -- execute: service_role
 
+-- private.reply_as_human(chat_id uuid, content text)
+CREATE OR REPLACE FUNCTION private.reply_as_human(chat_id uuid, content text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+  reply uuid;
+begin
+  select c.bot_id into the_bot from public.chats c where c.id = reply_as_human.chat_id;
+  if the_bot is null or not (private.has_bot_role(the_bot, null) or private.is_platform_admin()) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins reply in a chat' using errcode = '42501';
+  end if;
+  if char_length(btrim(coalesce(reply_as_human.content, ''))) = 0 or char_length(reply_as_human.content) > 10000 then
+    raise exception 'A reply has 1 to 10000 characters' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  insert into public.messages (chat_id, role, content, author_id)
+  values (reply_as_human.chat_id, 'human', reply_as_human.content, (select auth.uid()))
+  returning id into reply;
+  -- A reply takes the chat over, whether or not the visitor asked for a person.
+  update public.chats c set needs_human = true, handoff_requested_at = coalesce(c.handoff_requested_at, now())
+  where c.id = reply_as_human.chat_id and not c.needs_human;
+  return reply;
+end;
+$function$;
+comment on function private.reply_as_human(chat_id uuid, content text) is 'A team owner or admin replies in a chat (role human); the chat stays with people until hand_back_chat.';
+-- execute: authenticated; service_role
+
+-- private.request_handoff(chat_id uuid)
+CREATE OR REPLACE FUNCTION private.request_handoff(chat_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  was boolean;
+begin
+  if (select auth.role()) is distinct from 'service_role' and not private.is_own_chat(request_handoff.chat_id) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  select c.needs_human into was from public.chats c where c.id = request_handoff.chat_id for update;
+  if was is null then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if was then
+    return false;
+  end if;
+  update public.chats c set needs_human = true, handoff_requested_at = now()
+  where c.id = request_handoff.chat_id;
+  return true;
+end;
+$function$;
+comment on function private.request_handoff(chat_id uuid) is 'Marks a chat as needing a person (the bot stays quiet). Its visitor or the engine. True when newly marked.';
+-- execute: authenticated; service_role
+
 -- private.revoke_bot_grants_on_password_change()
 CREATE OR REPLACE FUNCTION private.revoke_bot_grants_on_password_change()
  RETURNS trigger
@@ -958,6 +1149,36 @@ end;
 $function$;
 comment on function private.set_chunk_fts_config() is 'Trigger: a chunk''s fts_config is its bot''s language configuration.';
 -- execute: public
+
+-- private.set_power_up_secret(power_up_id uuid, name text, value text)
+CREATE OR REPLACE FUNCTION private.set_power_up_secret(power_up_id uuid, name text, value text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+begin
+  select p.bot_id into the_bot from public.power_ups p where p.id = set_power_up_secret.power_up_id;
+  if the_bot is null or not private.has_bot_role(the_bot, null) then
+    raise exception 'Power-up not found' using errcode = 'PT404', hint = 'power_up_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins change power-up secrets' using errcode = '42501';
+  end if;
+  if coalesce(set_power_up_secret.value, '') = '' then
+    delete from public.power_up_secrets s
+    where s.power_up_id = set_power_up_secret.power_up_id and s.name = set_power_up_secret.name;
+    return;
+  end if;
+  insert into public.power_up_secrets (power_up_id, name, value, updated_at)
+  values (set_power_up_secret.power_up_id, set_power_up_secret.name, set_power_up_secret.value, now())
+  on conflict on constraint power_up_secrets_pkey do update set value = excluded.value, updated_at = now();
+end;
+$function$;
+comment on function private.set_power_up_secret(power_up_id uuid, name text, value text) is 'Sets (or with an empty value removes) a secret header value of a power-up. Owners and admins of the bot''s team.';
+-- execute: authenticated; service_role
 
 -- private.set_timestamps()
 CREATE OR REPLACE FUNCTION private.set_timestamps()
@@ -1075,6 +1296,71 @@ end;
 $function$;
 comment on function private.store_avatar_as_path() is 'Before a profile or bot is written: a public URL of the avatars bucket in avatar_url becomes its object path.';
 -- execute: public
+
+-- private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+CREATE OR REPLACE FUNCTION private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+  form jsonb;
+  wanted text[];
+  required text[];
+  kept jsonb := '{}';
+  key text;
+  val text;
+  lead uuid;
+begin
+  if not private.is_own_chat(submit_lead.chat_id) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  select c.bot_id into the_bot from public.chats c where c.id = submit_lead.chat_id;
+  select p.settings into form from public.power_ups p
+  where p.id = submit_lead.power_up_id and p.bot_id = the_bot and p.type = 'lead' and p.enabled;
+  if form is null then
+    raise exception 'Power-up not found' using errcode = 'PT404', hint = 'power_up_not_found';
+  end if;
+  if jsonb_typeof(submit_lead.fields) is distinct from 'object' then
+    raise exception 'fields must be an object' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  wanted := coalesce(array(select jsonb_array_elements_text(form -> 'fields')), '{}');
+  required := coalesce(array(select jsonb_array_elements_text(form -> 'required')), '{}');
+  foreach key in array wanted loop
+    val := btrim(coalesce(submit_lead.fields ->> key, ''));
+    if char_length(val) > 2000 then
+      raise exception 'The field % is too long', key using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    if val = '' then
+      if key = any(required) then
+        raise exception 'The field % is required', key using errcode = '22023', hint = 'invalid_input', detail = key;
+      end if;
+      continue;
+    end if;
+    if key = 'email' and val !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+      raise exception 'The e-mail address is not valid' using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    if key = 'phone' and val !~ '^[+0-9 ()./-]{5,40}$' then
+      raise exception 'The phone number is not valid' using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    kept := kept || jsonb_build_object(key, val);
+  end loop;
+  if kept = '{}' then
+    raise exception 'Fill in at least one field' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  if not private.consume_rate_limit('lead:' || (select auth.uid())::text, 10, 3600) then
+    raise exception 'Too many forms sent; try again later' using errcode = 'PT429', hint = 'rate_limited';
+  end if;
+  insert into public.leads (bot_id, chat_id, power_up_id, fields)
+  values (the_bot, submit_lead.chat_id, submit_lead.power_up_id, kept)
+  returning id into lead;
+  return lead;
+end;
+$function$;
+comment on function private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb) is 'A visitor leaves contact details through a lead form of their own chat''s bot. Validates e-mail and phone, keeps only the form''s fields, 10 per visitor per hour. Returns the lead id.';
+-- execute: authenticated; service_role
 
 -- public.accept_invitation(token text)
 CREATE OR REPLACE FUNCTION public.accept_invitation(token text)
@@ -1308,6 +1594,17 @@ AS $function$
   order by m.role, m.created_at;
 $function$;
 comment on function public.get_team_members(team_id uuid) is 'Members of a team with role, name, avatar and email; for the team''s members and platform admins.';
+-- execute: authenticated; service_role
+
+-- public.hand_back_chat(chat_id uuid)
+CREATE OR REPLACE FUNCTION public.hand_back_chat(chat_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.hand_back_chat(hand_back_chat.chat_id);
+$function$;
+comment on function public.hand_back_chat(chat_id uuid) is 'See private.hand_back_chat.';
 -- execute: authenticated; service_role
 
 -- public.invite_team_member(team_id uuid, email text, role public.team_role)
@@ -1572,6 +1869,18 @@ $function$;
 comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
+-- public.power_up_secret_names(power_up_id uuid)
+CREATE OR REPLACE FUNCTION public.power_up_secret_names(power_up_id uuid)
+ RETURNS TABLE(name text, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select * from private.power_up_secret_names(power_up_secret_names.power_up_id);
+$function$;
+comment on function public.power_up_secret_names(power_up_id uuid) is 'See private.power_up_secret_names.';
+-- execute: authenticated; service_role
+
 -- public.remove_team_member(team_id uuid, user_id uuid)
 CREATE OR REPLACE FUNCTION public.remove_team_member(team_id uuid, user_id uuid)
  RETURNS void
@@ -1611,6 +1920,28 @@ $function$;
 comment on function public.remove_team_provider_key(team_id uuid, provider text) is 'Admins/owners: forget the team''s key for a provider.';
 -- execute: authenticated; service_role
 
+-- public.reply_as_human(chat_id uuid, content text)
+CREATE OR REPLACE FUNCTION public.reply_as_human(chat_id uuid, content text)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.reply_as_human(reply_as_human.chat_id, reply_as_human.content);
+$function$;
+comment on function public.reply_as_human(chat_id uuid, content text) is 'See private.reply_as_human.';
+-- execute: authenticated; service_role
+
+-- public.request_handoff(chat_id uuid)
+CREATE OR REPLACE FUNCTION public.request_handoff(chat_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.request_handoff(request_handoff.chat_id);
+$function$;
+comment on function public.request_handoff(chat_id uuid) is 'See private.request_handoff.';
+-- execute: authenticated; service_role
+
 -- public.set_bot_password(bot_id uuid, password text)
 CREATE OR REPLACE FUNCTION public.set_bot_password(bot_id uuid, password text)
  RETURNS void
@@ -1647,6 +1978,17 @@ $function$;
 comment on function public.set_bot_password(bot_id uuid, password text) is 'Admins/owners: set the chat password (the bot becomes password-protected) or remove it with null (the bot becomes private).';
 -- execute: authenticated; service_role
 
+-- public.set_power_up_secret(power_up_id uuid, name text, value text)
+CREATE OR REPLACE FUNCTION public.set_power_up_secret(power_up_id uuid, name text, value text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.set_power_up_secret(set_power_up_secret.power_up_id, set_power_up_secret.name, set_power_up_secret.value);
+$function$;
+comment on function public.set_power_up_secret(power_up_id uuid, name text, value text) is 'See private.set_power_up_secret.';
+-- execute: authenticated; service_role
+
 -- public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text)
 CREATE OR REPLACE FUNCTION public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text DEFAULT NULL::text)
  RETURNS void
@@ -1669,6 +2011,17 @@ begin
 end;
 $function$;
 comment on function public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text) is 'Admins/owners: store (or replace) the team''s API key and base URL for a model provider.';
+-- execute: authenticated; service_role
+
+-- public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+CREATE OR REPLACE FUNCTION public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.submit_lead(submit_lead.chat_id, submit_lead.power_up_id, submit_lead.fields);
+$function$;
+comment on function public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb) is 'See private.submit_lead.';
 -- execute: authenticated; service_role
 
 -- public.transfer_team_ownership(team_id uuid, new_owner_id uuid)

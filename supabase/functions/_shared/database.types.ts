@@ -141,9 +141,12 @@ export type Database = {
           created_at: string;
           external_thread_id: string | null;
           external_user_id: string | null;
+          handed_back_at: string | null;
+          handoff_requested_at: string | null;
           id: string;
           last_message_at: string | null;
           message_count: number;
+          needs_human: boolean;
           shared: boolean;
           title: string | null;
           updated_at: string;
@@ -156,9 +159,12 @@ export type Database = {
           created_at?: string;
           external_thread_id?: string | null;
           external_user_id?: string | null;
+          handed_back_at?: string | null;
+          handoff_requested_at?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
+          needs_human?: boolean;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
@@ -170,9 +176,12 @@ export type Database = {
           created_at?: string;
           external_thread_id?: string | null;
           external_user_id?: string | null;
+          handed_back_at?: string | null;
+          handoff_requested_at?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
+          needs_human?: boolean;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
@@ -513,6 +522,56 @@ export type Database = {
           },
         ];
       };
+      leads: {
+        Row: {
+          bot_id: string;
+          chat_id: string | null;
+          created_at: string;
+          fields: NonNullable<Json>;
+          id: string;
+          power_up_id: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          chat_id?: string | null;
+          created_at?: string;
+          fields: NonNullable<Json>;
+          id?: string;
+          power_up_id?: string | null;
+        };
+        Update: {
+          bot_id?: string;
+          chat_id?: string | null;
+          created_at?: string;
+          fields?: NonNullable<Json>;
+          id?: string;
+          power_up_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "leads_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "leads_chat_id_fkey";
+            columns: ["chat_id"];
+            isOneToOne: false;
+            referencedRelation: "chats";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "leads_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       message_feedback: {
         Row: {
           bot_id: string;
@@ -564,6 +623,8 @@ export type Database = {
       };
       messages: {
         Row: {
+          actions: NonNullable<Json>;
+          author_id: string | null;
           bot_id: string;
           chat_id: string;
           completion_tokens: number | null;
@@ -582,6 +643,8 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          actions?: NonNullable<Json>;
+          author_id?: string | null;
           bot_id: string;
           chat_id: string;
           completion_tokens?: number | null;
@@ -599,6 +662,8 @@ export type Database = {
           sources?: NonNullable<Json>;
         };
         Update: {
+          actions?: NonNullable<Json>;
+          author_id?: string | null;
           bot_id?: string;
           chat_id?: string;
           completion_tokens?: number | null;
@@ -690,6 +755,174 @@ export type Database = {
           user_id?: string;
         };
         Relationships: [];
+      };
+      power_up_calls: {
+        Row: {
+          arguments: NonNullable<Json>;
+          bot_id: string;
+          chat_id: string | null;
+          created_at: string;
+          duration_ms: number | null;
+          error_code: string | null;
+          id: string;
+          message_id: string | null;
+          name: string;
+          power_up_id: string | null;
+          request: Json | null;
+          result: string | null;
+          status: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          arguments?: NonNullable<Json>;
+          bot_id: string;
+          chat_id?: string | null;
+          created_at?: string;
+          duration_ms?: number | null;
+          error_code?: string | null;
+          id?: string;
+          message_id?: string | null;
+          name: string;
+          power_up_id?: string | null;
+          request?: Json | null;
+          result?: string | null;
+          status: string;
+        };
+        Update: {
+          arguments?: NonNullable<Json>;
+          bot_id?: string;
+          chat_id?: string | null;
+          created_at?: string;
+          duration_ms?: number | null;
+          error_code?: string | null;
+          id?: string;
+          message_id?: string | null;
+          name?: string;
+          power_up_id?: string | null;
+          request?: Json | null;
+          result?: string | null;
+          status?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_up_calls_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_chat_id_fkey";
+            columns: ["chat_id"];
+            isOneToOne: false;
+            referencedRelation: "chats";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_message_id_fkey";
+            columns: ["message_id"];
+            isOneToOne: false;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      power_up_secrets: {
+        Row: {
+          name: string;
+          power_up_id: string;
+          updated_at: string;
+          value: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          name: string;
+          power_up_id: string;
+          updated_at?: string;
+          value: string;
+        };
+        Update: {
+          name?: string;
+          power_up_id?: string;
+          updated_at?: string;
+          value?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_up_secrets_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      power_ups: {
+        Row: {
+          bot_id: string;
+          call_count: number;
+          created_at: string;
+          created_by: string | null;
+          description: string;
+          enabled: boolean;
+          example_phrases: string[];
+          id: string;
+          label: string;
+          last_called_at: string | null;
+          name: string;
+          settings: NonNullable<Json>;
+          type: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          call_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string;
+          enabled?: boolean;
+          example_phrases?: string[];
+          id?: string;
+          label?: string;
+          last_called_at?: string | null;
+          name: string;
+          settings?: NonNullable<Json>;
+          type: string;
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          call_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string;
+          enabled?: boolean;
+          example_phrases?: string[];
+          id?: string;
+          label?: string;
+          last_called_at?: string | null;
+          name?: string;
+          settings?: NonNullable<Json>;
+          type?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_ups_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       profiles: {
         Row: {
@@ -998,6 +1231,7 @@ export type Database = {
           user_id: string;
         }[];
       };
+      hand_back_chat: { Args: { chat_id: string }; Returns: undefined };
       invite_team_member: {
         Args: { email: string; role?: Database["public"]["Enums"]["team_role"]; team_id: string };
         Returns: string;
@@ -1042,13 +1276,24 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      power_up_secret_names: {
+        Args: { power_up_id: string };
+        Returns: {
+          name: string;
+          updated_at: string;
+        }[];
+      };
       remove_team_member: { Args: { team_id: string; user_id: string }; Returns: undefined };
       remove_team_provider_key: { Args: { provider: string; team_id: string }; Returns: undefined };
+      reply_as_human: { Args: { chat_id: string; content: string }; Returns: string };
+      request_handoff: { Args: { chat_id: string }; Returns: boolean };
       set_bot_password: { Args: { bot_id: string; password: string }; Returns: undefined };
+      set_power_up_secret: { Args: { name: string; power_up_id: string; value: string }; Returns: undefined };
       set_team_provider_key: {
         Args: { api_key: string; base_url?: string; provider: string; team_id: string };
         Returns: undefined;
       };
+      submit_lead: { Args: { chat_id: string; fields: Json; power_up_id: string }; Returns: string };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };
     };
     Enums: {

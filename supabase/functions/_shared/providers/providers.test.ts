@@ -24,7 +24,7 @@ async function collect(it: AsyncIterable<GenerateEvent>) {
     if (ev.type === "token") {
       text += ev.text;
       tokens++;
-    } else usage = ev.usage;
+    } else if (ev.type === "done") usage = ev.usage;
   }
   return { text, tokens, usage };
 }

@@ -1793,6 +1793,26 @@ $function$;
 comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: full text in the bot''s language, and word similarity over a bounded pool (full-text hits plus per-word trigram lookups through the (bot_id, content) GIN index), fused by reciprocal rank. Empty when the caller may not chat with the bot.';
 -- execute: authenticated; service_role
 
+-- public.match_power_ups(bot_id uuid, query text, threshold real)
+CREATE OR REPLACE FUNCTION public.match_power_ups(bot_id uuid, query text, threshold real DEFAULT 0.6)
+ RETURNS TABLE(power_up_id uuid, score real)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select p.id, max(greatest(extensions.word_similarity(lower(ph), lower(match_power_ups.query)),
+                            extensions.word_similarity(lower(match_power_ups.query), lower(ph)))) as score
+  from public.power_ups p
+  cross join lateral unnest(p.example_phrases) as ph
+  where p.bot_id = match_power_ups.bot_id and p.enabled and char_length(btrim(ph)) > 0
+  group by p.id
+  having max(greatest(extensions.word_similarity(lower(ph), lower(match_power_ups.query)),
+                      extensions.word_similarity(lower(match_power_ups.query), lower(ph)))) >= match_power_ups.threshold
+  order by score desc;
+$function$;
+comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
+-- execute: service_role
+
 -- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text)
 CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text)
  RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)

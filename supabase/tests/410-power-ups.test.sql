@@ -1,7 +1,7 @@
 -- Power-ups, their secrets and calls, leads and the handoff of a chat to a person: every role
 -- against every action (owner, admin, a member of another team, a visitor, anon, a platform admin).
 begin;
-select plan(54);
+select plan(58);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 
@@ -139,6 +139,19 @@ select results_eq(format($$ select role, author_id from public.messages where ch
   format($$ values ('human'::text, %L::uuid) $$, tests.get_supabase_uid('admin')), 'the reply is a human turn with its author');
 select lives_ok(format($$ select public.hand_back_chat(%L) $$, (select opened_chat_id from vchat)), 'an admin hands the chat back');
 select is((select needs_human from public.chats where id = (select opened_chat_id from vchat)), false, 'the bot answers again');
+
+-- matching without a model (the engine, as the service role) -----------------------------------------
+select tests.authenticate_as_service_role();
+select results_eq($$ select power_up_id from public.match_power_ups(tests.bot_id('A gallery'), 'Hello, can I talk to sales please?') $$,
+  $$ values ('11111111-0000-4000-8000-000000000001'::uuid) $$, 'a message close to an example phrase matches its power-up');
+select is_empty($$ select * from public.match_power_ups(tests.bot_id('A gallery'), 'How do I export my notes?') $$,
+  'an unrelated message matches none');
+select tests.authenticate_as('owner');
+select throws_ok($$ select * from public.match_power_ups(tests.bot_id('A gallery'), 'talk to sales') $$, '42501', null,
+  'clients do not call the matcher');
+select tests.clear_authentication();
+select throws_ok($$ select * from public.match_power_ups(tests.bot_id('A gallery'), 'talk to sales') $$, '42501', null,
+  'anon does not call the matcher');
 
 select * from finish();
 rollback;

@@ -1260,6 +1260,13 @@ export type Database = {
           score: number;
         }[];
       };
+      match_power_ups: {
+        Args: { bot_id: string; query: string; threshold?: number };
+        Returns: {
+          power_up_id: string;
+          score: number;
+        }[];
+      };
       open_chat_turn: {
         Args: {
           bot_id: string;

@@ -53,6 +53,10 @@ export const ERROR_CODES = [
   "last_owner",
   // event
   "invalid_event",
+  // power-ups
+  "power_up_not_found",
+  "power_up_not_http",
+  "invalid_settings",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,6 +3,16 @@
 // order (the last one repeats) and records what it received.
 export type Vendor = "openai" | "anthropic" | "google" | "mistral" | "groq";
 
+/** Every provider adapter and the vendor whose wire format its fake server speaks. */
+export const PROVIDER_VENDORS = [
+  { provider: "openai", vendor: "openai" },
+  { provider: "openai_compatible", vendor: "openai" },
+  { provider: "anthropic", vendor: "anthropic" },
+  { provider: "google", vendor: "google" },
+  { provider: "mistral", vendor: "mistral" },
+  { provider: "groq", vendor: "groq" },
+] as const satisfies ReadonlyArray<{ provider: string; vendor: Vendor }>;
+
 export interface FakeToolCall {
   name: string;
   arguments: Record<string, unknown>;

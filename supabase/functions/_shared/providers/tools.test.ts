@@ -3,16 +3,9 @@
 // parsed arguments, and the tool's result is sent back the vendor's way on the next step.
 import assert from "node:assert/strict";
 import { type ConversationTurn, createProvider, type GenerateEvent, type ProviderName, type ToolCall } from "./index.ts";
-import { startFakeProvider, type Vendor } from "./fake-servers.ts";
+import { PROVIDER_VENDORS, startFakeProvider, type Vendor } from "./fake-servers.ts";
 
-const kinds: Array<{ provider: ProviderName; vendor: Vendor }> = [
-  { provider: "openai", vendor: "openai" },
-  { provider: "openai_compatible", vendor: "openai" },
-  { provider: "anthropic", vendor: "anthropic" },
-  { provider: "google", vendor: "google" },
-  { provider: "mistral", vendor: "mistral" },
-  { provider: "groq", vendor: "groq" },
-];
+const kinds: ReadonlyArray<{ provider: ProviderName; vendor: Vendor }> = PROVIDER_VENDORS;
 
 const tool = {
   name: "lookup_order",

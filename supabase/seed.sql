@@ -600,3 +600,54 @@ from (values
    true)
 ) as r (run_id, case_id, age, answer, sources, scores, passed)
 join public.test_cases c on c.id = r.case_id;
+
+-- power-ups (issue 19) --------------------------------------------------------------
+-- "Acme Help Center" can: offer a lead form ("talk to sales"), a booking link, hand the
+-- chat over to a person, and look up an order in Acme's (fictional) shop API. The first three
+-- work with the extractive default (matched by their example phrases); the order lookup needs a
+-- model provider (it has a parameter), so it is disabled here. One lead and one chat waiting for
+-- a person, with a reply from Olivia, show the owner's side.
+insert into public.power_ups (id, bot_id, type, name, label, description, enabled, example_phrases, settings, created_by) values
+  ('f8000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'lead', 'contact_sales', 'Contact sales',
+   'Collect the visitor''s contact details when they want to talk to sales, ask about pricing for teams or want to be contacted.',
+   true, array['I want to talk to sales', 'Can someone contact me?', 'pricing for my company', 'I would like a quote'],
+   '{"fields": ["name", "email", "company", "message"], "required": ["email"], "intro": "Leave your details and our sales team will get back to you within one business day."}',
+   'a0000000-0000-4000-8000-000000000001'),
+  ('f8000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'link', 'book_demo', 'Book a demo',
+   'Offer the booking page when the visitor wants a demo or a meeting.',
+   true, array['Can I book a demo?', 'schedule a meeting', 'I want to see a demo'],
+   '{"link_label": "Book a 30-minute demo", "link_url": "https://cal.example.com/acme/demo"}',
+   'a0000000-0000-4000-8000-000000000001'),
+  ('f8000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 'handoff', 'talk_to_human', 'Talk to a person',
+   'Hand the conversation to the support team when the visitor asks for a human.',
+   true, array['I want to talk to a human', 'Can I speak to a person?', 'connect me with support staff'],
+   '{"handoff_text": "I have asked our support team to join. Someone from Acme Support will answer here within one business day."}',
+   'a0000000-0000-4000-8000-000000000001'),
+  ('f8000000-0000-4000-8000-000000000004', 'c0000000-0000-4000-8000-000000000001', 'http', 'lookup_order', 'Looked up your order',
+   'Look up the status of an order by its number (e.g. A-1001).',
+   false, array['Where is my order?', 'order status'],
+   '{"method": "GET", "url": "https://shop.example.com/api/orders/{{order_id}}", "headers": {"Authorization": "Bearer {{secret.API_KEY}}"}, "parameters": {"type": "object", "properties": {"order_id": {"type": "string", "description": "The order number, e.g. A-1001"}}, "required": ["order_id"]}, "response_path": "status", "max_chars": 2000, "timeout_ms": 5000}',
+   'a0000000-0000-4000-8000-000000000001');
+
+insert into public.power_up_secrets (power_up_id, name, value) values
+  ('f8000000-0000-4000-8000-000000000004', 'API_KEY', 'demo-shop-key-not-real');
+
+insert into public.chats (id, bot_id, user_id, channel, title, needs_human, handoff_requested_at, created_at, updated_at) values
+  ('f9000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003',
+   'web', 'I want to talk to a human', true, now() - interval '20 minutes', now() - interval '20 minutes', now() - interval '20 minutes');
+
+insert into public.messages (id, chat_id, bot_id, role, content, actions, author_id, provider, created_at) values
+  ('f9100000-0000-4000-8000-000000000005', 'f9000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001',
+   'user', 'I want to talk to a human, my workspace is locked.', '[]', null, null, now() - interval '20 minutes'),
+  ('f9100000-0000-4000-8000-000000000006', 'f9000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001',
+   'assistant', 'I have asked our support team to join. Someone from Acme Support will answer here within one business day.',
+   '[{"type": "handoff", "text": "I have asked our support team to join. Someone from Acme Support will answer here within one business day."}]',
+   null, 'extractive', now() - interval '20 minutes' + interval '1 second'),
+  ('f9100000-0000-4000-8000-000000000007', 'f9000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001',
+   'human', 'Hi Vera, Olivia here. I have unlocked your workspace; can you try again?', '[]',
+   'a0000000-0000-4000-8000-000000000001', null, now() - interval '5 minutes');
+
+insert into public.leads (bot_id, chat_id, power_up_id, fields, created_at) values
+  ('c0000000-0000-4000-8000-000000000001', 'f9000000-0000-4000-8000-000000000002', 'f8000000-0000-4000-8000-000000000001',
+   '{"name": "Vera Visitor", "email": "visitor@parley.test", "company": "Visitor & Co", "message": "We are 40 people; what does the team plan cost?"}',
+   now() - interval '50 minutes');

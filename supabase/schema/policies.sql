@@ -161,6 +161,17 @@ create policy "Team admins can read ingestion jobs" on public.ingestion_jobs
   as permissive for select to authenticated
   using (( SELECT private.has_bot_role(ingestion_jobs.bot_id, 'admin'::public.team_role) AS has_bot_role));
 
+-- public.leads ----------------------------------------------------------------
+create policy "Platform admins can read all leads" on public.leads
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can delete leads" on public.leads
+  as permissive for delete to authenticated
+  using (( SELECT public.can_manage_bot(leads.bot_id) AS can_manage_bot));
+create policy "Team members can read their bots' leads" on public.leads
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(leads.bot_id, NULL::public.team_role) AS has_bot_role));
+
 -- public.message_feedback -----------------------------------------------------
 create policy "Platform admins can read all feedback" on public.message_feedback
   as permissive for select to authenticated
@@ -205,6 +216,32 @@ create policy "Platform admins can read platform admins" on public.platform_admi
 create policy "Users can read their own platform admin row" on public.platform_admins
   as permissive for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
+
+-- public.power_up_calls -------------------------------------------------------
+create policy "Platform admins can read all power-up calls" on public.power_up_calls
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team members can read their bots' power-up calls" on public.power_up_calls
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(power_up_calls.bot_id, NULL::public.team_role) AS has_bot_role));
+
+-- public.power_ups ------------------------------------------------------------
+create policy "Platform admins can read all power-ups" on public.power_ups
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create power-ups" on public.power_ups
+  as permissive for insert to authenticated
+  with check (( SELECT public.can_manage_bot(power_ups.bot_id) AS can_manage_bot));
+create policy "Team admins can delete power-ups" on public.power_ups
+  as permissive for delete to authenticated
+  using (( SELECT public.can_manage_bot(power_ups.bot_id) AS can_manage_bot));
+create policy "Team admins can update power-ups" on public.power_ups
+  as permissive for update to authenticated
+  using (( SELECT public.can_manage_bot(power_ups.bot_id) AS can_manage_bot))
+  with check (( SELECT public.can_manage_bot(power_ups.bot_id) AS can_manage_bot));
+create policy "Team members can read their bots' power-ups" on public.power_ups
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(power_ups.bot_id, NULL::public.team_role) AS has_bot_role));
 
 -- public.profiles -------------------------------------------------------------
 create policy "Platform admins can read all profiles" on public.profiles

@@ -235,11 +235,15 @@ create table public.chats (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   external_thread_id text,
-  external_user_id text
+  external_user_id text,
+  needs_human boolean default false not null,
+  handoff_requested_at timestamp with time zone,
+  handed_back_at timestamp with time zone
 );
 comment on table public.chats is 'A conversation of one visitor (auth user, often anonymous) with one bot. shared = readable by link (get_shared_chat).';
 comment on column public.chats.external_thread_id is 'A channel chat: the platform''s thread/chat id (Slack thread, Telegram chat, WhatsApp number, API conversation). One chat per bot, channel and thread.';
 comment on column public.chats.external_user_id is 'A channel chat: the platform''s id of the person who started it (user_id is null for channel chats).';
+comment on column public.chats.needs_human is 'A visitor asked for a person: the bot stays quiet until a team member hands the chat back (hand_back_chat).';
 alter table public.chats add constraint chats_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.chats add constraint chats_channel_check CHECK ((channel = ANY (ARRAY['web'::text, 'widget'::text, 'api'::text, 'slack'::text, 'discord'::text, 'telegram'::text, 'whatsapp'::text])));
 alter table public.chats add constraint chats_external_thread_id_check CHECK (((external_thread_id IS NULL) OR ((char_length(external_thread_id) >= 1) AND (char_length(external_thread_id) <= 300))));
@@ -250,11 +254,13 @@ alter table public.chats add constraint chats_user_id_fkey FOREIGN KEY (user_id)
 alter table public.chats add constraint chats_user_or_external_thread CHECK (((user_id IS NOT NULL) OR (external_thread_id IS NOT NULL)));
 CREATE INDEX chats_bot_id_created_at_idx ON public.chats USING btree (bot_id, created_at DESC);
 CREATE UNIQUE INDEX chats_external_thread_idx ON public.chats USING btree (bot_id, channel, external_thread_id) WHERE (external_thread_id IS NOT NULL);
+CREATE INDEX chats_needs_human_idx ON public.chats USING btree (bot_id, last_message_at DESC) WHERE needs_human;
 CREATE INDEX chats_user_id_last_message_at_idx ON public.chats USING btree (user_id, last_message_at DESC NULLS LAST);
 CREATE TRIGGER chats_set_timestamps BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('30');
 CREATE TRIGGER protect_chat_external_ids BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_external_ids();
 CREATE TRIGGER protect_chat_fields BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_fields();
+CREATE TRIGGER protect_chat_handoff BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_handoff();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -423,6 +429,27 @@ CREATE TRIGGER ingestion_jobs_set_timestamps BEFORE INSERT OR UPDATE ON public.i
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.leads ----------------------------------------------------------------
+create table public.leads (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  chat_id uuid,
+  power_up_id uuid,
+  fields jsonb not null,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.leads is 'Contact details a visitor left through a lead form (fields: name, email, phone, company, message). Added by submit_lead() for the visitor''s own chat.';
+alter table public.leads add constraint leads_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.leads add constraint leads_chat_id_fkey FOREIGN KEY (chat_id) REFERENCES public.chats(id) ON DELETE SET NULL;
+alter table public.leads add constraint leads_fields_check CHECK ((jsonb_typeof(fields) = 'object'::text));
+alter table public.leads add constraint leads_pkey PRIMARY KEY (id);
+alter table public.leads add constraint leads_power_up_id_fkey FOREIGN KEY (power_up_id) REFERENCES public.power_ups(id) ON DELETE SET NULL;
+CREATE INDEX leads_bot_id_created_at_idx ON public.leads USING btree (bot_id, created_at DESC);
+CREATE INDEX leads_chat_id_idx ON public.leads USING btree (chat_id);
+CREATE INDEX leads_power_up_id_idx ON public.leads USING btree (power_up_id);
+-- row level security: enabled
+-- grants: anon: delete, maintain, references, select, trigger, truncate; authenticated: delete, maintain, references, select, trigger, truncate; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.message_feedback -----------------------------------------------------
 create table public.message_feedback (
   id uuid default gen_random_uuid() not null,
@@ -465,15 +492,21 @@ create table public.messages (
   model text,
   provider text,
   error text,
-  created_at timestamp with time zone default now() not null
+  created_at timestamp with time zone default now() not null,
+  actions jsonb default '[]'::jsonb not null,
+  author_id uuid
 );
 comment on table public.messages is 'A turn of a chat. user turns are written by the visitor (RLS); assistant turns by the chat function (service role), with sources [{chunk_id, document_id, title, url, excerpt}] and usage.';
+comment on column public.messages.actions is 'What the visitor saw besides the text: [{type: tool, label, ok} | {type: lead_form, power_up_id, label, fields} | {type: link, label, url} | {type: handoff, text}]. Written by the engine.';
+comment on column public.messages.author_id is 'A human reply (role human): the team member who wrote it.';
+alter table public.messages add constraint messages_actions_check CHECK ((jsonb_typeof(actions) = 'array'::text));
+alter table public.messages add constraint messages_author_id_fkey FOREIGN KEY (author_id) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.messages add constraint messages_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.messages add constraint messages_chat_id_fkey FOREIGN KEY (chat_id) REFERENCES public.chats(id) ON DELETE CASCADE;
 alter table public.messages add constraint messages_content_check CHECK ((char_length(content) <= 100000));
 alter table public.messages add constraint messages_images_check CHECK (((jsonb_typeof(images) = 'array'::text) AND (jsonb_array_length(images) <= 4)));
 alter table public.messages add constraint messages_pkey PRIMARY KEY (id);
-alter table public.messages add constraint messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text])));
+alter table public.messages add constraint messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text, 'human'::text])));
 alter table public.messages add constraint messages_sources_check CHECK ((jsonb_typeof(sources) = 'array'::text));
 CREATE INDEX messages_bot_id_created_at_idx ON public.messages USING btree (bot_id, created_at DESC);
 CREATE INDEX messages_chat_id_created_at_idx ON public.messages USING btree (chat_id, created_at);
@@ -483,6 +516,7 @@ CREATE TRIGGER check_message_image_paths BEFORE INSERT ON public.messages FOR EA
 CREATE TRIGGER count_message AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.count_message();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('60');
 CREATE TRIGGER prepare_message BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.prepare_message();
+CREATE TRIGGER protect_message_actions BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_actions();
 CREATE TRIGGER protect_message_fields BEFORE UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_fields();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -525,6 +559,86 @@ alter table public.platform_admins add constraint platform_admins_pkey PRIMARY K
 alter table public.platform_admins add constraint platform_admins_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 -- row level security: enabled
 -- grants: anon: maintain, select; authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.power_up_calls -------------------------------------------------------
+create table public.power_up_calls (
+  id uuid default gen_random_uuid() not null,
+  power_up_id uuid,
+  bot_id uuid not null,
+  chat_id uuid,
+  message_id uuid,
+  name text not null,
+  arguments jsonb default '{}'::jsonb not null,
+  status text not null,
+  error_code text,
+  request jsonb,
+  result text,
+  duration_ms integer,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.power_up_calls is 'A call the engine made to a power-up while answering: arguments, the request (secrets masked), a truncated result or an error code. Written by the engine (service role).';
+alter table public.power_up_calls add constraint power_up_calls_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.power_up_calls add constraint power_up_calls_chat_id_fkey FOREIGN KEY (chat_id) REFERENCES public.chats(id) ON DELETE CASCADE;
+alter table public.power_up_calls add constraint power_up_calls_message_id_fkey FOREIGN KEY (message_id) REFERENCES public.messages(id) ON DELETE CASCADE;
+alter table public.power_up_calls add constraint power_up_calls_pkey PRIMARY KEY (id);
+alter table public.power_up_calls add constraint power_up_calls_power_up_id_fkey FOREIGN KEY (power_up_id) REFERENCES public.power_ups(id) ON DELETE SET NULL;
+alter table public.power_up_calls add constraint power_up_calls_result_check CHECK (((result IS NULL) OR (char_length(result) <= 20000)));
+alter table public.power_up_calls add constraint power_up_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text])));
+CREATE INDEX power_up_calls_bot_id_created_at_idx ON public.power_up_calls USING btree (bot_id, created_at DESC);
+CREATE INDEX power_up_calls_chat_id_idx ON public.power_up_calls USING btree (chat_id);
+CREATE INDEX power_up_calls_message_id_idx ON public.power_up_calls USING btree (message_id);
+CREATE INDEX power_up_calls_power_up_id_idx ON public.power_up_calls USING btree (power_up_id);
+CREATE TRIGGER count_power_up_call AFTER INSERT ON public.power_up_calls FOR EACH ROW EXECUTE FUNCTION private.count_power_up_call();
+-- row level security: enabled
+-- grants: anon: maintain, references, select, trigger, truncate; authenticated: maintain, references, select, trigger, truncate; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.power_up_secrets -----------------------------------------------------
+create table public.power_up_secrets (
+  power_up_id uuid not null,
+  name text not null,
+  value text not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.power_up_secrets is 'Secret header values of an http power-up, used where its headers say {{secret.NAME}}. Service role only; written through set_power_up_secret().';
+alter table public.power_up_secrets add constraint power_up_secrets_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)));
+alter table public.power_up_secrets add constraint power_up_secrets_pkey PRIMARY KEY (power_up_id, name);
+alter table public.power_up_secrets add constraint power_up_secrets_power_up_id_fkey FOREIGN KEY (power_up_id) REFERENCES public.power_ups(id) ON DELETE CASCADE;
+alter table public.power_up_secrets add constraint power_up_secrets_value_check CHECK (((char_length(value) >= 1) AND (char_length(value) <= 4000)));
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.power_ups ------------------------------------------------------------
+create table public.power_ups (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  type text not null,
+  name text not null,
+  label text default ''::text not null,
+  description text default ''::text not null,
+  enabled boolean default true not null,
+  example_phrases text[] default '{}'::text[] not null,
+  settings jsonb default '{}'::jsonb not null,
+  call_count integer default 0 not null,
+  last_called_at timestamp with time zone,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.power_ups is 'An action of a bot: http (a tool the model calls: method, url, headers, parameters JSON Schema, body, response_path, max_chars, timeout_ms), lead (fields), link (link_label, link_url) or handoff (handoff_text). call_count is kept by the engine.';
+alter table public.power_ups add constraint power_ups_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.power_ups add constraint power_ups_bot_id_name_key UNIQUE (bot_id, name);
+alter table public.power_ups add constraint power_ups_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.power_ups add constraint power_ups_description_check CHECK ((char_length(description) <= 2000));
+alter table public.power_ups add constraint power_ups_example_phrases_check CHECK ((cardinality(example_phrases) <= 20));
+alter table public.power_ups add constraint power_ups_label_check CHECK ((char_length(label) <= 120));
+alter table public.power_ups add constraint power_ups_name_check CHECK ((name ~ '^[a-zA-Z][a-zA-Z0-9_-]{0,63}$'::text));
+alter table public.power_ups add constraint power_ups_pkey PRIMARY KEY (id);
+alter table public.power_ups add constraint power_ups_settings_check CHECK ((jsonb_typeof(settings) = 'object'::text));
+alter table public.power_ups add constraint power_ups_type_check CHECK ((type = ANY (ARRAY['http'::text, 'lead'::text, 'link'::text, 'handoff'::text])));
+CREATE INDEX power_ups_bot_id_idx ON public.power_ups USING btree (bot_id);
+CREATE TRIGGER protect_power_up_fields BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.protect_power_up_fields();
+-- row level security: enabled
+-- grants: anon: delete, insert, maintain, references, select, trigger, truncate, update; authenticated: delete, insert, maintain, references, select, trigger, truncate, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.profiles -------------------------------------------------------------
 create table public.profiles (

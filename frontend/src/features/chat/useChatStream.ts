@@ -88,7 +88,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
         } else if (ev.event === "token") update(botKey, (m) => ({ ...m, content: m.content + ev.data.text }));
         else if (ev.event === "sources") update(botKey, (m) => ({ ...m, sources: ev.data }));
         else if (ev.event === "done") update(botKey, (m) => ({ ...m, id: ev.data.message_id || answerId, streaming: false }));
-        else update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(ev.data.code) }));
+        else if (ev.event === "error") update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(ev.data.code) }));
       }
       update(botKey, (m) => ({ ...m, streaming: false }));
     } catch (err) {

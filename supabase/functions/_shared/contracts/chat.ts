@@ -46,22 +46,91 @@ export interface ChatUsage {
   completion_tokens: number;
 }
 
+/** Contact fields a lead form may ask for (power-ups of type lead). */
+export const LEAD_FORM_FIELDS = ["name", "email", "phone", "company", "message"] as const;
+export type LeadFormField = (typeof LEAD_FORM_FIELDS)[number];
+
+/**
+ * What a power-up showed the visitor besides the text (the `tool`, `lead_form`, `link` and
+ * `handoff` events), stored in messages.actions so the chat shows them again when reloaded.
+ */
+export type ChatAction =
+  | ({ type: "tool" } & ChatToolLine)
+  | ({ type: "lead_form" } & ChatLeadForm)
+  | ({ type: "link" } & ChatLink)
+  | ({ type: "handoff" } & ChatHandoff);
+
+/** A short line for the visitor about a power-up call ("Looked up your order"); the owner's view has the full call. */
+export interface ChatToolLine {
+  name: string;
+  label: string;
+  ok: boolean;
+  /** When it failed: a plain sentence for the visitor. */
+  message?: string;
+}
+
+/** A form the visitor fills in; sent with `rpc("submit_lead", { chat_id, power_up_id, fields })`. */
+export interface ChatLeadForm {
+  power_up_id: string;
+  label: string;
+  intro: string | null;
+  fields: LeadFormField[];
+  required: LeadFormField[];
+}
+
+/** A button that opens a link (a booking page). */
+export interface ChatLink {
+  power_up_id: string;
+  label: string;
+  url: string;
+}
+
+/** The chat is with a person of the team now: the bot stays quiet until they hand it back. */
+export interface ChatHandoff {
+  text: string;
+}
+
 /** The payload of each event, by event name, in the order they arrive: meta, token*, sources, done | error. */
 export interface ChatEvents {
   /** First: the ids of the chat, of the stored user turn and of the answer to come. */
   meta: { chat_id: string; message_id: string; user_message_id: string };
   /** A piece of the answer's text. */
   token: { text: string };
+  /** A power-up was called (between tokens; the answer goes on after it). */
+  tool: ChatToolLine;
+  /** The bot offers a contact form. */
+  lead_form: ChatLeadForm;
+  /** The bot offers a link button. */
+  link: ChatLink;
+  /** The chat was handed to a person (or is still with one: then no answer follows, `done.quiet`). */
+  handoff: ChatHandoff;
   /** The passages the answer cites as [n] (before `done`; absent after a failure). */
   sources: ChatSource[];
   /** Last on success: the stored answer. */
-  done: { message_id: string; usage: ChatUsage; latency_ms: number; first_token_ms: number | null };
+  done: {
+    message_id: string;
+    usage: ChatUsage;
+    latency_ms: number;
+    first_token_ms: number | null;
+    /** The chat is with a person: the bot did not answer and stored no turn. */
+    quiet?: boolean;
+  };
   /** Last on failure: a code and a sentence fit for the visitor. */
   error: { code: ErrorCode; message: string };
 }
 
 export type ChatEventName = keyof ChatEvents;
-export const CHAT_EVENT_NAMES = ["meta", "token", "sources", "done", "error"] as const satisfies readonly ChatEventName[];
+export const CHAT_EVENT_NAMES = [
+  "meta",
+  "token",
+  "tool",
+  "lead_form",
+  "link",
+  "handoff",
+  "sources",
+  "done",
+  "error",
+] as const satisfies readonly ChatEventName[];
 
 /** One event as a discriminated union: `{ event: "token", data: { text } }`. */
 export type ChatEvent = { [K in ChatEventName]: { event: K; data: ChatEvents[K] } }[ChatEventName];

@@ -57,6 +57,11 @@ export const ERROR_CODES = [
   "run_in_progress",
   "no_test_cases",
   "invalid_csv",
+
+  // power-ups
+  "power_up_not_found",
+  "power_up_not_http",
+  "invalid_settings",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -9,9 +9,12 @@ import { limitFromEnv } from "../rate-limit.ts";
 import type { EngineBot } from "./bot.ts";
 import { systemPrompt, toSource } from "./prompt.ts";
 import type { ProviderChoice } from "./provider.ts";
+import { engineLoopLimits, type LoopEvent, toolLoop } from "../powerUps/loop.ts";
+import type { PowerUpSession } from "../powerUps/session.ts";
 
 export interface Generation {
-  events: AsyncIterable<GenerateEvent>;
+  /** Tokens, the model's tool calls and their results (power-ups), then done. */
+  events: AsyncIterable<GenerateEvent | LoopEvent>;
   /** The passages the answer may cite, as sources. */
   sources: ChatSource[];
   provider: string;
@@ -26,6 +29,8 @@ export function generate(input: {
   message: string;
   images: ImagePart[];
   signal: AbortSignal;
+  /** The bot's power-ups: offered to the model as tools (the tool loop). */
+  powerUps?: PowerUpSession;
 }): Generation {
   const { bot, choice, passages, message } = input;
   if (choice.kind === "extractive") {
@@ -37,21 +42,29 @@ export function generate(input: {
     };
   }
   const turns: Turn[] = [...input.history, { role: "user", content: message, images: input.images }];
-  const run = () =>
-    createProvider({
+  const run = () => {
+    const provider = createProvider({
       provider: choice.provider,
       apiKey: choice.apiKey ?? undefined,
       baseUrl: choice.teamBaseUrl,
       fetch: choice.teamBaseUrl ? guardedFetch : undefined,
       timeoutMs: limitFromEnv("PARLEY_PROVIDER_TIMEOUT_MS", 60_000),
       backoffMs: limitFromEnv("PARLEY_PROVIDER_BACKOFF_MS", 500),
-    }).generate({
+    });
+    const request = {
       system: systemPrompt(bot.instructions, bot.language, passages),
       messages: turns,
       temperature: Number(bot.temperature),
       model: choice.model,
       signal: input.signal,
+    };
+    const session = input.powerUps;
+    if (!session?.powerUps.length) return provider.generate(request);
+    return toolLoop(provider, { ...request, tools: session.tools() }, {
+      ...engineLoopLimits(),
+      execute: (call, signal) => session.execute(call, signal),
     });
+  };
   return {
     events: choice.teamBaseUrl ? checkedBaseUrl(choice.teamBaseUrl, choice.provider, run) : run(),
     sources: passages.map(toSource),

@@ -24,6 +24,7 @@ import { loadHistory, openChannelTurn, type OpenedTurn, openVisitorTurn } from "
 import { chooseProvider } from "./provider.ts";
 import { retrieve } from "./retrieve.ts";
 import { storeAnswer } from "./store.ts";
+import { answerWithoutModel, chatNeedsHuman, openPowerUps, quietDone } from "../powerUps/engine.ts";
 import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
 
 export type * from "./types.ts";
@@ -67,6 +68,12 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   const turnLog = log.with({ bot_id: bot.id, chat_id: turn?.chatId ?? null, conversation: conversation.kind });
 
   async function* run(): AsyncGenerator<AnswerEvent> {
+    // A chat handed to a person: the bot stays quiet until the team hands it back.
+    if (turn && await chatNeedsHuman(service, turn.chatId)) {
+      yield quietDone(messageId, started);
+      return;
+    }
+    const powerUps = await openPowerUps(service, { botId: bot.id, chatId: turn?.chatId ?? null, log: turnLog });
     const [history, retrieved, choice] = await Promise.all([
       conversation.kind === "ephemeral"
         ? Promise.resolve(conversation.history ?? [])
@@ -86,7 +93,8 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
       return;
     }
     const passages = (retrieved.data ?? []) as Passage[];
-    const generation = generate({
+    const offered = choice.kind === "extractive" ? await answerWithoutModel(powerUps, message) : null;
+    const generation = offered?.generation ?? generate({
       bot,
       choice,
       passages,
@@ -94,7 +102,9 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
       message,
       images: images.map(({ mime, data }) => ({ mime, data })),
       signal,
+      powerUps,
     });
+    yield* powerUps.drain();
 
     let content = "";
     let usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
@@ -106,7 +116,8 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
           firstTokenMs ??= Math.round(performance.now() - started);
           content += ev.text;
           yield { event: "token", data: { text: ev.text } };
-        } else usage = ev.usage;
+        } else if (ev.type === "done") usage = ev.usage;
+        else yield* powerUps.drain();
       }
     } catch (err) {
       failure = err instanceof ProviderError ? err : toProviderError(generation.provider, err, signal);
@@ -127,8 +138,10 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
         model: generation.model,
         provider: generation.provider,
         error: failure ? `${failure.code}: ${failure.message}` : null,
+        actions: powerUps.actions,
       });
     }
+    if (turn) await powerUps.store(messageId);
     if (failure) yield { event: "error", data: { code: failure.code, message: failure.visitorMessage } };
     else yield { event: "done", data: { message_id: messageId, usage, latency_ms: latencyMs, first_token_ms: firstTokenMs } };
   }

@@ -2,7 +2,7 @@
 // put words in the bot's mouth). A trigger counts it in the team's monthly usage when it
 // succeeded. Ephemeral answers (test runner, tasks) are not stored.
 import type { Db } from "../clients.ts";
-import type { ChatSource, ChatUsage } from "../contracts/chat.ts";
+import type { ChatAction, ChatSource, ChatUsage } from "../contracts/chat.ts";
 import type { Json } from "../database.types.ts";
 import { must } from "../db.ts";
 
@@ -19,6 +19,8 @@ export interface StoredAnswer {
   provider: string;
   /** `<code>: <detail>` when the model failed. */
   error: string | null;
+  /** What power-ups showed the visitor (tool lines, lead form, link, handoff). */
+  actions?: ChatAction[];
 }
 
 export async function storeAnswer(service: Db, answer: StoredAnswer): Promise<void> {
@@ -37,6 +39,7 @@ export async function storeAnswer(service: Db, answer: StoredAnswer): Promise<vo
       model: answer.model,
       provider: answer.provider,
       error: answer.error?.slice(0, 2000) ?? null,
+      actions: (answer.actions ?? []) as unknown as Json[],
     }),
     "answer insert",
   );

@@ -2,10 +2,36 @@
 // The SDK version pinned here no longer takes a temperature on messages.create, so none is sent.
 import Anthropic from "npm:@anthropic-ai/sdk@1.10.0";
 import { toProviderError, withRetries } from "./retry.ts";
-import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+import { ToolCallCollector } from "./tools.ts";
+import type { ConversationTurn, GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
 
-export function anthropicMessages(turns: Turn[]) {
-  return turns.map((t) => ({
+/**
+ * Turns in Anthropic's format: a step's tool calls are tool_use blocks of the assistant turn, and
+ * their results tool_result blocks of the next user turn (consecutive results in one turn).
+ */
+export function anthropicMessages(turns: ConversationTurn[]) {
+  const out: Array<{ role: "user" | "assistant"; content: unknown }> = [];
+  for (const t of turns) {
+    if (t.role === "tool") {
+      const block = { type: "tool_result", tool_use_id: t.callId, content: t.content, ...(t.isError ? { is_error: true } : {}) };
+      const last = out.at(-1);
+      if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: "user", content: [block] });
+    } else if (t.role === "assistant" && t.toolCalls?.length) {
+      out.push({
+        role: "assistant",
+        content: [
+          ...(t.content ? [{ type: "text", text: t.content }] : []),
+          ...t.toolCalls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.arguments ?? {} })),
+        ],
+      });
+    } else out.push(plainTurn(t));
+  }
+  return out;
+}
+
+function plainTurn(t: Turn) {
+  return {
     role: t.role,
     content:
       t.role === "user" && t.images?.length
@@ -17,7 +43,7 @@ export function anthropicMessages(turns: Turn[]) {
             { type: "text" as const, text: t.content },
           ]
         : t.content,
-  }));
+  };
 }
 
 export function anthropicProvider(config: ProviderConfig): Provider {
@@ -40,6 +66,9 @@ export function anthropicProvider(config: ProviderConfig): Provider {
               max_tokens: 2048,
               system: input.system || undefined,
               messages: anthropicMessages(input.messages) as never,
+              ...(input.tools?.length
+                ? { tools: input.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) as never }
+                : {}),
               stream: true,
             },
             { signal: input.signal },
@@ -47,12 +76,17 @@ export function anthropicProvider(config: ProviderConfig): Provider {
         { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
       );
       const usage = { prompt_tokens: 0, completion_tokens: 0 };
+      const tools = new ToolCallCollector();
       try {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- stream events read defensively, whatever the SDK version
         for await (const event of stream as AsyncIterable<Record<string, any>>) {
           if (event.type === "message_start") {
             usage.prompt_tokens = event.message?.usage?.input_tokens ?? 0;
             usage.completion_tokens = event.message?.usage?.output_tokens ?? 0;
+          } else if (event.type === "content_block_start" && event.content_block?.type === "tool_use") {
+            tools.add(event.index ?? 0, { id: event.content_block.id, name: event.content_block.name });
+          } else if (event.type === "content_block_delta" && event.delta?.type === "input_json_delta") {
+            tools.add(event.index ?? 0, { args: event.delta.partial_json ?? "" });
           } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
             yield { type: "token", text: event.delta.text };
           } else if (event.type === "message_delta" && event.usage) {
@@ -62,6 +96,7 @@ export function anthropicProvider(config: ProviderConfig): Provider {
       } catch (err) {
         throw toProviderError("anthropic", err, input.signal);
       }
+      for (const call of tools.calls()) yield { type: "tool_call", call };
       yield { type: "done", usage };
     },
   };

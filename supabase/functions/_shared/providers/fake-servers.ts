@@ -3,8 +3,25 @@
 // order (the last one repeats) and records what it received.
 export type Vendor = "openai" | "anthropic" | "google" | "mistral" | "groq";
 
+/** Every provider adapter and the vendor whose wire format its fake server speaks. */
+export const PROVIDER_VENDORS = [
+  { provider: "openai", vendor: "openai" },
+  { provider: "openai_compatible", vendor: "openai" },
+  { provider: "anthropic", vendor: "anthropic" },
+  { provider: "google", vendor: "google" },
+  { provider: "mistral", vendor: "mistral" },
+  { provider: "groq", vendor: "groq" },
+] as const satisfies ReadonlyArray<{ provider: string; vendor: Vendor }>;
+
+export interface FakeToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 export type Reply =
   | { kind: "stream"; tokens: string[]; usage?: { prompt: number; completion: number } }
+  /** The model calls tools (after optional text), streamed in the vendor's real tool-call format. */
+  | { kind: "tools"; calls: FakeToolCall[]; tokens?: string[]; usage?: { prompt: number; completion: number } }
   | { kind: "error"; status: number; message?: string; headers?: Record<string, string> };
 
 export interface Received {
@@ -23,7 +40,37 @@ export interface FakeServer {
 
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
-function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; completion: number }): string[] {
+/** Argument JSON cut in pieces, as vendors stream it. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += 7) out.push(text.slice(i, i + 7));
+  return out.length ? out : [""];
+}
+
+function openAiToolDeltas(vendor: Vendor, calls: FakeToolCall[], base: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  calls.forEach((c, index) => {
+    const id = `call_fake_${index}`;
+    const args = JSON.stringify(c.arguments);
+    if (vendor === "mistral") {
+      // Mistral sends each call whole in one chunk.
+      out.push(sse({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ id, type: "function", index, function: { name: c.name, arguments: args } }] }, finish_reason: null }] }));
+      return;
+    }
+    out.push(sse({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: "function", function: { name: c.name, arguments: "" } }] }, finish_reason: null }] }));
+    for (const p of pieces(args)) {
+      out.push(sse({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: p } }] }, finish_reason: null }] }));
+    }
+  });
+  return out;
+}
+
+function openAiStyle(
+  vendor: Vendor,
+  tokens: string[],
+  usage: { prompt: number; completion: number },
+  calls: FakeToolCall[] = [],
+): string[] {
   const id = "chatcmpl-fake";
   const created = Math.floor(Date.now() / 1000);
   const base = { id, object: "chat.completion.chunk", created, model: "fake-model" };
@@ -32,6 +79,8 @@ function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; 
   ];
   for (const t of tokens)
     out.push(sse({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] }));
+  out.push(...openAiToolDeltas(vendor, calls, base));
+  const finish = calls.length ? "tool_calls" : "stop";
   const u = {
     prompt_tokens: usage.prompt,
     completion_tokens: usage.completion,
@@ -39,19 +88,23 @@ function openAiStyle(vendor: Vendor, tokens: string[], usage: { prompt: number; 
   };
   if (vendor === "groq") {
     out.push(
-      sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], x_groq: { id: "req_fake", usage: u } }),
+      sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }], x_groq: { id: "req_fake", usage: u } }),
     );
   } else if (vendor === "mistral") {
-    out.push(sse({ ...base, choices: [{ index: 0, delta: { content: "" }, finish_reason: "stop" }], usage: u }));
+    out.push(sse({ ...base, choices: [{ index: 0, delta: { content: "" }, finish_reason: finish }], usage: u }));
   } else {
-    out.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+    out.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] }));
     out.push(sse({ ...base, choices: [], usage: u }));
   }
   out.push("data: [DONE]\n\n");
   return out;
 }
 
-function anthropicEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
+function anthropicEvents(
+  tokens: string[],
+  usage: { prompt: number; completion: number },
+  calls: FakeToolCall[] = [],
+): string[] {
   const out = [
     sse(
       {
@@ -77,11 +130,19 @@ function anthropicEvents(tokens: string[], usage: { prompt: number; completion: 
       sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: t } }, "content_block_delta"),
     );
   out.push(sse({ type: "content_block_stop", index: 0 }, "content_block_stop"));
+  calls.forEach((c, i) => {
+    const index = i + 1;
+    out.push(sse({ type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_fake_${i}`, name: c.name, input: {} } }, "content_block_start"));
+    for (const p of pieces(JSON.stringify(c.arguments))) {
+      out.push(sse({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }, "content_block_delta"));
+    }
+    out.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
+  });
   out.push(
     sse(
       {
         type: "message_delta",
-        delta: { stop_reason: "end_turn", stop_sequence: null },
+        delta: { stop_reason: calls.length ? "tool_use" : "end_turn", stop_sequence: null },
         usage: { output_tokens: usage.completion },
       },
       "message_delta",
@@ -91,8 +152,12 @@ function anthropicEvents(tokens: string[], usage: { prompt: number; completion: 
   return out;
 }
 
-function geminiEvents(tokens: string[], usage: { prompt: number; completion: number }): string[] {
-  return tokens.map((t, i) =>
+function geminiEvents(
+  tokens: string[],
+  usage: { prompt: number; completion: number },
+  calls: FakeToolCall[] = [],
+): string[] {
+  const text = tokens.map((t, i) =>
     sse({
       candidates: [
         {
@@ -109,6 +174,15 @@ function geminiEvents(tokens: string[], usage: { prompt: number; completion: num
       modelVersion: "fake-model",
     }),
   );
+  if (!calls.length) return text;
+  return [
+    ...text,
+    sse({
+      candidates: [{ content: { parts: calls.map((c) => ({ functionCall: { name: c.name, args: c.arguments } })), role: "model" }, index: 0, finishReason: "STOP" }],
+      usageMetadata: { promptTokenCount: usage.prompt, candidatesTokenCount: usage.completion, totalTokenCount: usage.prompt + usage.completion },
+      modelVersion: "fake-model",
+    }),
+  ];
 }
 
 function errorBody(vendor: Vendor, status: number, message: string): unknown {
@@ -181,13 +255,15 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
         headers: { "content-type": "application/json", ...reply.headers },
       });
     }
-    const usage = reply.usage ?? { prompt: 11, completion: reply.tokens.length };
+    const tokens = reply.tokens ?? [];
+    const calls = reply.kind === "tools" ? reply.calls : [];
+    const usage = reply.usage ?? { prompt: 11, completion: tokens.length + calls.length };
     const frames =
       vendor === "anthropic"
-        ? anthropicEvents(reply.tokens, usage)
+        ? anthropicEvents(tokens, usage, calls)
         : vendor === "google"
-          ? geminiEvents(reply.tokens, usage)
-          : openAiStyle(vendor, reply.tokens, usage);
+          ? geminiEvents(tokens, usage, calls)
+          : openAiStyle(vendor, tokens, usage, calls);
     const enc = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {

@@ -1,16 +1,32 @@
 // Google Gemini: models.generateContentStream (streamGenerateContent?alt=sse).
 import { GoogleGenAI } from "npm:@google/genai@3.1.0";
 import { toProviderError, withRetries } from "./retry.ts";
-import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+import { parseToolArguments } from "./tools.ts";
+import type { ConversationTurn, GenerateEvent, GenerateInput, Provider, ProviderConfig, ToolCall } from "./types.ts";
 
-export function geminiContents(turns: Turn[]) {
-  return turns.map((t) => ({
-    role: t.role === "assistant" ? "model" : "user",
-    parts: [
-      ...(t.role === "user" ? (t.images ?? []).map((i) => ({ inlineData: { mimeType: i.mime, data: i.data } })) : []),
-      { text: t.content },
-    ],
-  }));
+/** Turns as Gemini contents: tool calls are functionCall parts, their results functionResponse parts of a user turn. */
+export function geminiContents(turns: ConversationTurn[]) {
+  const out: Array<{ role: string; parts: Array<Record<string, unknown>> }> = [];
+  for (const t of turns) {
+    if (t.role === "tool") {
+      const part = {
+        functionResponse: { id: t.callId, name: t.name, response: t.isError ? { error: t.content } : { output: t.content } },
+      };
+      const last = out.at(-1);
+      if (last?.role === "user" && last.parts.every((p) => "functionResponse" in p)) last.parts.push(part);
+      else out.push({ role: "user", parts: [part] });
+      continue;
+    }
+    out.push({
+      role: t.role === "assistant" ? "model" : "user",
+      parts: [
+        ...(t.role === "user" ? (t.images ?? []).map((i) => ({ inlineData: { mimeType: i.mime, data: i.data } })) : []),
+        ...(t.content || !t.toolCalls?.length ? [{ text: t.content }] : []),
+        ...(t.toolCalls ?? []).map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.arguments ?? {} } })),
+      ],
+    });
+  }
+  return out;
 }
 
 export function googleProvider(config: ProviderConfig): Provider {
@@ -35,13 +51,36 @@ export function googleProvider(config: ProviderConfig): Provider {
               systemInstruction: input.system || undefined,
               temperature: input.temperature,
               abortSignal: input.signal,
+              ...(input.tools?.length
+                ? {
+                  tools: [{
+                    functionDeclarations: input.tools.map((t) => ({
+                      name: t.name,
+                      description: t.description,
+                      parametersJsonSchema: t.parameters,
+                    })),
+                  }],
+                }
+                : {}),
             },
           }),
         { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
       );
       const usage = { prompt_tokens: 0, completion_tokens: 0 };
+      const calls: ToolCall[] = [];
       try {
         for await (const chunk of stream) {
+          // Gemini sends each function call whole, in one part.
+          for (const p of chunk.candidates?.[0]?.content?.parts ?? []) {
+            if (!p.functionCall?.name) continue;
+            const raw = JSON.stringify(p.functionCall.args ?? {});
+            calls.push({
+              id: p.functionCall.id || `call_${calls.length}_${crypto.randomUUID().slice(0, 8)}`,
+              name: p.functionCall.name,
+              arguments: parseToolArguments(raw),
+              rawArguments: raw,
+            });
+          }
           const text = chunk.candidates?.[0]?.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
           if (text) yield { type: "token", text };
           if (chunk.usageMetadata) {
@@ -52,6 +91,7 @@ export function googleProvider(config: ProviderConfig): Provider {
       } catch (err) {
         throw toProviderError("google", err, input.signal);
       }
+      for (const call of calls) yield { type: "tool_call", call };
       yield { type: "done", usage };
     },
   };

@@ -1,6 +1,6 @@
 // Groq: OpenAI-style streaming through Groq's own SDK (usage arrives in x_groq).
 import Groq from "npm:groq-sdk@1.6.0";
-import { openAiMessages, readOpenAiStyle } from "./openai.ts";
+import { openAiMessages, openAiTools, readOpenAiStyle } from "./openai.ts";
 import { withRetries } from "./retry.ts";
 import type { GenerateInput, Provider, ProviderConfig } from "./types.ts";
 
@@ -23,6 +23,7 @@ export function groqProvider(config: ProviderConfig): Provider {
               model: input.model,
               messages: openAiMessages(input.system, input.messages) as never,
               temperature: input.temperature,
+              tools: openAiTools(input.tools) as never,
               stream: true,
             },
             { signal: input.signal },

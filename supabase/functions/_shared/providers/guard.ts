@@ -15,11 +15,11 @@ export const guardedFetch: typeof fetch = async (input, init) => {
 };
 
 /** The provider's events, after checking the team's base URL (a refusal is a provider_bad_request). */
-export async function* checkedBaseUrl(
+export async function* checkedBaseUrl<E = GenerateEvent>(
   baseUrl: string,
   provider: ProviderName,
-  generate: () => AsyncIterable<GenerateEvent>,
-): AsyncGenerator<GenerateEvent> {
+  generate: () => AsyncIterable<E>,
+): AsyncGenerator<E> {
   try {
     await assertUrlAllowed(new URL(baseUrl));
   } catch (err) {

@@ -1,13 +1,27 @@
 // Mistral chat streaming (OpenAI-style SSE at /v1/chat/completions) through Mistral's SDK.
 import { Mistral } from "npm:@mistralai/mistralai@2.6.2";
 import { toProviderError, withRetries } from "./retry.ts";
-import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+import { ToolCallCollector } from "./tools.ts";
+import type { ConversationTurn, GenerateEvent, GenerateInput, Provider, ProviderConfig } from "./types.ts";
 
-export function mistralMessages(system: string, turns: Turn[]) {
+/** Turns in the SDK's (camelCase) shape; it sends them as Mistral's tool_calls / role "tool". */
+export function mistralMessages(system: string, turns: ConversationTurn[]) {
   const out: Array<Record<string, unknown>> = [];
   if (system) out.push({ role: "system", content: system });
   for (const t of turns) {
-    if (t.role === "user" && t.images?.length) {
+    if (t.role === "tool") {
+      out.push({ role: "tool", toolCallId: t.callId, name: t.name, content: t.content });
+    } else if (t.role === "assistant" && t.toolCalls?.length) {
+      out.push({
+        role: "assistant",
+        content: t.content || "",
+        toolCalls: t.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.rawArguments || JSON.stringify(c.arguments ?? {}) },
+        })),
+      });
+    } else if (t.role === "user" && t.images?.length) {
       out.push({
         role: "user",
         content: [
@@ -38,14 +52,31 @@ export function mistralProvider(config: ProviderConfig): Provider {
               model: input.model,
               messages: mistralMessages(input.system, input.messages) as never,
               temperature: input.temperature,
+              ...(input.tools?.length
+                ? {
+                  tools: input.tools.map((t) => ({
+                    type: "function" as const,
+                    function: { name: t.name, description: t.description, parameters: t.parameters },
+                  })),
+                }
+                : {}),
             },
             { fetchOptions: { signal: input.signal } },
           ),
         { maxRetries: config.maxRetries ?? 2, backoffMs: config.backoffMs ?? 500, signal: input.signal },
       );
       const usage = { prompt_tokens: 0, completion_tokens: 0 };
+      const tools = new ToolCallCollector();
       try {
         for await (const event of stream) {
+          for (const [i, c] of (event.data.choices?.[0]?.delta?.toolCalls ?? []).entries()) {
+            const args = c.function?.arguments;
+            tools.add(c.index ?? i, {
+              id: c.id,
+              name: c.function?.name,
+              args: typeof args === "string" ? args : args ? JSON.stringify(args) : "",
+            });
+          }
           const content = event.data.choices?.[0]?.delta?.content;
           const text =
             typeof content === "string"
@@ -62,6 +93,7 @@ export function mistralProvider(config: ProviderConfig): Provider {
       } catch (err) {
         throw toProviderError("mistral", err, input.signal);
       }
+      for (const call of tools.calls()) yield { type: "tool_call", call };
       yield { type: "done", usage };
     },
   };

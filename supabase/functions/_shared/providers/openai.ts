@@ -2,16 +2,29 @@
 // (Ollama, llama.cpp, vLLM) through baseURL.
 import OpenAI from "npm:openai@7.57.0";
 import { toProviderError, withRetries } from "./retry.ts";
-import type { GenerateEvent, GenerateInput, Provider, ProviderConfig, Turn } from "./types.ts";
+import { ToolCallCollector } from "./tools.ts";
+import type { ConversationTurn, GenerateEvent, GenerateInput, Provider, ProviderConfig, ToolSpec } from "./types.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 
-/** Turns in OpenAI's chat format; images become image_url parts with data: URLs. */
-export function openAiMessages(system: string, turns: Turn[]) {
-  const out: Array<{ role: "system" | "user" | "assistant"; content: string | Part[] }> = [];
+/** Turns in OpenAI's chat format; images become image_url parts with data: URLs; tool calls and results as tool_calls / role "tool". */
+export function openAiMessages(system: string, turns: ConversationTurn[]) {
+  const out: Array<Record<string, unknown>> = [];
   if (system) out.push({ role: "system", content: system });
   for (const t of turns) {
-    if (t.role === "user" && t.images?.length) {
+    if (t.role === "tool") {
+      out.push({ role: "tool", tool_call_id: t.callId, content: t.content });
+    } else if (t.role === "assistant" && t.toolCalls?.length) {
+      out.push({
+        role: "assistant",
+        content: t.content || null,
+        tool_calls: t.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.rawArguments || JSON.stringify(c.arguments ?? {}) },
+        })),
+      });
+    } else if (t.role === "user" && t.images?.length) {
       out.push({
         role: "user",
         content: [
@@ -24,8 +37,21 @@ export function openAiMessages(system: string, turns: Turn[]) {
   return out;
 }
 
+/** Tools in OpenAI's format (also Groq's and compatible servers'). */
+export function openAiTools(tools: ToolSpec[] | undefined) {
+  return tools?.length
+    ? tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }))
+    : undefined;
+}
+
+interface OpenAiToolDelta {
+  index?: number;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null };
+}
+
 interface OpenAiStyleChunk {
-  choices?: Array<{ delta?: { content?: string | null } }>;
+  choices?: Array<{ delta?: { content?: string | null; tool_calls?: OpenAiToolDelta[] | null } }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   x_groq?: { usage?: { prompt_tokens?: number; completion_tokens?: number } };
 }
@@ -37,10 +63,14 @@ export async function* readOpenAiStyle(
   signal?: AbortSignal,
 ): AsyncGenerator<GenerateEvent> {
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  const tools = new ToolCallCollector();
   try {
     for await (const chunk of stream) {
       const text = chunk.choices?.[0]?.delta?.content;
       if (text) yield { type: "token", text };
+      for (const d of chunk.choices?.[0]?.delta?.tool_calls ?? []) {
+        tools.add(d.index ?? 0, { id: d.id, name: d.function?.name, args: d.function?.arguments });
+      }
       const u = chunk.usage ?? chunk.x_groq?.usage;
       if (u) {
         usage.prompt_tokens = u.prompt_tokens ?? usage.prompt_tokens;
@@ -50,6 +80,7 @@ export async function* readOpenAiStyle(
   } catch (err) {
     throw toProviderError(name, err, signal);
   }
+  for (const call of tools.calls()) yield { type: "tool_call", call };
   yield { type: "done", usage };
 }
 
@@ -74,6 +105,7 @@ export function openAiProvider(config: ProviderConfig, defaultBaseUrl?: string):
               model: input.model,
               messages: openAiMessages(input.system, input.messages) as never,
               temperature: input.temperature,
+              tools: openAiTools(input.tools) as never,
               stream: true,
               stream_options: { include_usage: true },
             },

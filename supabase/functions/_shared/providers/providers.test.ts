@@ -3,16 +3,9 @@
 // errors mapped to typed ProviderErrors, and a 429 retried after Retry-After.
 import assert from "node:assert/strict";
 import { createProvider, type GenerateEvent, ProviderError, type ProviderName } from "./index.ts";
-import { startFakeProvider, type Vendor } from "./fake-servers.ts";
+import { PROVIDER_VENDORS, startFakeProvider, type Vendor } from "./fake-servers.ts";
 
-const kinds: Array<{ provider: ProviderName; vendor: Vendor }> = [
-  { provider: "openai", vendor: "openai" },
-  { provider: "openai_compatible", vendor: "openai" },
-  { provider: "anthropic", vendor: "anthropic" },
-  { provider: "google", vendor: "google" },
-  { provider: "mistral", vendor: "mistral" },
-  { provider: "groq", vendor: "groq" },
-];
+const kinds: ReadonlyArray<{ provider: ProviderName; vendor: Vendor }> = PROVIDER_VENDORS;
 
 const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
@@ -24,7 +17,7 @@ async function collect(it: AsyncIterable<GenerateEvent>) {
     if (ev.type === "token") {
       text += ev.text;
       tokens++;
-    } else usage = ev.usage;
+    } else if (ev.type === "done") usage = ev.usage;
   }
   return { text, tokens, usage };
 }

@@ -14,11 +14,44 @@ export interface Turn {
   content: string;
   /** Only on user turns; sent to vision-capable models as image parts. */
   images?: ImagePart[];
+  /** Only on assistant turns: the tools the model called in this step (tool.ts). */
+  toolCalls?: ToolCall[];
 }
+
+/** A tool the model may call: a name, what it is for, and a JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** A JSON Schema with `type: "object"`. */
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model made; `arguments` is the parsed JSON object (or null when the model sent invalid JSON). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown> | null;
+  /** The raw argument text as the model streamed it. */
+  rawArguments: string;
+}
+
+/** The answer to a tool call, sent back to the model in the vendor's format. */
+export interface ToolResultTurn {
+  role: "tool";
+  callId: string;
+  name: string;
+  content: string;
+  isError: boolean;
+}
+
+export type ConversationTurn = Turn | ToolResultTurn;
 
 export interface GenerateInput {
   system: string;
-  messages: Turn[];
+  /** Tool results (role "tool") follow the assistant turn whose toolCalls they answer. */
+  messages: ConversationTurn[];
+  /** Tools the model may call (none: a plain answer). */
+  tools?: ToolSpec[];
   temperature: number;
   model: string;
   signal?: AbortSignal;
@@ -29,7 +62,11 @@ export interface Usage {
   completion_tokens: number;
 }
 
-export type GenerateEvent = { type: "token"; text: string } | { type: "done"; usage: Usage };
+export type GenerateEvent =
+  | { type: "token"; text: string }
+  /** The model asks for a tool; the step ends with `done` and the caller answers with tool results. */
+  | { type: "tool_call"; call: ToolCall }
+  | { type: "done"; usage: Usage };
 
 export interface Provider {
   readonly name: ProviderName | "extractive";

@@ -1,0 +1,189 @@
+// The power-ups of one answer: loaded with the bot (service role, secrets included), offered to
+// the model as tools or, without a model, matched by their example phrases; every call recorded
+// and stored with the assistant's turn (power_up_calls), and what the visitor saw kept as the
+// turn's actions (messages.actions).
+import type { Db } from "../clients.ts";
+import type { ChatAction, ChatEvents } from "../contracts/chat.ts";
+import type { Json } from "../database.types.ts";
+import { must } from "../db.ts";
+import type { Logger } from "../log.ts";
+import type { ToolCall, ToolSpec } from "../providers/types.ts";
+import { runHttpAction, type SentRequest } from "./http.ts";
+import type { ToolOutcome } from "./loop.ts";
+import { notifyHandoff } from "./notify.ts";
+import { needsModel, parsePowerUp, type PowerUp, type PowerUpRow, toolSpec } from "./settings.ts";
+
+/** The events a power-up shows the visitor. */
+export type PowerUpEvent = { [K in "tool" | "lead_form" | "link" | "handoff"]: { event: K; data: ChatEvents[K] } }[
+  "tool" | "lead_form" | "link" | "handoff"
+];
+
+interface RecordedCall {
+  powerUpId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  errorCode: string | null;
+  request: SentRequest | null;
+  result: string;
+  durationMs: number;
+}
+
+/** A sentence for the visitor when an action fails (never the service's own text). */
+const FAILED = "I couldn't reach that service just now, so I answered without it.";
+const MAX_STORED_RESULT = 20_000;
+
+export class PowerUpSession {
+  readonly actions: ChatAction[] = [];
+  readonly calls: RecordedCall[] = [];
+  #pending: PowerUpEvent[] = [];
+
+  constructor(
+    readonly powerUps: PowerUp[],
+    private readonly secrets: Map<string, Record<string, string>>,
+    private readonly service: Db,
+    private readonly context: { botId: string; chatId: string | null; log: Logger },
+  ) {}
+
+  get handedOver(): boolean {
+    return this.actions.some((a) => a.type === "handoff");
+  }
+
+  /** The tools a model may call. */
+  tools(): ToolSpec[] {
+    return this.powerUps.map(toolSpec);
+  }
+
+  /** Visitor events produced since the last call (yielded by the engine between tokens). */
+  drain(): PowerUpEvent[] {
+    const out = this.#pending;
+    this.#pending = [];
+    return out;
+  }
+
+  #show(ev: PowerUpEvent) {
+    this.#pending.push(ev);
+    this.actions.push({ type: ev.event, ...ev.data } as ChatAction);
+  }
+
+  /** Runs one call of the model (or of the extractive default). */
+  async execute(call: ToolCall, signal?: AbortSignal): Promise<ToolOutcome> {
+    const p = this.powerUps.find((x) => x.name === call.name);
+    if (!p) return { output: `Error: there is no tool named "${call.name}".`, isError: true };
+    if (p.type === "http") {
+      const r = await runHttpAction(p.http, call.arguments, this.secrets.get(p.id) ?? {}, { signal });
+      this.calls.push({
+        powerUpId: p.id,
+        name: p.name,
+        arguments: call.arguments ?? { _raw: call.rawArguments.slice(0, 2000) },
+        ok: r.ok,
+        errorCode: r.errorCode,
+        request: r.request,
+        result: r.output.slice(0, MAX_STORED_RESULT),
+        durationMs: r.durationMs,
+      });
+      this.#show({ event: "tool", data: { name: p.name, label: p.label || p.name, ok: r.ok, ...(r.ok ? {} : { message: FAILED }) } });
+      if (!r.ok) this.context.log.warn("power_up_failed", { power_up_id: p.id, code: r.errorCode, status: r.status });
+      return { output: r.output, isError: !r.ok };
+    }
+    this.calls.push({ powerUpId: p.id, name: p.name, arguments: call.arguments ?? {}, ok: true, errorCode: null, request: null, result: "shown", durationMs: 0 });
+    if (p.type === "lead") {
+      this.#show({
+        event: "lead_form",
+        data: { power_up_id: p.id, label: p.label || p.name, intro: p.lead.intro ?? null, fields: p.lead.fields, required: p.lead.required },
+      });
+      return { output: "The contact form is shown to the visitor.", isError: false };
+    }
+    if (p.type === "link") {
+      this.#show({ event: "link", data: { power_up_id: p.id, label: p.link.link_label, url: p.link.link_url } });
+      return { output: `A button to ${p.link.link_url} is shown to the visitor.`, isError: false };
+    }
+    await this.#handOver(p.handoff.handoff_text);
+    return { output: "The conversation is handed to a person of the team. Say so briefly; do not answer further.", isError: false };
+  }
+
+  async #handOver(text: string) {
+    this.#show({ event: "handoff", data: { text } });
+    if (!this.context.chatId) return;
+    const res = await this.service.rpc("request_handoff", { chat_id: this.context.chatId });
+    if (res.error) {
+      this.context.log.error("handoff_failed", { code: res.error.code, error: res.error.message });
+      return;
+    }
+    if (res.data) {
+      await notifyHandoff(this.service, this.context.botId, this.context.chatId).catch((e) =>
+        this.context.log.warn("handoff_mail_failed", { error: String(e) })
+      );
+    }
+  }
+
+  /**
+   * Without a model: the best power-up whose example phrases match the message. Lead forms, links
+   * and handoff are shown; an http action runs only when it needs no parameters. Returns the text
+   * the extractive answer should start with (the handoff's sentence), or null.
+   */
+  async offerWithoutModel(message: string): Promise<{ handoffText: string | null; output: string | null }> {
+    const res = await this.service.rpc("match_power_ups", { bot_id: this.context.botId, query: message });
+    if (res.error) {
+      this.context.log.warn("power_up_match_failed", { code: res.error.code, error: res.error.message });
+      return { handoffText: null, output: null };
+    }
+    const best = (res.data ?? []).map((m) => this.powerUps.find((p) => p.id === m.power_up_id)).find((p) => p && !needsModel(p));
+    if (!best) return { handoffText: null, output: null };
+    const outcome = await this.execute({ id: "extractive", name: best.name, arguments: {}, rawArguments: "{}" });
+    if (best.type === "handoff") return { handoffText: best.handoff.handoff_text, output: null };
+    return { handoffText: null, output: best.type === "http" && !outcome.isError ? outcome.output : null };
+  }
+
+  /** After the assistant turn is stored: its calls, for the owner's view and the call counts. */
+  async store(messageId: string | null): Promise<void> {
+    if (!this.calls.length) return;
+    must(
+      await this.service.from("power_up_calls").insert(
+        this.calls.map((c) => ({
+          power_up_id: c.powerUpId,
+          bot_id: this.context.botId,
+          chat_id: this.context.chatId,
+          message_id: messageId,
+          name: c.name,
+          arguments: c.arguments as { [key: string]: Json },
+          status: c.ok ? "ok" : "error",
+          error_code: c.errorCode,
+          request: c.request as unknown as Json,
+          result: c.result,
+          duration_ms: c.durationMs,
+        })),
+      ),
+      "power-up calls insert",
+    );
+  }
+}
+
+/** The bot's enabled power-ups with their secrets (service role). */
+export async function openPowerUps(service: Db, context: { botId: string; chatId: string | null; log: Logger }): Promise<PowerUpSession> {
+  const rows = must(
+    await service
+      .from("power_ups")
+      .select("id, bot_id, type, name, label, description, enabled, example_phrases, settings")
+      .eq("bot_id", context.botId)
+      .eq("enabled", true)
+      .order("created_at"),
+    "power-ups",
+  ) as PowerUpRow[];
+  const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => {
+    return p !== null;
+  });
+  const secrets = new Map<string, Record<string, string>>();
+  const httpIds = powerUps.filter((p) => p.type === "http").map((p) => p.id);
+  if (httpIds.length) {
+    const rows = must(await service.from("power_up_secrets").select("power_up_id, name, value").in("power_up_id", httpIds), "power-up secrets");
+    for (const r of rows) secrets.set(r.power_up_id, { ...secrets.get(r.power_up_id), [r.name]: r.value });
+  }
+  return new PowerUpSession(powerUps, secrets, service, context);
+}
+
+/** Is the chat with a person (the bot stays quiet)? */
+export async function chatNeedsHuman(service: Db, chatId: string): Promise<boolean> {
+  const row = must(await service.from("chats").select("needs_human").eq("id", chatId).maybeSingle(), "chat handoff state");
+  return row?.needs_human === true;
+}

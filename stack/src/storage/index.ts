@@ -13,6 +13,7 @@ import { FileStore } from "./files.ts";
 import { listV2 } from "./list-v2.ts";
 import { KeyLocks } from "./locks.ts";
 import * as objects from "./objects.ts";
+import { expireUploads, routeResumable } from "./tus.ts";
 
 function decode(raw: string): string {
   try {
@@ -86,6 +87,7 @@ export function operationOf(method: string, parts: string[]): string {
     }
     return second === "empty" ? "storage.bucket.empty" : "";
   }
+  if (root === "upload") return "storage.object.upload";
   if (root !== "object") return "";
   switch (method) {
     case "GET":
@@ -142,6 +144,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const current = new Set(rows.map((x) => `${x.bucket_id}\u0000${x.name}\u0000${x.version}`));
   const removed = await files.sweep((bucket, key, version) => current.has(`${bucket}\u0000${key}\u0000${version}`));
   if (removed > 0) log.info(`storage: removed ${removed} leftover file(s) from an earlier run`);
+  await expireUploads(c);
 
   return {
     async handle(r: GatewayRequest) {
@@ -152,6 +155,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         setOperation(r, operationOf(method, parts));
         if (root === "object") return await routeObject(c, r, method, rest);
         if (root === "bucket") return await routeBucket(c, r, method, rest);
+        if (root === "upload") return await routeResumable(c, r, method, rest);
         throw ERRORS.notFoundRoute();
       } catch (e) {
         const err = toStorageError(c, r, e);

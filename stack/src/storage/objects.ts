@@ -21,7 +21,7 @@ const SIGNED_UPLOAD_SECONDS = 2 * 3600; // Supabase: signed upload URLs are vali
 const MAX_PATHS = 1000;
 const UPLOAD_IDLE_MS = 60_000;
 
-interface RowValues {
+export interface RowValues {
   id: string;
   bucket: string;
   key: string;
@@ -32,10 +32,10 @@ interface RowValues {
   userMetadata: Record<string, unknown> | null;
 }
 
-type WriteMode = "create" | "upsert" | "update";
+export type WriteMode = "create" | "upsert" | "update";
 
 /** The one statement that writes an object row, for each upload mode. */
-async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
+export async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
   const params = [v.id, v.bucket, v.key, v.owner, v.owner_id, v.version, JSON.stringify(v.metadata), v.userMetadata ? JSON.stringify(v.userMetadata) : null];
   if (mode === "update") {
     const res = await client.query(
@@ -59,7 +59,7 @@ async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
   );
 }
 
-async function currentRow(c: StorageContext, bucket: string, key: string) {
+export async function currentRow(c: StorageContext, bucket: string, key: string) {
   const { rows } = await c.svc.db.query<{ id: string; version: string | null }>(
     "select id, version from storage.objects where bucket_id = $1 and name = $2",
     [bucket, key],

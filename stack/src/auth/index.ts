@@ -33,6 +33,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["PUT", /^\/admin\/users\/([^/]+)$/, admin.updateUserAdmin],
   ["DELETE", /^\/admin\/users\/([^/]+)$/, admin.deleteUserAdmin],
   ["POST", /^\/admin\/generate_link$/, admin.generateLink],
+  ["POST", /^\/admin\/signing-keys\/rotate$/, admin.rotateSigningKey],
   ["GET", /^\/authorize$/, authorize],
   ["GET", /^\/callback$/, callback],
 ];
@@ -42,7 +43,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const externalUrl = `${ctx.apiUrl}/auth/v1`;
   const a: AuthContext = {
     ctx, settings, externalUrl,
-    issuer: { settings, jwtSecret: ctx.keys.jwtSecret, issuer: externalUrl },
+    issuer: { settings, jwtSecret: ctx.keys.jwtSecret, signing: ctx.keys.signing, issuer: externalUrl },
     limiter: new RateLimiter(),
     failedSignIns: new FailureMarks(),
     mail: () => ctx.services.get("mail") as MailService | undefined,
@@ -77,9 +78,9 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         return sendJson(r.res, 200, settingsBody());
       }
       if (method === "GET" && path === "/.well-known/jwks.json") {
-        // Tokens are HS256 with the shared secret, which is never published: no public keys.
+        // The public keys that sign and verify access tokens (none with legacy HS256 only).
         r.req.resume();
-        return sendJson(r.res, 200, { keys: [] });
+        return sendJson(r.res, 200, ctx.keys.signing.jwks(), { "cache-control": "public, max-age=600" });
       }
       if (method === "GET" && path === "/health") {
         r.req.resume();

@@ -1,7 +1,7 @@
 // Sessions, refresh tokens (rotation with GoTrue's reuse interval) and the access
 // token with GoTrue's claims.
 import crypto from "node:crypto";
-import { signJwt } from "../keys.ts";
+import type { SigningKeys } from "./signing-keys.ts";
 import { badRequest } from "./errors.ts";
 import type { AuthSettings } from "./settings.ts";
 import { INSTANCE_ID, identitiesOf, findUserById, isBanned, userJson, type UserRow } from "./users.ts";
@@ -21,6 +21,8 @@ export interface SessionResponse {
 export interface Issuer {
   settings: AuthSettings;
   jwtSecret: string;
+  /** Signs access tokens with the key in use (auth/signing-keys.ts). */
+  signing: SigningKeys;
   /** `${apiUrl}/auth/v1` */
   issuer: string;
 }
@@ -56,7 +58,7 @@ export async function accessToken(iss: Issuer, q: Q, u: UserRow, sessionId: stri
     session_id: sessionId,
     is_anonymous: u.is_anonymous,
   };
-  return { token: await signJwt(iss.jwtSecret, claims), exp };
+  return { token: await iss.signing.sign(claims), exp };
 }
 
 async function response(iss: Issuer, q: Q, u: UserRow, sessionId: string, refresh: string): Promise<SessionResponse> {

@@ -11,7 +11,7 @@ import { optBool, optObject, optString, readBodyJson, validateEmail, type Body }
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
 import { createSession, logout, refreshSession, type SessionResponse } from "./sessions.ts";
 import {
-  checkPassword, findUserByEmail, findUserById, hashPassword, identitiesOf, insertEmailIdentity, insertUser, isBanned,
+  checkPassword, factorsOf, findUserByEmail, findUserById, hashPassword, identitiesOf, insertEmailIdentity, insertUser, isBanned,
   isConfirmed, userJson, type UserRow,
 } from "./users.ts";
 import { SINGLE_CONFIRMATION_MSG, VERIFY_TYPES, verifyToken, type VerifyType } from "./verify.ts";
@@ -225,7 +225,7 @@ export async function token(a: AuthContext, r: GatewayRequest) {
 export async function getUser(a: AuthContext, r: GatewayRequest) {
   const { user } = await requireUser(a, r);
   r.req.resume();
-  return sendJson(r.res, 200, userJson(user, await identitiesOf(a.ctx.db, user.id)));
+  return sendJson(r.res, 200, userJson(user, await identitiesOf(a.ctx.db, user.id), await factorsOf(a.ctx.db, user.id)));
 }
 
 export async function updateUser(a: AuthContext, r: GatewayRequest) {

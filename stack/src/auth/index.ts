@@ -7,6 +7,7 @@ import * as admin from "./admin.ts";
 import type { AuthContext } from "./context.ts";
 import { API_VERSION, AuthError, sendError, toAuthError, wantsNewShape } from "./errors.ts";
 import * as flows from "./flows.ts";
+import * as mfa from "./mfa.ts";
 import { authorize, callback } from "./oauth.ts";
 import { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { loadMailTemplates } from "./templates.ts";
@@ -34,6 +35,10 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["DELETE", /^\/admin\/users\/([^/]+)$/, admin.deleteUserAdmin],
   ["POST", /^\/admin\/generate_link$/, admin.generateLink],
   ["POST", /^\/admin\/signing-keys\/rotate$/, admin.rotateSigningKey],
+  ["POST", /^\/factors$/, mfa.enroll],
+  ["POST", /^\/factors\/([^/]+)\/challenge$/, mfa.challenge],
+  ["POST", /^\/factors\/([^/]+)\/verify$/, mfa.verify],
+  ["DELETE", /^\/factors\/([^/]+)$/, mfa.unenroll],
   ["GET", /^\/authorize$/, authorize],
   ["GET", /^\/callback$/, callback],
 ];

@@ -21,6 +21,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["GET", /^\/user$/, flows.getUser],
   ["PUT", /^\/user$/, flows.updateUser],
   ["POST", /^\/logout$/, flows.logoutHandler],
+  ["GET", /^\/reauthenticate$/, flows.reauthenticate],
   ["POST", /^\/recover$/, flows.recover],
   ["POST", /^\/otp$/, flows.otp],
   ["POST", /^\/magiclink$/, flows.otp],

@@ -8,7 +8,7 @@ import type { AuthContext } from "./context.ts";
 import { API_VERSION, AuthError, sendError, toAuthError, wantsNewShape } from "./errors.ts";
 import * as flows from "./flows.ts";
 import * as mfa from "./mfa.ts";
-import { authorize, callback } from "./oauth.ts";
+import { authorize, callback, linkAuthorize, unlinkIdentity } from "./oauth.ts";
 import { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { loadMailTemplates } from "./templates.ts";
 import { readAuthSettings } from "./settings.ts";
@@ -22,6 +22,8 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["PUT", /^\/user$/, flows.updateUser],
   ["POST", /^\/logout$/, flows.logoutHandler],
   ["GET", /^\/reauthenticate$/, flows.reauthenticate],
+  ["GET", /^\/user\/identities\/authorize$/, linkAuthorize],
+  ["DELETE", /^\/user\/identities\/([^/]+)$/, unlinkIdentity],
   ["POST", /^\/recover$/, flows.recover],
   ["POST", /^\/otp$/, flows.otp],
   ["POST", /^\/magiclink$/, flows.otp],

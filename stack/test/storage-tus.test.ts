@@ -36,7 +36,6 @@ const headersFor = (token: string, upsert = false) => ({ authorization: `Bearer 
 
 function tusUpload(data: Buffer, objectName: string, o: { token?: string; chunkSize?: number; uploadUrl?: string; onProgress?: (sent: number) => void; stopAfter?: number } = {}) {
   return new Promise<{ url: string | null; error: Error | null }>((resolve) => {
-    let upload: tus.Upload;
     const options: tus.UploadOptions = {
       endpoint: endpoint(),
       retryDelays: [],
@@ -55,7 +54,7 @@ function tusUpload(data: Buffer, objectName: string, o: { token?: string; chunkS
       onSuccess: () => resolve({ url: upload.url, error: null }),
       onError: (error) => resolve({ url: upload.url, error }),
     };
-    upload = new tus.Upload(data, options);
+    const upload = new tus.Upload(data, options);
     upload.start();
   });
 }

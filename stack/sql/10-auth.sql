@@ -150,6 +150,41 @@ create table if not exists auth.mfa_amr_claims (
 );
 grant all on auth.mfa_amr_claims to supabase_auth_admin;
 
+-- MFA factors and their challenges (GoTrue's mfa_factors / mfa_challenges), TOTP here.
+do $$ begin
+  create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+exception when duplicate_object then null; end $$;
+do $$ begin
+  create type auth.factor_status as enum ('unverified', 'verified');
+exception when duplicate_object then null; end $$;
+create table if not exists auth.mfa_factors (
+  id uuid not null primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  secret text,
+  phone text,
+  last_challenged_at timestamptz unique,
+  web_authn_credential jsonb,
+  web_authn_aaguid uuid
+);
+create unique index if not exists mfa_factors_user_friendly_name_unique
+  on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
+create index if not exists factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
+create table if not exists auth.mfa_challenges (
+  id uuid not null primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null,
+  verified_at timestamptz,
+  ip_address inet not null,
+  otp_code text,
+  web_authn_session_data jsonb
+);
+grant all on auth.mfa_factors, auth.mfa_challenges to supabase_auth_admin;
+
 -- postgres (no superuser) may read and write the auth tables and put triggers on
 -- auth.users, as on hosted Supabase; seed.sql creates its users as postgres.
 grant usage on schema auth to postgres;

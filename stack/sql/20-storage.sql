@@ -94,6 +94,29 @@ begin
 end
 $$;
 
+-- the request's operation (set by the Storage API per route, e.g. storage.object.upload),
+-- and the helpers Supabase Storage offers for policies on it.
+create or replace function storage.operation() returns text
+language sql stable as $$
+  select current_setting('storage.operation', true)
+$$;
+
+create or replace function storage.allow_any_operation(expected_operations text[]) returns boolean
+language sql stable as $$
+  -- "storage.object.upload" and "object.upload" name the same operation.
+  select exists (
+    select 1
+      from unnest(expected_operations) as e(op)
+     where coalesce(e.op, '') <> ''
+       and regexp_replace(e.op, '^storage[.]', '') = regexp_replace(coalesce(storage.operation(), ''), '^storage[.]', '')
+  )
+$$;
+
+create or replace function storage.allow_only_operation(expected_operation text) returns boolean
+language sql stable as $$
+  select storage.allow_any_operation(array[expected_operation])
+$$;
+
 create or replace function storage.get_size_by_bucket() returns table (size bigint, bucket_id text)
 language sql stable as $$
   select sum((metadata ->> 'size')::bigint)::bigint as size, bucket_id
@@ -196,5 +219,6 @@ grant usage on schema storage to supabase_storage_admin;
 grant all on storage.buckets, storage.objects to postgres, service_role;
 grant select, insert, update, delete on storage.buckets, storage.objects to anon, authenticated;
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text),
-  storage.search(text, text, int, int, int, text, text, text), storage.get_size_by_bucket()
+  storage.search(text, text, int, int, int, text, text, text), storage.get_size_by_bucket(),
+  storage.operation(), storage.allow_any_operation(text[]), storage.allow_only_operation(text)
   to postgres, anon, authenticated, service_role;

@@ -6,7 +6,7 @@ import http from "node:http";
 import { Transform, type Duplex, type TransformCallback } from "node:stream";
 import type { FunctionsRuntime } from "./functions.ts";
 import { HttpError, bearer, readBody, sendJson } from "./http.ts";
-import { JwtError, verifyJwt, type ApiRole, type Claims, type Keys } from "./keys.ts";
+import { JwtError, type ApiRole, type Claims, type Keys } from "./keys.ts";
 import type { Logger } from "./log.ts";
 import type { GatewayRequest, Service } from "./service.ts";
 
@@ -196,7 +196,7 @@ export class Gateway {
     let authError: JwtError | undefined;
     if (token) {
       try {
-        claims = await verifyJwt(this.o.keys.jwtSecret, token);
+        claims = await this.o.keys.signing.verify(token);
       } catch (e) {
         if (e instanceof JwtError) authError = e;
         else throw e;

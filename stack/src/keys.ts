@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from "jose";
+import { SigningKeys } from "./auth/signing-keys.ts";
 
 export type ApiRole = "anon" | "service_role";
 
@@ -14,6 +15,8 @@ export interface Keys {
   serviceRoleKey: string;
   publishableKey: string;
   secretKey: string;
+  /** Access-token signing and verification: the asymmetric keys (auth/signing-keys.ts) and the HS256 secret. */
+  signing: SigningKeys;
 }
 
 export interface Claims extends JWTPayload {
@@ -79,5 +82,6 @@ export async function loadKeys(dataDir: string, projectRef = "parley"): Promise<
     serviceRoleKey: await signJwt(jwtSecret, { ...base, role: "service_role" }),
     publishableKey: stored.publishableKey,
     secretKey: stored.secretKey,
+    signing: await SigningKeys.load(dataDir, jwtSecret),
   };
 }

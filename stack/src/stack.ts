@@ -151,7 +151,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     authenticatorUrl.password = DB_PASSWORD;
     const postgrest = new Postgrest({
       dbUri: authenticatorUrl.toString(),
-      jwtSecret: keys.jwtSecret,
+      jwtSecret: keys.signing.postgrestSecret(),
       schemas: config.api?.schemas ?? ["public", "graphql_public"],
       extraSearchPath: config.api?.extra_search_path ?? ["public", "extensions"],
       maxRows: config.api?.max_rows ?? 1000,

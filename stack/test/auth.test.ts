@@ -136,7 +136,9 @@ describe("sign-up with email confirmation", () => {
     const verified = await client().auth.getClaims(session.access_token);
     expect(verified.error).toBeNull();
     expect(verified.data!.claims.session_id).toBe(claims.session_id);
-    expect(await (await raw("/.well-known/jwks.json")).json()).toEqual({ keys: [] });
+    // Signed with the published key in use (ES256 by default), as new Supabase projects sign.
+    const jwks = (await (await raw("/.well-known/jwks.json")).json()) as { keys: { kid: string }[] };
+    expect(jwks.keys.map((k) => k.kid)).toContain(verified.data!.header.kid);
     // The token works against PostgREST under RLS.
     const s = stackInfo();
     const asUser = createClient(s.apiUrl, s.anonKey, { ...nodeClientOptions, global: { headers: { Authorization: `Bearer ${session.access_token}` } } });

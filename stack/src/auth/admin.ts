@@ -54,11 +54,29 @@ export async function invite(a: AuthContext, r: GatewayRequest) {
   return sendJson(r.res, 200, out);
 }
 
+/** GoTrue's paginate: a page parameter that is not a positive integer is a 400, not a silent default. */
+function pagingParam(raw: string | null, name: string, fallback: number): number {
+  if (raw === null || raw === "") return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw badRequest("validation_failed", `Bad Pagination Parameters: ${name} must be a positive integer`);
+  }
+  return Number(raw);
+}
+
+/** POST /admin/signing-keys/rotate (this stack's own; hosted rotates in the dashboard): the standby key signs from now on. */
+export async function rotateSigningKey(a: AuthContext, r: GatewayRequest) {
+  requireAdmin(r);
+  r.req.resume();
+  const current = await a.ctx.keys.signing.rotate();
+  if (!current) throw badRequest("validation_failed", "Access tokens are signed with the legacy HS256 secret (PARLEY_JWT_ALG=HS256): there is no key to rotate");
+  return sendJson(r.res, 200, { in_use: current, keys: a.ctx.keys.signing.jwks().keys });
+}
+
 export async function listUsers(a: AuthContext, r: GatewayRequest) {
   requireAdmin(r);
   r.req.resume();
-  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(r.query.get("page") ?? "1", 10) || 1));
-  const perPage = Math.max(1, Math.min(1000, Number.parseInt(r.query.get("per_page") ?? "50", 10) || 50));
+  const page = pagingParam(r.query.get("page"), "page", 1);
+  const perPage = Math.min(1000, pagingParam(r.query.get("per_page"), "per_page", 50));
   const filter = (r.query.get("filter") ?? "").slice(0, 255);
   const like = `%${filter.replace(/[\\%_]/g, "\\$&")}%`;
   const where = filter ? "where (email ilike $1 or raw_user_meta_data->>'full_name' ilike $1)" : "";

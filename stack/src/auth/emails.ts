@@ -8,7 +8,7 @@ import type { AuthContext, Q } from "./context.ts";
 import type { TemplateKind } from "./templates.ts";
 import type { UserRow } from "./users.ts";
 
-export type EmailTokenKind = "confirmation" | "invite" | "recovery" | "magiclink" | "email_change_new" | "email_change_current";
+export type EmailTokenKind = "confirmation" | "invite" | "recovery" | "magiclink" | "email_change_new" | "email_change_current" | "reauthentication";
 
 interface KindInfo {
   column: string;
@@ -26,6 +26,7 @@ export const KINDS: Record<EmailTokenKind, KindInfo> = {
   recovery: { column: "recovery_token", sentAt: "recovery_sent_at", type: "recovery", ott: "recovery_token", template: "recovery", method: "recovery" },
   magiclink: { column: "recovery_token", sentAt: "recovery_sent_at", type: "magiclink", ott: "recovery_token", template: "magic_link", method: "magiclink" },
   email_change_new: { column: "email_change_token_new", sentAt: "email_change_sent_at", type: "email_change", ott: "email_change_token_new", template: "email_change", method: "email_change" },
+  reauthentication: { column: "reauthentication_token", sentAt: "reauthentication_sent_at", type: "reauthentication", ott: "reauthentication_token", template: "reauthentication", method: "reauthentication" },
   email_change_current: { column: "email_change_token_current", sentAt: "email_change_sent_at", type: "email_change", ott: "email_change_token_current", template: "email_change", method: "email_change" },
 };
 

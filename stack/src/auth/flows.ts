@@ -4,14 +4,14 @@ import crypto from "node:crypto";
 import type { GatewayRequest } from "../service.ts";
 import { sendJson } from "../http.ts";
 import { clientInfo, limitIp, requireUser, type AuthContext, type Q } from "./context.ts";
-import { checkFrequency, createFlowState, sendToken, type Pkce } from "./emails.ts";
+import { checkFrequency, createFlowState, sendToken, tokenHash, type Pkce } from "./emails.ts";
 import { AuthError, badRequest, forbidden, notFound, tooMany, unprocessable } from "./errors.ts";
 import type { Bucket } from "./ratelimit.ts";
 import { optBool, optObject, optString, readBodyJson, validateEmail, type Body } from "./input.ts";
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
 import { createSession, logout, refreshSession, type SessionResponse } from "./sessions.ts";
 import {
-  checkPassword, findUserByEmail, findUserById, hashPassword, identitiesOf, insertEmailIdentity, insertUser, isBanned,
+  checkPassword, factorsOf, findUserByEmail, findUserById, hashPassword, identitiesOf, insertEmailIdentity, insertUser, isBanned,
   isConfirmed, userJson, type UserRow,
 } from "./users.ts";
 import { SINGLE_CONFIRMATION_MSG, VERIFY_TYPES, verifyToken, type VerifyType } from "./verify.ts";
@@ -225,16 +225,56 @@ export async function token(a: AuthContext, r: GatewayRequest) {
 export async function getUser(a: AuthContext, r: GatewayRequest) {
   const { user } = await requireUser(a, r);
   r.req.resume();
-  return sendJson(r.res, 200, userJson(user, await identitiesOf(a.ctx.db, user.id)));
+  return sendJson(r.res, 200, userJson(user, await identitiesOf(a.ctx.db, user.id), await factorsOf(a.ctx.db, user.id)));
+}
+
+/** GET /reauthenticate: mails a code (the reauthentication template's {{ .Token }}) that a password change then gives as `nonce`. */
+export async function reauthenticate(a: AuthContext, r: GatewayRequest) {
+  const { user } = await requireUser(a, r);
+  if (!r.req.complete) r.req.resume();
+  if (!user.email) throw unprocessable("validation_failed", "Reauthentication requires the user to have an email address");
+  await tx(a, (q) => sendToken(a, q, user, "reauthentication", a.settings.siteUrl, undefined, { from: limitIp(a, r) }));
+  return sendJson(r.res, 200, {});
+}
+
+/**
+ * With [auth.email] secure_password_change on, changing a password needs proof beyond the
+ * session: the current password (`current_password`, as GoTrue's
+ * update_password_require_current_password) or the code mailed by /reauthenticate (`nonce`,
+ * unused and at most otp_expiry old). A user without a password yet (an invitation's first
+ * password) and a session opened by a recovery or invitation link need neither: the link was the proof.
+ */
+async function mustProvePasswordChange(a: AuthContext, q: Q, user: UserRow, claims: Record<string, unknown>, currentPassword: string | undefined, nonce: string | undefined) {
+  if (!a.settings.email.securePasswordChange) return;
+  if (!user.encrypted_password) return;
+  const amr = Array.isArray(claims.amr) ? (claims.amr as { method?: string }[]) : [];
+  const latest = amr[0]?.method;
+  if (latest === "recovery" || latest === "invite") return;
+  if (nonce) {
+    const r = await q.query<{ ok: boolean }>(
+      `select reauthentication_token = $2 and reauthentication_sent_at > now() - make_interval(secs => $3) as ok from auth.users where id = $1`,
+      [user.id, tokenHash(user.email ?? "", nonce), a.settings.email.otpExpiry],
+    );
+    if (!r.rows[0]?.ok) throw badRequest("reauthentication_not_valid", "Requested nonce is invalid or expired");
+    await q.query("update auth.users set reauthentication_token = '', reauthentication_sent_at = null where id = $1", [user.id]);
+    await q.query("delete from auth.one_time_tokens where user_id = $1 and token_type = 'reauthentication_token'", [user.id]);
+    return;
+  }
+  if (currentPassword !== undefined) {
+    if (!(await checkPassword(currentPassword, user.encrypted_password))) throw badRequest("current_password_mismatch", "Current password required when setting new password.");
+    return;
+  }
+  throw badRequest("reauthentication_needed", "Password update requires reauthentication");
 }
 
 export async function updateUser(a: AuthContext, r: GatewayRequest) {
-  const { user } = await requireUser(a, r);
+  const { user, claims } = await requireUser(a, r);
   const b = await readBodyJson(r.req);
   const emailRaw = optString(b, "email", 1024);
   const password = optString(b, "password", 1024);
   const data = optObject(b, "data");
-  optString(b, "nonce", 64);
+  const nonce = optString(b, "nonce", 64);
+  const currentPassword = optString(b, "current_password", 1024);
   optString(b, "phone", 64);
   const pkce = readPkce(b);
   if (password !== undefined) checkPasswordStrength(a, password);
@@ -244,6 +284,7 @@ export async function updateUser(a: AuthContext, r: GatewayRequest) {
 
   const out = await tx(a, async (q) => {
     if (password !== undefined) {
+      await mustProvePasswordChange(a, q, user, claims, currentPassword, nonce);
       if (await checkPassword(password, user.encrypted_password)) throw unprocessable("same_password", "New password should be different from the old password.");
       await q.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [user.id, await hashPassword(password)]);
     }

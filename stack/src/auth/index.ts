@@ -7,7 +7,8 @@ import * as admin from "./admin.ts";
 import type { AuthContext } from "./context.ts";
 import { API_VERSION, AuthError, sendError, toAuthError, wantsNewShape } from "./errors.ts";
 import * as flows from "./flows.ts";
-import { authorize, callback } from "./oauth.ts";
+import * as mfa from "./mfa.ts";
+import { authorize, callback, linkAuthorize, unlinkIdentity } from "./oauth.ts";
 import { FailureMarks, RateLimiter } from "./ratelimit.ts";
 import { loadMailTemplates } from "./templates.ts";
 import { readAuthSettings } from "./settings.ts";
@@ -20,6 +21,9 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["GET", /^\/user$/, flows.getUser],
   ["PUT", /^\/user$/, flows.updateUser],
   ["POST", /^\/logout$/, flows.logoutHandler],
+  ["GET", /^\/reauthenticate$/, flows.reauthenticate],
+  ["GET", /^\/user\/identities\/authorize$/, linkAuthorize],
+  ["DELETE", /^\/user\/identities\/([^/]+)$/, unlinkIdentity],
   ["POST", /^\/recover$/, flows.recover],
   ["POST", /^\/otp$/, flows.otp],
   ["POST", /^\/magiclink$/, flows.otp],
@@ -33,6 +37,11 @@ const ROUTES: [string, RegExp, Handler][] = [
   ["PUT", /^\/admin\/users\/([^/]+)$/, admin.updateUserAdmin],
   ["DELETE", /^\/admin\/users\/([^/]+)$/, admin.deleteUserAdmin],
   ["POST", /^\/admin\/generate_link$/, admin.generateLink],
+  ["POST", /^\/admin\/signing-keys\/rotate$/, admin.rotateSigningKey],
+  ["POST", /^\/factors$/, mfa.enroll],
+  ["POST", /^\/factors\/([^/]+)\/challenge$/, mfa.challenge],
+  ["POST", /^\/factors\/([^/]+)\/verify$/, mfa.verify],
+  ["DELETE", /^\/factors\/([^/]+)$/, mfa.unenroll],
   ["GET", /^\/authorize$/, authorize],
   ["GET", /^\/callback$/, callback],
 ];
@@ -42,7 +51,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const externalUrl = `${ctx.apiUrl}/auth/v1`;
   const a: AuthContext = {
     ctx, settings, externalUrl,
-    issuer: { settings, jwtSecret: ctx.keys.jwtSecret, issuer: externalUrl },
+    issuer: { settings, jwtSecret: ctx.keys.jwtSecret, signing: ctx.keys.signing, issuer: externalUrl },
     limiter: new RateLimiter(),
     failedSignIns: new FailureMarks(),
     mail: () => ctx.services.get("mail") as MailService | undefined,
@@ -77,9 +86,9 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
         return sendJson(r.res, 200, settingsBody());
       }
       if (method === "GET" && path === "/.well-known/jwks.json") {
-        // Tokens are HS256 with the shared secret, which is never published: no public keys.
+        // The public keys that sign and verify access tokens (none with legacy HS256 only).
         r.req.resume();
-        return sendJson(r.res, 200, { keys: [] });
+        return sendJson(r.res, 200, ctx.keys.signing.jwks(), { "cache-control": "public, max-age=600" });
       }
       if (method === "GET" && path === "/health") {
         r.req.resume();

@@ -5,9 +5,10 @@
 import crypto from "node:crypto";
 import type { GatewayRequest } from "../service.ts";
 import { signJwt, verifyJwt } from "../keys.ts";
-import { clientInfo, type AuthContext, type Q } from "./context.ts";
+import { clientInfo, requireUser, type AuthContext, type Q } from "./context.ts";
+import { sendJson } from "../http.ts";
 import { createFlowState } from "./emails.ts";
-import { AuthError, badRequest } from "./errors.ts";
+import { AuthError, badRequest, notFound, unprocessable } from "./errors.ts";
 import { readPkce, tx } from "./flows.ts";
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
 import { createSession } from "./sessions.ts";
@@ -57,6 +58,26 @@ function callbackUrl(a: AuthContext, redirectUri: string) {
 
 export async function authorize(a: AuthContext, r: GatewayRequest) {
   r.req.resume();
+  const url = await authorizeUrl(a, r, {});
+  r.res.writeHead(302, { location: url });
+  r.res.end();
+}
+
+/**
+ * GET /user/identities/authorize?provider=: linkIdentity(). The signed-in user's id rides in
+ * the state; the callback adds the provider identity to that user (an identity already on
+ * another user is refused with identity_already_exists). skip_http_redirect answers {url}.
+ */
+export async function linkAuthorize(a: AuthContext, r: GatewayRequest) {
+  const { user } = await requireUser(a, r);
+  r.req.resume();
+  const url = await authorizeUrl(a, r, { link_user_id: user.id });
+  if (r.query.get("skip_http_redirect") === "true") return sendJson(r.res, 200, { url });
+  r.res.writeHead(302, { location: url });
+  r.res.end();
+}
+
+async function authorizeUrl(a: AuthContext, r: GatewayRequest, extra: Record<string, string>): Promise<string> {
   const { name, p, ep } = providerOf(a, r.query.get("provider"));
   const referrer = redirectTarget(a.settings, r.query.get("redirect_to"));
   const challenge = r.query.get("code_challenge");
@@ -64,7 +85,7 @@ export async function authorize(a: AuthContext, r: GatewayRequest) {
   const pkce = challenge || method ? readPkce({ code_challenge: challenge ?? undefined, code_challenge_method: method ?? undefined }) : undefined;
   let flowStateId: string | undefined;
   if (pkce) flowStateId = (await createFlowState(a.ctx.db, null, pkce, name, "oauth")).id;
-  const state = await signJwt(a.issuer.jwtSecret, { site_url: a.settings.siteUrl, id: crypto.randomUUID(), provider: name, referrer, flow_state_id: flowStateId ?? "" }, 300);
+  const state = await signJwt(a.issuer.jwtSecret, { site_url: a.settings.siteUrl, id: crypto.randomUUID(), provider: name, referrer, flow_state_id: flowStateId ?? "", ...extra }, 300);
   const url = new URL(ep.authorize);
   url.searchParams.set("client_id", p.clientId);
   url.searchParams.set("redirect_uri", callbackUrl(a, p.redirectUri));
@@ -75,8 +96,26 @@ export async function authorize(a: AuthContext, r: GatewayRequest) {
     url.searchParams.set("scope", ["email", "profile", ...extra].join(" "));
     url.searchParams.set("access_type", "offline");
   } else url.searchParams.set("owner", "user");
-  r.res.writeHead(302, { location: url.toString() });
-  r.res.end();
+  return url.toString();
+}
+
+/** Adds a provider identity to the user linking it. */
+async function linkIdentityTo(q: Q, userId: string, provider: ProviderName, pu: ProviderUser): Promise<string> {
+  const existing = await q.query<{ user_id: string }>("select user_id from auth.identities where provider = $1 and provider_id = $2", [provider, pu.id]);
+  if (existing.rows[0] && existing.rows[0].user_id !== userId) throw unprocessable("identity_already_exists", "Identity is already linked to another user");
+  const identityData = identityDataOf(pu);
+  if (!existing.rows[0]) await insertIdentity(q, userId, provider, pu.id, identityData);
+  await updateProviders(q, userId);
+  return userId;
+}
+
+/** app_metadata.providers: the providers of the user's identities. */
+export async function updateProviders(q: Q, userId: string) {
+  await q.query(
+    `update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || jsonb_build_object('providers',
+       coalesce((select jsonb_agg(distinct provider) from auth.identities where user_id = $1), '[]'::jsonb)), updated_at = now() where id = $1`,
+    [userId],
+  );
 }
 
 async function fetchJson(url: string, init: RequestInit): Promise<Record<string, unknown>> {
@@ -136,12 +175,17 @@ async function providerUser(a: AuthContext, name: ProviderName, accessToken: str
   return { id: owner.id, email: (owner.person?.email ?? "").toLowerCase(), emailVerified: true, name: owner.name ?? "", avatarUrl: owner.avatar_url ?? "", iss: "https://api.notion.com" };
 }
 
-/** Finds or creates the user of a provider identity, linking by verified email as GoTrue does. */
-async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promise<string> {
-  const identityData = {
+/** The identity_data GoTrue stores for a provider user. */
+function identityDataOf(pu: ProviderUser) {
+  return {
     iss: pu.iss, sub: pu.id, name: pu.name, email: pu.email || undefined, picture: pu.avatarUrl || undefined, full_name: pu.name,
     avatar_url: pu.avatarUrl || undefined, provider_id: pu.id, email_verified: pu.emailVerified, phone_verified: false,
   };
+}
+
+/** Finds or creates the user of a provider identity, linking by verified email as GoTrue does. */
+async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promise<string> {
+  const identityData = identityDataOf(pu);
   const existing = await q.query<{ user_id: string }>("select user_id from auth.identities where provider = $1 and provider_id = $2", [provider, pu.id]);
   let userId = existing.rows[0]?.user_id;
   if (!userId && pu.email && pu.emailVerified) userId = (await findUserByEmail(q, pu.email))?.id;
@@ -181,7 +225,7 @@ async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promi
 export async function callback(a: AuthContext, r: GatewayRequest) {
   r.req.resume();
   const stateRaw = r.query.get("state") ?? "";
-  let state: { provider?: string; referrer?: string; flow_state_id?: string };
+  let state: { provider?: string; referrer?: string; flow_state_id?: string; link_user_id?: string };
   try {
     state = (await verifyJwt(a.issuer.jwtSecret, stateRaw)) as typeof state;
   } catch {
@@ -205,7 +249,7 @@ export async function callback(a: AuthContext, r: GatewayRequest) {
     const { accessToken, raw } = await exchange(a, name, code);
     const pu = await providerUser(a, name, accessToken, raw);
     const to = await tx(a, async (q) => {
-      const userId = await upsertUser(q, name, pu);
+      const userId = state.link_user_id ? await linkIdentityTo(q, state.link_user_id, name, pu) : await upsertUser(q, name, pu);
       const u = await findUserById(q, userId);
       if (u?.banned_until && new Date(u.banned_until).getTime() > Date.now()) throw badRequest("user_banned", "User is banned");
       if (pkceFlow) {
@@ -230,4 +274,18 @@ export async function callback(a: AuthContext, r: GatewayRequest) {
     a.ctx.log.error("oauth callback failed", { error: String(e) });
     return redirectError("server_error", "Error completing the sign-in with the provider", "unexpected_failure");
   }
+}
+
+/** DELETE /user/identities/{id}: unlinkIdentity(); a user keeps at least one identity. */
+export async function unlinkIdentity(a: AuthContext, r: GatewayRequest, identityId: string) {
+  const { user } = await requireUser(a, r);
+  if (!r.req.complete) r.req.resume();
+  await tx(a, async (q) => {
+    const ids = await q.query<{ id: string }>("select id::text from auth.identities where user_id = $1 for update", [user.id]);
+    if (!ids.rows.some((x) => x.id === identityId)) throw notFound("identity_not_found", "Identity doesn't exist");
+    if (ids.rows.length <= 1) throw unprocessable("single_identity_not_deletable", "User must have at least 1 identity after unlinking");
+    await q.query("delete from auth.identities where id::text = $1 and user_id = $2", [identityId, user.id]);
+    await updateProviders(q, user.id);
+  });
+  return sendJson(r.res, 200, {});
 }

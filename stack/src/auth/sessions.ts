@@ -1,10 +1,10 @@
 // Sessions, refresh tokens (rotation with GoTrue's reuse interval) and the access
 // token with GoTrue's claims.
 import crypto from "node:crypto";
-import { signJwt } from "../keys.ts";
+import type { SigningKeys } from "./signing-keys.ts";
 import { badRequest } from "./errors.ts";
 import type { AuthSettings } from "./settings.ts";
-import { INSTANCE_ID, identitiesOf, findUserById, isBanned, userJson, type UserRow } from "./users.ts";
+import { INSTANCE_ID, factorsOf, identitiesOf, findUserById, isBanned, userJson, type UserRow } from "./users.ts";
 
 /** A pool or a transaction's client: anything that runs a parameterised query. */
 import type { Q } from "./users.ts";
@@ -21,6 +21,8 @@ export interface SessionResponse {
 export interface Issuer {
   settings: AuthSettings;
   jwtSecret: string;
+  /** Signs access tokens with the key in use (auth/signing-keys.ts). */
+  signing: SigningKeys;
   /** `${apiUrl}/auth/v1` */
   issuer: string;
 }
@@ -37,6 +39,11 @@ async function amrOf(q: Q, sessionId: string) {
   return r.rows.map((x) => ({ method: x.m, timestamp: Number(x.t) }));
 }
 
+async function aalOf(q: Q, sessionId: string): Promise<string> {
+  const r = await q.query<{ aal: string | null }>("select aal::text as aal from auth.sessions where id = $1", [sessionId]);
+  return r.rows[0]?.aal ?? "aal1";
+}
+
 export async function accessToken(iss: Issuer, q: Q, u: UserRow, sessionId: string) {
   const now = Math.floor(Date.now() / 1000);
   const exp = now + iss.settings.jwtExpiry;
@@ -51,12 +58,12 @@ export async function accessToken(iss: Issuer, q: Q, u: UserRow, sessionId: stri
     app_metadata: u.raw_app_meta_data ?? {},
     user_metadata: u.raw_user_meta_data ?? {},
     role: u.role || "authenticated",
-    aal: "aal1",
+    aal: await aalOf(q, sessionId),
     amr: await amrOf(q, sessionId),
     session_id: sessionId,
     is_anonymous: u.is_anonymous,
   };
-  return { token: await signJwt(iss.jwtSecret, claims), exp };
+  return { token: await iss.signing.sign(claims), exp };
 }
 
 async function response(iss: Issuer, q: Q, u: UserRow, sessionId: string, refresh: string): Promise<SessionResponse> {
@@ -67,7 +74,7 @@ async function response(iss: Issuer, q: Q, u: UserRow, sessionId: string, refres
     expires_in: iss.settings.jwtExpiry,
     expires_at: exp,
     refresh_token: refresh,
-    user: userJson(u, await identitiesOf(q, u.id)),
+    user: userJson(u, await identitiesOf(q, u.id), await factorsOf(q, u.id)),
   };
 }
 
@@ -95,6 +102,22 @@ export async function createSession(iss: Issuer, q: Q, userId: string, method: s
   );
   await q.query("update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1", [userId]);
   await q.query("update auth.identities set last_sign_in_at = now() where user_id = $1", [userId]);
+  const u = (await findUserById(q, userId))!;
+  return response(iss, q, u, sessionId, token);
+}
+
+/**
+ * A new token pair for an existing session (after a step up to aal2): the session's other
+ * refresh tokens are revoked, as GoTrue does when the session's claims change.
+ */
+export async function reissueSession(iss: Issuer, q: Q, userId: string, sessionId: string): Promise<SessionResponse> {
+  await q.query("update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false", [sessionId]);
+  const token = newRefreshToken();
+  await q.query(
+    "insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) values ($1, $2, $3, false, now(), now(), null, $4)",
+    [INSTANCE_ID, token, userId, sessionId],
+  );
+  await q.query("update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1", [sessionId]);
   const u = (await findUserById(q, userId))!;
   return response(iss, q, u, sessionId, token);
 }

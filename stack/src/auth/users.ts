@@ -108,7 +108,28 @@ export function identityJson(i: IdentityRow) {
 }
 
 /** The user object GoTrue sends (models.User's JSON). */
-export function userJson(u: UserRow, identities: IdentityRow[]) {
+export interface FactorJson {
+  id: string;
+  friendly_name: string;
+  factor_type: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The user's MFA factors as GoTrue lists them in the user object. */
+export async function factorsOf(q: Q, userId: string): Promise<FactorJson[]> {
+  const r = await q.query<FactorJson>(
+    `select id, coalesce(friendly_name, '') as friendly_name, factor_type::text as factor_type, status::text as status,
+            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
+            to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_at
+       from auth.mfa_factors where user_id = $1 order by created_at`,
+    [userId],
+  );
+  return r.rows;
+}
+
+export function userJson(u: UserRow, identities: IdentityRow[], factors: FactorJson[] = []) {
   const out: Record<string, unknown> = {
     id: u.id,
     aud: u.aud ?? "",
@@ -129,6 +150,7 @@ export function userJson(u: UserRow, identities: IdentityRow[]) {
     created_at: ts(u.created_at),
     updated_at: ts(u.updated_at),
     is_anonymous: u.is_anonymous,
+    factors: factors.length ? factors : undefined,
   };
   if (u.banned_until) out.banned_until = ts(u.banned_until);
   if (u.deleted_at) out.deleted_at = ts(u.deleted_at);

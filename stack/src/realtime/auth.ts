@@ -1,6 +1,6 @@
 // Token checks for channel joins and `access_token` pushes, with the reasons
 // Supabase Realtime gives (InvalidJWTToken, MalformedJWT, JwtSignatureError).
-import { JwtError, verifyJwt, type Claims, type Keys } from "../keys.ts";
+import { JwtError, type Claims, type Keys } from "../keys.ts";
 
 export type TokenCheck =
   | { ok: true; claims: Claims; token: string }
@@ -26,7 +26,7 @@ export function resolveApiKeyToken(keys: Keys, token: string): string {
 export async function checkToken(keys: Keys, raw: string): Promise<TokenCheck> {
   const token = resolveApiKeyToken(keys, raw);
   try {
-    const claims = await verifyJwt(keys.jwtSecret, token);
+    const claims = await keys.signing.verify(token);
     if (typeof claims.role !== "string" || typeof claims.exp !== "number") {
       return { ok: false, code: "InvalidJWTToken", message: "Fields `role` and `exp` are required in JWT" };
     }

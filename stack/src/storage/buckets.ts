@@ -3,7 +3,7 @@
 // only the service role (which bypasses RLS) may.
 import { readJson, sendJson } from "../http.ts";
 import type { GatewayRequest } from "../service.ts";
-import { iso, requireClaims, ownerOf, run, runDelete, type StorageContext } from "./context.ts";
+import { isServiceRole, iso, requireClaims, ownerOf, run, runDelete, type StorageContext } from "./context.ts";
 import { ERRORS, fromDbError } from "./errors.ts";
 import { isValidMimePattern, mustBeValidBucketName, parseBucketSize } from "./names.ts";
 
@@ -131,6 +131,8 @@ export async function emptyBucket(c: StorageContext, r: GatewayRequest, idRaw: s
   const claims = requireClaims(r);
   const id = mustBeValidBucketName(idRaw);
   if (!r.req.complete) r.req.resume();
+  // As on Supabase: emptying a bucket is for the service role only, whatever the policies say.
+  if (!isServiceRole(claims)) throw ERRORS.accessDenied("Only the service role may empty a bucket");
   const removed = await runDelete(c, r, claims, async (client) => {
     const found = await client.query("select 1 from storage.buckets where id = $1", [id]);
     if (!found.rowCount) throw ERRORS.noSuchBucket();

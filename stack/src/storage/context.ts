@@ -56,10 +56,30 @@ function requestInfo(r: GatewayRequest) {
   };
 }
 
-/** Runs fn as the caller (claims) under RLS, or as the stack's super user when claims is null. */
+const operations = new WeakMap<GatewayRequest, string>();
+
+/** Names the request's operation as Supabase Storage does (`storage.object.upload`, ...). */
+export function setOperation(r: GatewayRequest, operation: string) {
+  operations.set(r, operation);
+}
+
+/**
+ * Runs fn as the caller (claims) under RLS, or as the stack's super user when claims is null.
+ * As caller, `storage.operation` is set for the transaction, so policies can use
+ * storage.operation(), storage.allow_only_operation() and storage.allow_any_operation().
+ */
 export function run<T>(c: StorageContext, r: GatewayRequest, claims: Claims | null, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  if (claims) return c.svc.db.asCaller(claims, fn, requestInfo(r));
-  return c.svc.db.tx(fn);
+  if (!claims) return c.svc.db.tx(fn);
+  const operation = operations.get(r) ?? "";
+  return c.svc.db.asCaller(claims, async (client) => {
+    await client.query("select set_config('storage.operation', $1, true)", [operation]);
+    return fn(client);
+  }, requestInfo(r));
+}
+
+/** True for the service role (secret key or service_role JWT): it bypasses RLS. */
+export function isServiceRole(claims: Claims | null | undefined): boolean {
+  return claims?.role === "service_role";
 }
 
 /**

@@ -21,9 +21,17 @@ export interface UploadLimits {
   allowedMimeTypes: string[] | null;
 }
 
+/** A raw upload's row as known from its headers, before the body is read. */
+export interface KnownBeforeBody {
+  mimeType: string;
+  size: number;
+  cacheControl: string;
+  userMetadata: Record<string, unknown> | null;
+}
+
 export interface Writer {
-  /** Called once the file's type is known, before any byte is stored (the RLS pre-check). */
-  precheck(mimeType: string, declaredSize: number | null): Promise<void>;
+  /** Tests the row before any byte is stored, for raw bodies whose size is declared. */
+  precheck(known: KnownBeforeBody): Promise<void>;
   write(stream: Readable, maxBytes: number): Promise<WrittenFile>;
   discard(tempPath: string): Promise<void>;
 }
@@ -61,7 +69,7 @@ async function receiveRaw(req: IncomingMessage, limits: UploadLimits, write: Wri
   const userMetadata =
     typeof metaHeader === "string" && metaHeader ? parseUserMetadata(Buffer.from(metaHeader, "base64").toString("utf8")) : null;
   const cacheControl = (req.headers["cache-control"] as string | undefined) || "no-cache";
-  await write.precheck(mimeType, Number.isFinite(declared) ? declared : null);
+  if (Number.isFinite(declared)) await write.precheck({ mimeType, size: declared, cacheControl, userMetadata });
   const file = await write.write(req, limits.maxBytes);
   return { file, mimeType, cacheControl, userMetadata };
 }
@@ -108,12 +116,14 @@ function receiveMultipart(req: IncomingMessage, limits: UploadLimits, write: Wri
         stream.resume();
         return;
       }
-      const mimeType = info.mimeType || "application/octet-stream";
+      // As Supabase Storage: a `contentType` field wins over the part's own type, and
+      // user metadata comes from the `metadata` (or `userMetadata`) field.
+      const mimeType = fields.contentType || info.mimeType || "application/octet-stream";
       fileStream = stream;
       pending = (async () => {
         mustBeAllowedMimeType(mimeType, limits.allowedMimeTypes);
-        const userMetadata = fields.metadata ? parseUserMetadata(fields.metadata) : null;
-        await write.precheck(mimeType, null);
+        const rawMetadata = fields.metadata ?? fields.userMetadata;
+        const userMetadata = rawMetadata ? parseUserMetadata(rawMetadata) : null;
         // busboy truncates at fileSize and flags it; the writer allows one byte more
         // so the flag, not the writer, reports the overflow.
         const file = await write.write(stream, limits.maxBytes + 1);

@@ -7,12 +7,13 @@ import { parseSize } from "../config.ts";
 import { HttpError } from "../http.ts";
 import type { GatewayRequest, Service, ServiceContext } from "../service.ts";
 import * as buckets from "./buckets.ts";
-import type { StorageContext } from "./context.ts";
+import { setOperation, type StorageContext } from "./context.ts";
 import { ERRORS, StorageError, fromDbError, sendError } from "./errors.ts";
 import { FileStore } from "./files.ts";
 import { listV2 } from "./list-v2.ts";
 import { KeyLocks } from "./locks.ts";
 import * as objects from "./objects.ts";
+import { expireUploads, routeResumable } from "./tus.ts";
 
 function decode(raw: string): string {
   try {
@@ -75,6 +76,43 @@ async function routeBucket(c: StorageContext, r: GatewayRequest, method: string,
   throw ERRORS.notFoundRoute();
 }
 
+/** Supabase Storage's operation name for a route (its ROUTE_OPERATIONS), set as `storage.operation`. */
+export function operationOf(method: string, parts: string[]): string {
+  const [root = "", first = "", second = ""] = parts;
+  const o = (name: string) => `storage.object.${name}`;
+  if (root === "bucket") {
+    if (parts.length <= 2 && (first === "" || parts.length === 1)) {
+      if (first === "") return method === "POST" ? "storage.bucket.create" : "storage.bucket.list";
+      return ({ GET: "storage.bucket.get", PUT: "storage.bucket.update", DELETE: "storage.bucket.delete" } as Record<string, string>)[method] ?? "";
+    }
+    return second === "empty" ? "storage.bucket.empty" : "";
+  }
+  if (root === "upload") return "storage.object.upload";
+  if (root !== "object") return "";
+  switch (method) {
+    case "GET":
+    case "HEAD":
+      if (first === "public") return o("get_public");
+      if (first === "sign") return o("get_signed");
+      if (first === "info") return second === "public" ? o("info_public") : o("info_authenticated");
+      return o("get_authenticated");
+    case "POST":
+      if (first === "move") return o("move");
+      if (first === "copy") return o("copy");
+      if (first === "list") return o("list");
+      if (first === "list-v2") return o("list_v2");
+      if (first === "sign") return parts.length === 3 ? o("sign_many") : o("sign");
+      if (first === "upload" && second === "sign") return o("sign_upload_url");
+      return o("upload");
+    case "PUT":
+      if (first === "upload" && second === "sign") return o("upload_signed");
+      return o("upload_update");
+    case "DELETE":
+      return parts.length === 2 ? o("delete_many") : o("delete");
+  }
+  return "";
+}
+
 function toStorageError(c: StorageContext, r: GatewayRequest, e: unknown): StorageError {
   if (e instanceof StorageError) return e;
   // The client went away mid-request: nobody is left to answer, nothing to log.
@@ -106,6 +144,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
   const current = new Set(rows.map((x) => `${x.bucket_id}\u0000${x.name}\u0000${x.version}`));
   const removed = await files.sweep((bucket, key, version) => current.has(`${bucket}\u0000${key}\u0000${version}`));
   if (removed > 0) log.info(`storage: removed ${removed} leftover file(s) from an earlier run`);
+  await expireUploads(c);
 
   return {
     async handle(r: GatewayRequest) {
@@ -113,8 +152,10 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
       try {
         const parts = r.path.replace(/^\/+/, "").split("/");
         const [root, ...rest] = parts;
+        setOperation(r, operationOf(method, parts));
         if (root === "object") return await routeObject(c, r, method, rest);
         if (root === "bucket") return await routeBucket(c, r, method, rest);
+        if (root === "upload") return await routeResumable(c, r, method, rest);
         throw ERRORS.notFoundRoute();
       } catch (e) {
         const err = toStorageError(c, r, e);

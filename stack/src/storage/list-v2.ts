@@ -77,8 +77,7 @@ export async function listV2(c: StorageContext, r: GatewayRequest, bucketRaw: st
     column = cursor.column;
     order = cursor.order;
   }
-  // Folders have no dates: a delimited listing is ordered by name.
-  if (delimited) column = "name";
+  // A folder sorts by its newest object's date (max over the keys under it).
 
   const cmp = order === "asc" ? ">" : "<";
   const params: unknown[] = [bucket, likeEscape(prefix) + "%", prefix.length, limit + 1];
@@ -123,7 +122,8 @@ export async function listV2(c: StorageContext, r: GatewayRequest, bucketRaw: st
   const objects: Omit<Row, "sort_value">[] = [];
   for (const row of page) {
     const { sort_value: _sort, ...rest } = row;
-    if (row.id === null) folders.push({ key: row.name, name: row.name });
+    // Folder keys without their trailing slash, as Supabase returns them.
+    if (row.id === null) folders.push({ key: row.name.replace(/\/$/, ""), name: row.name.replace(/\/$/, "") });
     else objects.push({ ...rest, key: row.name } as Omit<Row, "sort_value">);
   }
   const last = page[page.length - 1];

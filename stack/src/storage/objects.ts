@@ -10,7 +10,7 @@ import { JwtError, signJwt, verifyJwt, type Claims } from "../keys.ts";
 import type { GatewayRequest } from "../service.ts";
 import { findBucket, iso, ownerOf, requireClaims, run, runDelete, testPermission, uploadLimit, type StorageContext } from "./context.ts";
 import { ERRORS, StorageError } from "./errors.ts";
-import { receiveUpload } from "./incoming.ts";
+import { receiveUpload, type KnownBeforeBody } from "./incoming.ts";
 import { lockKey } from "./locks.ts";
 import { mustBeValidBucketName, mustBeValidKey } from "./names.ts";
 import { objectInfo, renderObject, type ObjectRow } from "./render.ts";
@@ -21,7 +21,7 @@ const SIGNED_UPLOAD_SECONDS = 2 * 3600; // Supabase: signed upload URLs are vali
 const MAX_PATHS = 1000;
 const UPLOAD_IDLE_MS = 60_000;
 
-interface RowValues {
+export interface RowValues {
   id: string;
   bucket: string;
   key: string;
@@ -32,10 +32,10 @@ interface RowValues {
   userMetadata: Record<string, unknown> | null;
 }
 
-type WriteMode = "create" | "upsert" | "update";
+export type WriteMode = "create" | "upsert" | "update";
 
 /** The one statement that writes an object row, for each upload mode. */
-async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
+export async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
   const params = [v.id, v.bucket, v.key, v.owner, v.owner_id, v.version, JSON.stringify(v.metadata), v.userMetadata ? JSON.stringify(v.userMetadata) : null];
   if (mode === "update") {
     const res = await client.query(
@@ -59,7 +59,7 @@ async function writeRow(client: PoolClient, mode: WriteMode, v: RowValues) {
   );
 }
 
-async function currentRow(c: StorageContext, bucket: string, key: string) {
+export async function currentRow(c: StorageContext, bucket: string, key: string) {
   const { rows } = await c.svc.db.query<{ id: string; version: string | null }>(
     "select id, version from storage.objects where bucket_id = $1 and name = $2",
     [bucket, key],
@@ -68,9 +68,14 @@ async function currentRow(c: StorageContext, bucket: string, key: string) {
 }
 
 /**
- * Receives an upload for bucket/key: permission test first (before any byte is
- * read), bytes to a temp file, rename into place, then the row. `claims` null means
- * the stack acts itself (signed uploads), with `owner` taken from the token.
+ * Receives an upload for bucket/key: bytes to a temp file, rename into place, then the
+ * row. Insert policies are decided by that row's write, as the caller, with everything
+ * Supabase Storage stores (metadata.size / contentLength / mimetype, user_metadata from
+ * the `metadata` form field or the `x-metadata` header), so policies on them see real
+ * values. A raw body with a Content-Length is known whole before any byte is read: its
+ * row is tested first, so a refused upload is refused before its bytes are stored.
+ * `claims` null means the stack acts itself (signed uploads, checked when signed), with
+ * `owner` taken from the token.
  */
 async function acceptUpload(
   c: StorageContext,
@@ -85,14 +90,13 @@ async function acceptUpload(
     if (o.mode === "update" && !old) throw ERRORS.noSuchKey();
     const id = old?.id ?? crypto.randomUUID();
     const version = crypto.randomUUID();
-    const values: RowValues = { id, bucket: o.bucket, key: o.key, ...o.owner, version, metadata: {}, userMetadata: null };
-    // Would RLS accept this row? Asked before any byte is stored, with what is known
-    // so far (type, declared size), so policies on metadata see real values.
-    const precheck = (mimeType: string, declaredSize: number | null) =>
+    const values: RowValues = { id, bucket: o.bucket, key: o.key, ...o.owner, version, metadata: {}, userMetadata: {} };
+    const precheck = (known: KnownBeforeBody) =>
       testPermission(c, r, o.claims, (client) =>
         writeRow(client, o.mode, {
           ...values,
-          metadata: { mimetype: mimeType, ...(declaredSize !== null ? { size: declaredSize, contentLength: declaredSize } : {}) },
+          metadata: { size: known.size, mimetype: known.mimeType, cacheControl: known.cacheControl, contentLength: known.size, httpStatusCode: 200 },
+          userMetadata: known.userMetadata ?? {},
         }),
       );
 
@@ -124,7 +128,7 @@ async function acceptUpload(
       contentLength: incoming.file.size,
       httpStatusCode: 200,
     };
-    values.userMetadata = incoming.userMetadata;
+    values.userMetadata = incoming.userMetadata ?? {};
     try {
       await run(c, r, o.claims, (client) => writeRow(client, o.mode, values));
     } catch (e) {
@@ -449,7 +453,15 @@ export async function removeOne(c: StorageContext, r: GatewayRequest, bucketRaw:
     const rows = await runDelete(c, r, claims, async (client) =>
       (await client.query<{ version: string | null }>("delete from storage.objects where bucket_id = $1 and name = $2 returning version", [bucket, key])).rows,
     );
-    if (!rows[0]) throw ERRORS.noSuchKey();
+    if (!rows[0]) {
+      // Visible to the caller but not deleted: Supabase answers "access denied"; an
+      // object the caller cannot even see stays "not found" (its existence is not told).
+      const visible = await run(c, r, claims, async (client) =>
+        (await client.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [bucket, key])).rowCount ?? 0,
+      );
+      if (visible > 0) throw ERRORS.accessDenied();
+      throw ERRORS.noSuchKey();
+    }
     await c.files.removeVersion(bucket, key, rows[0].version);
   });
   sendJson(r.res, 200, { message: "Successfully deleted" });

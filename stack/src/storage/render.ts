@@ -128,7 +128,7 @@ export function objectInfo(row: ObjectRow) {
     content_type: meta.mimetype ?? null,
     cache_control: meta.cacheControl ?? null,
     etag: meta.eTag ?? null,
-    metadata: row.user_metadata,
+    metadata: row.user_metadata ?? {},
     last_modified: row.updated_at,
     created_at: row.created_at,
   };

@@ -217,6 +217,183 @@ $function$;
 comment on function private.check_message_image_paths() is 'Before a client inserts a message: every attached image path is under the writer''s own folder.';
 -- execute: owner only
 
+-- private.check_task()
+CREATE OR REPLACE FUNCTION private.check_task()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'UPDATE' and (new.bot_id <> old.bot_id or new.type <> old.type) then
+    raise exception 'A task keeps its bot and type' using errcode = '42501';
+  end if;
+  if not exists (select 1 from pg_catalog.pg_timezone_names where name = new.timezone) then
+    raise exception 'Unknown time zone: %', new.timezone using errcode = '22023';
+  end if;
+  if new.webhook_endpoint_id is not null
+     and not exists (select 1 from public.webhook_endpoints e where e.id = new.webhook_endpoint_id and e.bot_id = new.bot_id) then
+    raise exception 'The webhook endpoint belongs to another bot' using errcode = '22023';
+  end if;
+  if exists (
+    select 1 from unnest(new.recipient_ids) r(id)
+    where not exists (select 1 from public.team_members tm join public.bots b on b.team_id = tm.team_id
+                      where b.id = new.bot_id and tm.user_id = r.id)
+  ) then
+    raise exception 'Recipients must be members of the bot''s team' using errcode = '22023';
+  end if;
+  if new.type = 'ask' and char_length(btrim(coalesce(new.settings ->> 'prompt', ''))) not between 1 and 4000 then
+    raise exception 'An ask task needs a prompt (1 to 4000 characters)' using errcode = '22023';
+  end if;
+  if new.type = 'sync' and jsonb_typeof(new.settings -> 'data_source_ids') is distinct from 'array' then
+    raise exception 'A sync task needs settings.data_source_ids' using errcode = '22023';
+  end if;
+  if tg_op = 'INSERT' or new.cron is distinct from old.cron or new.timezone is distinct from old.timezone
+     or new.every_hours is distinct from old.every_hours or (new.enabled and not old.enabled) then
+    new.next_run_at := case when new.every_hours is not null then now() + make_interval(hours => new.every_hours) end;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
+CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
+ RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+begin
+  update public.task_runs r
+  set status = 'failed', finished_at = at_time, error = 'timed_out',
+      duration_ms = (extract(epoch from at_time - r.started_at) * 1000)::integer
+  where r.status = 'running' and r.started_at < at_time - interval '30 minutes';
+
+  return query
+  with due as (
+    select t.id, t.bot_id, t.next_run_at, t.every_hours
+    from public.tasks t
+    where t.enabled and t.next_run_at is not null and t.next_run_at <= at_time
+    order by t.next_run_at
+    limit greatest(1, least(max_tasks, 100))
+    for update skip locked
+  ),
+  moved as (
+    update public.tasks t
+    set next_run_at = case when d.every_hours is null then null else
+          d.next_run_at + make_interval(hours => d.every_hours)
+            * (floor(extract(epoch from at_time - d.next_run_at) / (d.every_hours * 3600))::integer + 1) end,
+        last_run_at = at_time
+    from due d where t.id = d.id
+    returning t.id
+  ),
+  runs as (
+    insert into public.task_runs (task_id, bot_id, trigger, scheduled_for, started_at)
+    select d.id, d.bot_id, 'schedule', d.next_run_at, at_time from due d
+    where d.id in (select m.id from moved m)
+    returning id, task_runs.task_id, task_runs.scheduled_for
+  )
+  select r.id, r.task_id, r.scheduled_for from runs r;
+end;
+$function$;
+comment on function private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer) is 'Claims the tasks due at at_time exactly once (for update skip locked): a running task_runs row each, next_run_at moved past at_time (one run however late). Service role only.';
+-- execute: service_role
+
+-- private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
+ RETURNS TABLE(delivery_id uuid, endpoint_id uuid, url text, secret text, event_id uuid, event_type text, event_version integer, event_data jsonb, event_created_at timestamp with time zone, bot_id uuid, attempt integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+begin
+  return query
+  with heads as (
+    select distinct on (d.endpoint_id) d.id
+    from public.webhook_deliveries d
+    join public.webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+    where d.status = 'pending'
+    order by d.endpoint_id, d.event_seq
+  ),
+  claimable as (
+    select d.id from public.webhook_deliveries d
+    where d.id in (select h.id from heads h)
+      and d.next_attempt_at <= at_time
+      and (d.locked_until is null or d.locked_until <= at_time)
+    order by d.next_attempt_at
+    limit greatest(1, least(max_deliveries, 100))
+    for update skip locked
+  ),
+  claimed as (
+    update public.webhook_deliveries d
+    set attempt = d.attempt + 1, locked_until = at_time + make_interval(secs => lease_seconds)
+    from claimable c where d.id = c.id
+    returning d.*
+  )
+  select c.id, c.endpoint_id, e.url, s.secret, ev.id, ev.type, ev.version, ev.data, ev.created_at, c.bot_id, c.attempt
+  from claimed c
+  join public.webhook_endpoints e on e.id = c.endpoint_id
+  join public.webhook_endpoint_secrets s on s.endpoint_id = c.endpoint_id
+  join public.webhook_events ev on ev.id = c.event_id;
+end;
+$function$;
+comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, leased for lease_seconds (for update skip locked). Service role only.';
+-- execute: service_role
+
+-- private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer DEFAULT NULL::integer, response_excerpt text DEFAULT NULL::text, error text DEFAULT NULL::text, duration_ms integer DEFAULT NULL::integer, at_time timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  d public.webhook_deliveries;
+  delay interval;
+  disabled boolean := false;
+begin
+  select * into d from public.webhook_deliveries w where w.id = complete_webhook_delivery.delivery_id for update;
+  if d.id is null then
+    raise exception 'Delivery not found' using errcode = 'PT404';
+  end if;
+  if ok then
+    update public.webhook_deliveries w
+    set status = 'succeeded', delivered_at = at_time, locked_until = null, next_attempt_at = at_time,
+        response_status = complete_webhook_delivery.response_status,
+        response_excerpt = left(complete_webhook_delivery.response_excerpt, 1000), error = null,
+        duration_ms = complete_webhook_delivery.duration_ms
+    where w.id = d.id;
+    update public.webhook_endpoints e set failure_count = 0, last_success_at = at_time where e.id = d.endpoint_id;
+    return jsonb_build_object('status', 'succeeded', 'disabled', false, 'endpoint_id', d.endpoint_id, 'bot_id', d.bot_id);
+  end if;
+  delay := private.webhook_retry_delay(d.attempt);
+  update public.webhook_deliveries w
+  set status = case when delay is null then 'failed'::public.webhook_delivery_status else 'pending' end,
+      next_attempt_at = coalesce(at_time + delay, at_time), locked_until = null,
+      response_status = complete_webhook_delivery.response_status,
+      response_excerpt = left(complete_webhook_delivery.response_excerpt, 1000),
+      error = left(complete_webhook_delivery.error, 500), duration_ms = complete_webhook_delivery.duration_ms
+  where w.id = d.id;
+  update public.webhook_endpoints e set failure_count = e.failure_count + 1, last_failure_at = at_time where e.id = d.endpoint_id;
+  if delay is null then
+    update public.webhook_endpoints e
+    set enabled = false, disabled_at = at_time,
+        disabled_reason = format('Disabled after %s failed attempts over about a day (last: %s)', d.attempt,
+          coalesce(complete_webhook_delivery.error, 'HTTP ' || complete_webhook_delivery.response_status))
+    where e.id = d.endpoint_id and e.enabled;
+    disabled := found;
+  end if;
+  return jsonb_build_object('status', case when delay is null then 'failed' else 'pending' end, 'disabled', disabled,
+    'endpoint_id', d.endpoint_id, 'bot_id', d.bot_id,
+    'next_attempt_at', case when delay is null then null else at_time + delay end);
+end;
+$function$;
+comment on function private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone) is 'The worker records an attempt: success, or failure with the next retry (backoff over about a day) and, after the last, the endpoint disabled. Service role only.';
+-- execute: service_role
+
 -- private.consume_rate_limit(key text, max_hits integer, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.consume_rate_limit(key text, max_hits integer, window_seconds integer)
  RETURNS boolean
@@ -299,6 +476,77 @@ $function$;
 comment on function private.create_personal_team(user_id uuid, display_name text) is 'Creates the user''s personal team (owned by them) unless it exists.';
 -- execute: owner only
 
+-- private.create_webhook_endpoint_secret()
+CREATE OR REPLACE FUNCTION private.create_webhook_endpoint_secret()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.webhook_endpoint_secrets (endpoint_id) values (new.id);
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid DEFAULT NULL::uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  event public.webhook_events;
+begin
+  if not exists (
+    select 1 from public.webhook_endpoints e
+    where e.bot_id = enqueue_event.bot_id and e.enabled
+      and (enqueue_event.type = any (e.events) or e.id = enqueue_event.extra_endpoint_id)
+  ) then
+    return null; -- nobody listens: nothing to keep
+  end if;
+  insert into public.webhook_events (bot_id, type, data)
+  values (enqueue_event.bot_id, enqueue_event.type, coalesce(enqueue_event.payload, '{}'::jsonb))
+  returning * into event;
+  insert into public.webhook_deliveries (endpoint_id, event_id, event_seq, bot_id)
+  select e.id, event.id, event.seq, event.bot_id
+  from public.webhook_endpoints e
+  where e.bot_id = event.bot_id and e.enabled
+    and (event.type = any (e.events) or e.id = enqueue_event.extra_endpoint_id);
+  return event.id;
+end;
+$function$;
+comment on function private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid) is 'Writes an event (type from public.webhook_event_types(), payload = its data object) and a delivery per enabled subscribed endpoint, in the caller''s transaction. Returns the event id, or null when no endpoint listens.';
+-- execute: service_role
+
+-- private.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.finish_task_run(run_id uuid, ok boolean, output jsonb DEFAULT '{}'::jsonb, error text DEFAULT NULL::text, at_time timestamp with time zone DEFAULT now())
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  r public.task_runs;
+begin
+  update public.task_runs t
+  set status = case when ok then 'succeeded'::public.task_run_status else 'failed' end,
+      finished_at = at_time, output = coalesce(finish_task_run.output, '{}'),
+      error = left(finish_task_run.error, 1000),
+      duration_ms = greatest(0, (extract(epoch from at_time - t.started_at) * 1000)::integer)
+  where t.id = finish_task_run.run_id and t.status = 'running'
+  returning * into r;
+  if r.id is null then
+    raise exception 'No running task run %', run_id using errcode = 'PT404';
+  end if;
+  update public.tasks t set last_status = r.status, last_run_at = coalesce(t.last_run_at, r.started_at) where t.id = r.task_id;
+end;
+$function$;
+comment on function private.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone) is 'Ends a running run with its status, duration and output. Service role only.';
+-- execute: service_role
+
 -- private.generate_team_slug(base text)
 CREATE OR REPLACE FUNCTION private.generate_team_slug(base text)
  RETURNS text
@@ -337,6 +585,28 @@ AS $function$
 $function$;
 comment on function private.get_teams_with_role(role public.team_role) is 'Ids of the teams where the caller has the role (same rules as has_team_role).';
 -- execute: authenticated; service_role
+
+-- private.get_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.get_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  found text;
+begin
+  select s.secret into found
+  from public.webhook_endpoint_secrets s join public.webhook_endpoints e on e.id = s.endpoint_id
+  where s.endpoint_id = get_webhook_secret.endpoint_id and private.has_bot_role(e.bot_id, 'admin');
+  if found is null then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  return found;
+end;
+$function$;
+comment on function private.get_webhook_secret(endpoint_id uuid) is 'The signing secret of an endpoint, for admins and owners of its bot''s team (PT404 otherwise).';
+-- execute: authenticated
 
 -- private.handle_new_user()
 CREATE OR REPLACE FUNCTION private.handle_new_user()
@@ -882,6 +1152,27 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_webhook_endpoint_fields()
+CREATE OR REPLACE FUNCTION private.protect_webhook_endpoint_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if new.bot_id <> old.bot_id then
+    raise exception 'An endpoint cannot move to another bot' using errcode = '42501';
+  end if;
+  -- re-enabling by hand starts a fresh count
+  if new.enabled and not old.enabled then
+    new.failure_count := 0;
+    new.disabled_reason := null;
+    new.disabled_at := null;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.rate_limit_retry_after(key text, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.rate_limit_retry_after(key text, window_seconds integer)
  RETURNS integer
@@ -894,6 +1185,50 @@ AS $function$
 $function$;
 comment on function private.rate_limit_retry_after(key text, window_seconds integer) is 'Seconds until the current window of a rate-limit key ends.';
 -- execute: service_role
+
+-- private.redeliver_failed_webhooks(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.redeliver_failed_webhooks(endpoint_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  n integer;
+begin
+  if not exists (select 1 from public.webhook_endpoints e
+                 where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.endpoint_id = redeliver_failed_webhooks.endpoint_id and d.status = 'failed';
+  get diagnostics n = row_count;
+  return n;
+end;
+$function$;
+comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise).';
+-- execute: authenticated
+
+-- private.redeliver_webhook(delivery_id uuid)
+CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending' and private.has_bot_role(d.bot_id, 'admin');
+  if not found and not exists (select 1 from public.webhook_deliveries d
+                               where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin')) then
+    raise exception 'Delivery not found' using errcode = 'PT404';
+  end if;
+end;
+$function$;
+comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is).';
+-- execute: authenticated
 
 -- private.revoke_bot_grants_on_password_change()
 CREATE OR REPLACE FUNCTION private.revoke_bot_grants_on_password_change()
@@ -911,6 +1246,30 @@ end;
 $function$;
 comment on function private.revoke_bot_grants_on_password_change() is 'After a bot''s chat password changes or is removed: delete every access grant to the bot.';
 -- execute: owner only
+
+-- private.rotate_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.rotate_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  fresh text;
+begin
+  if not exists (select 1 from public.webhook_endpoints e
+                 where e.id = rotate_webhook_secret.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  update public.webhook_endpoint_secrets s
+  set secret = 'whsec_' || encode(extensions.gen_random_bytes(24), 'base64'), rotated_at = now()
+  where s.endpoint_id = rotate_webhook_secret.endpoint_id
+  returning s.secret into fresh;
+  return fresh;
+end;
+$function$;
+comment on function private.rotate_webhook_secret(endpoint_id uuid) is 'Replaces an endpoint''s signing secret and returns the new one (admins and owners; PT404 otherwise).';
+-- execute: authenticated
 
 -- private.schedule_ingest_tick(functions_url text, service_role_key text)
 CREATE OR REPLACE FUNCTION private.schedule_ingest_tick(functions_url text, service_role_key text)
@@ -942,6 +1301,61 @@ end;
 $function$;
 comment on function private.schedule_ingest_tick(functions_url text, service_role_key text) is 'Installs the pg_cron job "parley-sync" that calls ingest/tick every minute (hosted Supabase).';
 -- execute: owner only
+
+-- private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+CREATE OR REPLACE FUNCTION private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  job record;
+begin
+  if not exists (select 1 from pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_extension where extname = 'pg_net') then
+    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
+  end if;
+  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
+    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
+      using errcode = '22023';
+  end if;
+  for job in select * from (values ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+    execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
+      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
+      rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
+  end loop;
+end;
+$function$;
+comment on function private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text) is 'Installs the pg_cron jobs "parley-deliver" and "parley-tasks" that call deliver/tick and tasks/tick every minute (hosted Supabase).';
+-- execute: owner only
+
+-- private.send_test_webhook(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.send_test_webhook(endpoint_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  endpoint public.webhook_endpoints;
+  event public.webhook_events;
+begin
+  select * into endpoint from public.webhook_endpoints e
+  where e.id = send_test_webhook.endpoint_id and private.has_bot_role(e.bot_id, 'admin');
+  if endpoint.id is null then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  insert into public.webhook_events (bot_id, type, data)
+  values (endpoint.bot_id, 'webhook.test', jsonb_build_object('endpoint_id', endpoint.id, 'message', 'This is a test event from Parley.'))
+  returning * into event;
+  insert into public.webhook_deliveries (endpoint_id, event_id, event_seq, bot_id)
+  values (endpoint.id, event.id, event.seq, endpoint.bot_id);
+  return event.id;
+end;
+$function$;
+comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise). Returns the event id.';
+-- execute: authenticated
 
 -- private.set_chunk_fts_config()
 CREATE OR REPLACE FUNCTION private.set_chunk_fts_config()
@@ -1044,6 +1458,26 @@ $function$;
 comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait.';
 -- execute: authenticated; service_role
 
+-- private.start_task_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  started uuid;
+begin
+  if to_regprocedure('private.start_test_run(uuid, uuid)') is null then
+    raise exception 'Tests are not available yet' using errcode = 'PT501', hint = 'tests_unavailable';
+  end if;
+  execute 'select private.start_test_run($1, $2)' into started using bot_id, task_run_id;
+  return started;
+end;
+$function$;
+comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: calls private.start_test_run(bot_id, task_run_id) of the tests domain (PT501 tests_unavailable until it exists). Service role only.';
+-- execute: service_role
+
 -- private.storage_bot_id(name text)
 CREATE OR REPLACE FUNCTION private.storage_bot_id(name text)
  RETURNS uuid
@@ -1074,6 +1508,192 @@ begin
 end;
 $function$;
 comment on function private.store_avatar_as_path() is 'Before a profile or bot is written: a public URL of the avatars bucket in avatar_url becomes its object path.';
+-- execute: public
+
+-- private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with turns as (
+    select m.* from public.messages m
+    where m.bot_id = task_digest.bot_id and m.created_at >= since and m.created_at < until
+  ),
+  answered as (
+    -- each answer with the question right before it in its chat
+    select a.*, (select q.content from public.messages q
+                 where q.chat_id = a.chat_id and q.role = 'user' and q.created_at <= a.created_at
+                 order by q.created_at desc limit 1) as question
+    from turns a where a.role = 'assistant'
+  )
+  select jsonb_build_object(
+    'since', since, 'until', until,
+    'counts', jsonb_build_object(
+      'chats', (select count(*) from public.chats c where c.bot_id = task_digest.bot_id and c.created_at >= since and c.created_at < until),
+      'questions', (select count(*) from turns where role = 'user'),
+      'answers', (select count(*) from turns where role = 'assistant'),
+      'feedback_up', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'up' and f.created_at >= since and f.created_at < until),
+      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until)),
+    'top_questions', coalesce((select jsonb_agg(jsonb_build_object('question', q, 'count', n)) from (
+      select lower(btrim(content)) q, count(*) n from turns where role = 'user'
+      group by 1 order by 2 desc, 1 limit 10) x), '[]'),
+    'unanswered_questions', coalesce((select jsonb_agg(jsonb_build_object('question', question, 'chat_id', chat_id, 'at', created_at)) from (
+      select question, chat_id, created_at from answered
+      where (error is not null or jsonb_array_length(sources) = 0) and question is not null
+      order by created_at desc limit 20) x), '[]'),
+    'negative_feedback', coalesce((select jsonb_agg(jsonb_build_object('comment', comment, 'answer', answer, 'chat_id', chat_id, 'at', created_at)) from (
+      select f.comment, left(m.content, 500) answer, m.chat_id, f.created_at
+      from public.message_feedback f join public.messages m on m.id = f.message_id
+      where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until
+      order by f.created_at desc limit 20) x), '[]'));
+$function$;
+comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources) and negative feedback of a bot between two times. Service role only.';
+-- execute: service_role
+
+-- private.task_recipient_emails(task_id uuid)
+CREATE OR REPLACE FUNCTION private.task_recipient_emails(task_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text
+  from public.tasks t
+  join public.bots b on b.id = t.bot_id
+  join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
+  join auth.users u on u.id = tm.user_id
+  where t.id = task_recipient_emails.task_id and u.email is not null;
+$function$;
+-- execute: service_role
+
+-- private.webhook_chat_created()
+CREATE OR REPLACE FUNCTION private.webhook_chat_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'chat.created', jsonb_build_object('chat', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'channel', new.channel, 'title', new.title, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_endpoint_owner_emails(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.webhook_endpoint_owner_emails(endpoint_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text
+  from public.webhook_endpoints e
+  join public.bots b on b.id = e.bot_id
+  join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
+  join auth.users u on u.id = tm.user_id
+  where e.id = webhook_endpoint_owner_emails.endpoint_id and u.email is not null;
+$function$;
+-- execute: service_role
+
+-- private.webhook_feedback_created()
+CREATE OR REPLACE FUNCTION private.webhook_feedback_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'feedback.created', jsonb_build_object('feedback', jsonb_build_object(
+    'id', new.id, 'message_id', new.message_id, 'bot_id', new.bot_id, 'rating', new.rating,
+    'comment', new.comment, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_ingestion_finished()
+CREATE OR REPLACE FUNCTION private.webhook_ingestion_finished()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  source public.data_sources;
+begin
+  if new.status not in ('succeeded', 'failed') or new.status = old.status then
+    return null;
+  end if;
+  select * into source from public.data_sources where id = new.data_source_id;
+  perform private.enqueue_event(new.bot_id,
+    case new.status when 'succeeded' then 'data_source.synced' else 'data_source.failed' end,
+    jsonb_build_object(
+      'data_source', jsonb_build_object('id', source.id, 'bot_id', source.bot_id, 'name', source.name, 'type', source.type,
+        'document_count', source.document_count, 'chunk_count', source.chunk_count),
+      'job', jsonb_build_object('id', new.id, 'status', new.status, 'trigger', new.trigger,
+        'progress_done', new.progress_done, 'progress_total', new.progress_total,
+        'error_count', jsonb_array_length(new.errors), 'errors', (select coalesce(jsonb_agg(e), '[]') from (
+          select e from jsonb_array_elements(new.errors) e limit 20) x),
+        'started_at', new.started_at, 'finished_at', new.finished_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_message_created()
+CREATE OR REPLACE FUNCTION private.webhook_message_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'message.created', jsonb_build_object('message', jsonb_build_object(
+    'id', new.id, 'chat_id', new.chat_id, 'bot_id', new.bot_id, 'role', new.role, 'content', new.content,
+    'sources', new.sources, 'error', new.error, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_retry_delay(attempt integer)
+CREATE OR REPLACE FUNCTION private.webhook_retry_delay(attempt integer)
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (array['30 seconds', '2 minutes', '10 minutes', '30 minutes', '1 hour', '3 hours', '6 hours', '12 hours']::interval[])[attempt];
+$function$;
+-- execute: public
+
+-- private.webhook_task_completed()
+CREATE OR REPLACE FUNCTION private.webhook_task_completed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  task public.tasks;
+begin
+  if new.status = 'running' or old.status <> 'running' then
+    return null;
+  end if;
+  select * into task from public.tasks where id = new.task_id;
+  perform private.enqueue_event(new.bot_id, 'task.completed', jsonb_build_object(
+    'task', jsonb_build_object('id', task.id, 'bot_id', task.bot_id, 'name', task.name, 'type', task.type),
+    'run', jsonb_build_object('id', new.id, 'trigger', new.trigger, 'status', new.status, 'scheduled_for', new.scheduled_for,
+      'started_at', new.started_at, 'finished_at', new.finished_at, 'duration_ms', new.duration_ms,
+      'output', new.output, 'error', new.error)),
+    task.webhook_endpoint_id);
+  return null;
+end;
+$function$;
 -- execute: public
 
 -- public.accept_invitation(token text)
@@ -1181,6 +1801,30 @@ $function$;
 comment on function public.check_bot_password(bot_id uuid, password text) is 'Service role: true when the password opens this password-protected bot.';
 -- execute: service_role
 
+-- public.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
+CREATE OR REPLACE FUNCTION public.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
+ RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select * from private.claim_due_tasks(at_time => claim_due_tasks.at_time, max_tasks => claim_due_tasks.max_tasks) $function$;
+-- execute: authenticated; service_role
+
+-- public.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
+ RETURNS TABLE(delivery_id uuid, endpoint_id uuid, url text, secret text, event_id uuid, event_type text, event_version integer, event_data jsonb, event_created_at timestamp with time zone, bot_id uuid, attempt integer)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select * from private.claim_webhook_deliveries(max_deliveries => claim_webhook_deliveries.max_deliveries, lease_seconds => claim_webhook_deliveries.lease_seconds, at_time => claim_webhook_deliveries.at_time) $function$;
+-- execute: authenticated; service_role
+
+-- public.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer DEFAULT NULL::integer, response_excerpt text DEFAULT NULL::text, error text DEFAULT NULL::text, duration_ms integer DEFAULT NULL::integer, at_time timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.complete_webhook_delivery(delivery_id => complete_webhook_delivery.delivery_id, ok => complete_webhook_delivery.ok, response_status => complete_webhook_delivery.response_status, response_excerpt => complete_webhook_delivery.response_excerpt, error => complete_webhook_delivery.error, duration_ms => complete_webhook_delivery.duration_ms, at_time => complete_webhook_delivery.at_time) $function$;
+-- execute: authenticated; service_role
+
 -- public.consume_rate_limit(key text, max_hits integer, window_seconds integer)
 CREATE OR REPLACE FUNCTION public.consume_rate_limit(key text, max_hits integer, window_seconds integer)
  RETURNS TABLE(allowed boolean, retry_after integer)
@@ -1232,6 +1876,14 @@ begin
 end;
 $function$;
 comment on function public.create_team(name text, slug text) is 'Creates a shared team with the caller as owner. slug defaults to one made from the name.';
+-- execute: authenticated; service_role
+
+-- public.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.finish_task_run(run_id uuid, ok boolean, output jsonb DEFAULT '{}'::jsonb, error text DEFAULT NULL::text, at_time timestamp with time zone DEFAULT now())
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.finish_task_run(run_id => finish_task_run.run_id, ok => finish_task_run.ok, output => finish_task_run.output, error => finish_task_run.error, at_time => finish_task_run.at_time) $function$;
 -- execute: authenticated; service_role
 
 -- public.gallery_bots()
@@ -1308,6 +1960,15 @@ AS $function$
   order by m.role, m.created_at;
 $function$;
 comment on function public.get_team_members(team_id uuid) is 'Members of a team with role, name, avatar and email; for the team''s members and platform admins.';
+-- execute: authenticated; service_role
+
+-- public.get_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.get_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.get_webhook_secret(endpoint_id => get_webhook_secret.endpoint_id) $function$;
 -- execute: authenticated; service_role
 
 -- public.invite_team_member(team_id uuid, email text, role public.team_role)
@@ -1572,6 +2233,22 @@ $function$;
 comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
+-- public.redeliver_failed_webhooks(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.redeliver_failed_webhooks(endpoint_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.redeliver_failed_webhooks(endpoint_id => redeliver_failed_webhooks.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.redeliver_webhook(delivery_id uuid)
+CREATE OR REPLACE FUNCTION public.redeliver_webhook(delivery_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.redeliver_webhook(delivery_id => redeliver_webhook.delivery_id) $function$;
+-- execute: authenticated; service_role
+
 -- public.remove_team_member(team_id uuid, user_id uuid)
 CREATE OR REPLACE FUNCTION public.remove_team_member(team_id uuid, user_id uuid)
  RETURNS void
@@ -1609,6 +2286,22 @@ begin
 end;
 $function$;
 comment on function public.remove_team_provider_key(team_id uuid, provider text) is 'Admins/owners: forget the team''s key for a provider.';
+-- execute: authenticated; service_role
+
+-- public.rotate_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.rotate_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.rotate_webhook_secret(endpoint_id => rotate_webhook_secret.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.send_test_webhook(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.send_test_webhook(endpoint_id uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.send_test_webhook(endpoint_id => send_test_webhook.endpoint_id) $function$;
 -- execute: authenticated; service_role
 
 -- public.set_bot_password(bot_id uuid, password text)
@@ -1671,6 +2364,32 @@ $function$;
 comment on function public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text) is 'Admins/owners: store (or replace) the team''s API key and base URL for a model provider.';
 -- execute: authenticated; service_role
 
+-- public.start_task_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION public.start_task_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.start_task_test_run(bot_id => start_task_test_run.bot_id, task_run_id => start_task_test_run.task_run_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.task_digest(bot_id => task_digest.bot_id, since => task_digest.since, until => task_digest.until) $function$;
+-- execute: authenticated; service_role
+
+-- public.task_recipient_emails(task_id uuid)
+CREATE OR REPLACE FUNCTION public.task_recipient_emails(task_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select * from private.task_recipient_emails(task_id => task_recipient_emails.task_id) $function$;
+-- execute: authenticated; service_role
+
 -- public.transfer_team_ownership(team_id uuid, new_owner_id uuid)
 CREATE OR REPLACE FUNCTION public.transfer_team_ownership(team_id uuid, new_owner_id uuid)
  RETURNS void
@@ -1698,3 +2417,25 @@ end;
 $function$;
 comment on function public.transfer_team_ownership(team_id uuid, new_owner_id uuid) is 'Owners: make another member owner and become an admin.';
 -- execute: authenticated; service_role
+
+-- public.webhook_endpoint_owner_emails(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.webhook_endpoint_owner_emails(endpoint_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select * from private.webhook_endpoint_owner_emails(endpoint_id => webhook_endpoint_owner_emails.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.webhook_event_types()
+CREATE OR REPLACE FUNCTION public.webhook_event_types()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select array['chat.created', 'message.created', 'feedback.created', 'lead.created', 'handoff.requested',
+    'data_source.synced', 'data_source.failed', 'test_run.completed', 'task.completed']::text[];
+$function$;
+comment on function public.webhook_event_types() is 'The event types an endpoint may subscribe to.';
+-- execute: anon; authenticated; public; service_role

@@ -268,7 +268,7 @@ AS $function$
 begin
   update public.task_runs r
   set status = 'failed', finished_at = at_time, error = 'timed_out',
-      duration_ms = (extract(epoch from at_time - r.started_at) * 1000)::integer
+      duration_ms = least(extract(epoch from at_time - r.started_at) * 1000, 2147483647)::integer
   where r.status = 'running' and r.started_at < at_time - interval '30 minutes';
 
   return query
@@ -535,7 +535,7 @@ begin
   set status = case when ok then 'succeeded'::public.task_run_status else 'failed' end,
       finished_at = at_time, output = coalesce(finish_task_run.output, '{}'),
       error = left(finish_task_run.error, 1000),
-      duration_ms = greatest(0, (extract(epoch from at_time - t.started_at) * 1000)::integer)
+      duration_ms = least(greatest(0, extract(epoch from at_time - t.started_at) * 1000), 2147483647)::integer
   where t.id = finish_task_run.run_id and t.status = 'running'
   returning * into r;
   if r.id is null then

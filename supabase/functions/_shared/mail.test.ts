@@ -37,9 +37,16 @@ function smtpServer() {
         buf = buf.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === "EHLO" || verb === "HELO") await say("250 test");
-        else if (verb === "MAIL") (current.from = line), await say("250 ok");
-        else if (verb === "RCPT") current.to.push(line), await say("250 ok");
-        else if (verb === "DATA") (inData = true), await say("354 go ahead");
+        else if (verb === "MAIL") {
+          current.from = line;
+          await say("250 ok");
+        } else if (verb === "RCPT") {
+          current.to.push(line);
+          await say("250 ok");
+        } else if (verb === "DATA") {
+          inData = true;
+          await say("354 go ahead");
+        }
         else if (verb === "QUIT") {
           await say("221 bye");
           conn.close();
@@ -73,7 +80,10 @@ Deno.test("sendMail sends one message per recipient through SMTP; without SMTP i
     assert.match(smtp.messages[0].data, /Subject: Endpoint disabled/);
     assert.match(smtp.messages[0].data, /Hello/);
   } finally {
-    for (const [k, v] of saved) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    for (const [k, v] of saved) {
+      if (v === undefined) Deno.env.delete(k);
+      else Deno.env.set(k, v);
+    }
     smtp.close();
   }
 });

@@ -505,3 +505,13 @@ order by m.created_at;
 
 insert into public.message_feedback (message_id, bot_id, user_id, rating, comment) values
   ('f9100000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003', 'up', 'Clear answer, thanks!');
+
+-- webhooks and tasks (issue 21) ----------------------------------------------------------
+-- A switched-off example endpoint (so the demo sends nothing anywhere) and a weekly digest
+-- of "Acme Internal" (Mondays 09:00 Berlin time; no recipients, so no mail is sent).
+insert into public.webhook_endpoints (id, bot_id, url, events, enabled, description) values
+  ('e2100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'https://hooks.example.com/parley',
+   array['chat.created', 'message.created', 'feedback.created'], false, 'Example endpoint (switched off)');
+insert into public.tasks (id, bot_id, name, type, cron, timezone, settings) values
+  ('e2200000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'Weekly digest', 'digest',
+   '0 9 * * 1', 'Europe/Berlin', '{"period_hours": 168}');

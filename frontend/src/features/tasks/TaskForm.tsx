@@ -32,7 +32,6 @@ export function TaskForm({ botId, type, initial, saving, error, onSave }: {
   const intl = useIntl();
   const [v, setV] = useState<TaskInput>(initial);
   const bot = useBotQuery(botId);
-  const members = useTeamMembersQuery(bot.data?.team_id ?? "");
   const sources = useDataSourcesQuery(botId);
   const endpoints = useWebhookEndpointsQuery(botId);
   const set = (patch: Partial<TaskInput>) => setV((old) => ({ ...old, ...patch }));
@@ -83,16 +82,8 @@ export function TaskForm({ botId, type, initial, saving, error, onSave }: {
           {sources.data?.length === 0 && <span className="tk-muted"><FormattedMessage id="tasks.form.noSources" /></span>}
         </fieldset>
       )}
-      {(type === "digest" || type === "ask") && (
-        <fieldset className="tk-choices">
-          <legend><FormattedMessage id="tasks.form.recipients" /></legend>
-          {(members.data ?? []).map((m) => (
-            <label key={m.user_id}>
-              <input type="checkbox" checked={v.recipient_ids.includes(m.user_id)} onChange={(e) => set({ recipient_ids: toggle(v.recipient_ids, m.user_id, e.target.checked) })} />{" "}
-              {m.display_name ?? m.email}
-            </label>
-          ))}
-        </fieldset>
+      {(type === "digest" || type === "ask") && bot.data && (
+        <Recipients teamId={bot.data.team_id} value={v.recipient_ids} onChange={(recipient_ids) => set({ recipient_ids })} />
       )}
       <Select
         label={<FormattedMessage id="tasks.form.webhook" />}
@@ -106,5 +97,21 @@ export function TaskForm({ botId, type, initial, saving, error, onSave }: {
       {error != null && <ErrorNote error={error} />}
       <div><Button type="submit" loading={saving}><FormattedMessage id="tasks.form.save" /></Button></div>
     </form>
+  );
+}
+
+/** Team members to e-mail (asked for only once the bot's team is known). */
+function Recipients({ teamId, value, onChange }: { teamId: string; value: string[]; onChange: (v: string[]) => void }) {
+  const members = useTeamMembersQuery(teamId);
+  return (
+    <fieldset className="tk-choices">
+      <legend><FormattedMessage id="tasks.form.recipients" /></legend>
+      {(members.data ?? []).map((m) => (
+        <label key={m.user_id}>
+          <input type="checkbox" checked={value.includes(m.user_id)} onChange={(e) => onChange(toggle(value, m.user_id, e.target.checked))} />{" "}
+          {m.display_name ?? m.email}
+        </label>
+      ))}
+    </fieldset>
   );
 }

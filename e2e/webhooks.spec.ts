@@ -126,7 +126,8 @@ for (const [prefix, code] of [
       await explainFailure(page, ART, `tasks-${code}`, async () => {
         await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/tasks/new`);
         await page.getByRole("heading", { name: t["tasks.newTitle"], level: 1 }).waitFor({ timeout: 20_000 });
-        await page.getByRole("radio", { name: new RegExp(t["tasks.type.ask"]!) }).click();
+        await page.locator("[data-task-type=ask]").click();
+        assert.equal(await page.getByRole("radio", { name: new RegExp(`^${t["tasks.type.ask"]}`) }).getAttribute("aria-checked"), "true");
         await page.getByLabel(t["tasks.form.name"]!, { exact: true }).fill(name);
         await page.getByLabel(t["tasks.form.scheduleKind"]!).selectOption("interval");
         await page.getByLabel(t["tasks.form.everyHours"]!).fill("12");

@@ -651,3 +651,13 @@ insert into public.leads (bot_id, chat_id, power_up_id, fields, created_at) valu
   ('c0000000-0000-4000-8000-000000000001', 'f9000000-0000-4000-8000-000000000002', 'f8000000-0000-4000-8000-000000000001',
    '{"name": "Vera Visitor", "email": "visitor@parley.test", "company": "Visitor & Co", "message": "We are 40 people; what does the team plan cost?"}',
    now() - interval '50 minutes');
+
+-- webhooks and tasks (issue 21) ----------------------------------------------------------
+-- A switched-off example endpoint (so the demo sends nothing anywhere) and a weekly digest
+-- of "Acme Internal" (Mondays 09:00 Berlin time; no recipients, so no mail is sent).
+insert into public.webhook_endpoints (id, bot_id, url, events, enabled, description) values
+  ('e2100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'https://hooks.example.com/parley',
+   array['chat.created', 'message.created', 'feedback.created'], false, 'Example endpoint (switched off)');
+insert into public.tasks (id, bot_id, name, type, cron, timezone, settings) values
+  ('e2200000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'Weekly digest', 'digest',
+   '0 9 * * 1', 'Europe/Berlin', '{"period_hours": 168}');

@@ -21,8 +21,11 @@ create type public.ingestion_trigger as enum ('manual', 'schedule', 'create');
 comment on type public.ingestion_trigger is 'What started an ingestion run.';
 create type public.sync_schedule as enum ('never', 'daily', 'weekly', 'monthly');
 comment on type public.sync_schedule is 'How often a data source is re-synced automatically.';
+create type public.task_run_status as enum ('running', 'succeeded', 'failed');
+create type public.task_type as enum ('digest', 'ask', 'sync', 'test');
 create type public.team_role as enum ('owner', 'admin');
 comment on type public.team_role is 'owner: everything in the team; admin: the team''s bots and everything under them.';
+create type public.webhook_delivery_status as enum ('pending', 'succeeded', 'failed');
 create domain public.language_code as text CHECK ((VALUE = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
 comment on domain public.language_code is 'One of the ten interface languages: en de es fr it jp cn el pl nl.';
 
@@ -257,6 +260,7 @@ CREATE UNIQUE INDEX chats_external_thread_idx ON public.chats USING btree (bot_i
 CREATE INDEX chats_needs_human_idx ON public.chats USING btree (bot_id, last_message_at DESC) WHERE needs_human;
 CREATE INDEX chats_user_id_last_message_at_idx ON public.chats USING btree (user_id, last_message_at DESC NULLS LAST);
 CREATE TRIGGER chats_set_timestamps BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER chats_webhook_event AFTER INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.webhook_chat_created();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('30');
 CREATE TRIGGER protect_chat_external_ids BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_external_ids();
 CREATE TRIGGER protect_chat_fields BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_fields();
@@ -426,6 +430,7 @@ CREATE INDEX ingestion_jobs_bot_id_idx ON public.ingestion_jobs USING btree (bot
 CREATE INDEX ingestion_jobs_created_by_idx ON public.ingestion_jobs USING btree (created_by);
 CREATE INDEX ingestion_jobs_data_source_id_idx ON public.ingestion_jobs USING btree (data_source_id, created_at DESC);
 CREATE TRIGGER ingestion_jobs_set_timestamps BEFORE INSERT OR UPDATE ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER ingestion_jobs_webhook_event AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.webhook_ingestion_finished();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -472,6 +477,7 @@ alter table public.message_feedback add constraint message_feedback_user_id_fkey
 CREATE INDEX message_feedback_bot_id_created_at_idx ON public.message_feedback USING btree (bot_id, created_at DESC);
 CREATE INDEX message_feedback_user_id_idx ON public.message_feedback USING btree (user_id);
 CREATE TRIGGER message_feedback_set_timestamps BEFORE INSERT OR UPDATE ON public.message_feedback FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER message_feedback_webhook_event AFTER INSERT ON public.message_feedback FOR EACH ROW EXECUTE FUNCTION private.webhook_feedback_created();
 CREATE TRIGGER prepare_feedback BEFORE INSERT OR UPDATE ON public.message_feedback FOR EACH ROW EXECUTE FUNCTION private.prepare_feedback();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -515,6 +521,7 @@ CREATE TRIGGER announce_message AFTER INSERT ON public.messages FOR EACH ROW EXE
 CREATE TRIGGER check_message_image_paths BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.check_message_image_paths();
 CREATE TRIGGER count_message AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.count_message();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('60');
+CREATE TRIGGER messages_webhook_event AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.webhook_message_created();
 CREATE TRIGGER prepare_message BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.prepare_message();
 CREATE TRIGGER protect_message_actions BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_actions();
 CREATE TRIGGER protect_message_fields BEFORE UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_fields();
@@ -662,6 +669,89 @@ CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON pub
 -- row level security: enabled
 -- grants: anon: maintain, select, update; authenticated: maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.task_runs ------------------------------------------------------------
+create table public.task_runs (
+  id uuid default gen_random_uuid() not null,
+  task_id uuid not null,
+  bot_id uuid not null,
+  trigger text not null,
+  status public.task_run_status default 'running'::public.task_run_status not null,
+  scheduled_for timestamp with time zone,
+  started_at timestamp with time zone default now() not null,
+  finished_at timestamp with time zone,
+  duration_ms integer,
+  output jsonb default '{}'::jsonb not null,
+  error text,
+  created_by uuid,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.task_runs is 'One run of a task: trigger, status, duration and output (what was sent where). Written by the tasks function.';
+alter table public.task_runs add constraint task_runs_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.task_runs add constraint task_runs_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.task_runs add constraint task_runs_error_check CHECK (((error IS NULL) OR (char_length(error) <= 1000)));
+alter table public.task_runs add constraint task_runs_output_check CHECK ((jsonb_typeof(output) = 'object'::text));
+alter table public.task_runs add constraint task_runs_pkey PRIMARY KEY (id);
+alter table public.task_runs add constraint task_runs_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id) ON DELETE CASCADE;
+alter table public.task_runs add constraint task_runs_trigger_check CHECK ((trigger = ANY (ARRAY['schedule'::text, 'manual'::text])));
+CREATE INDEX task_runs_bot_id_idx ON public.task_runs USING btree (bot_id);
+CREATE INDEX task_runs_created_by_idx ON public.task_runs USING btree (created_by);
+CREATE INDEX task_runs_running_idx ON public.task_runs USING btree (started_at) WHERE (status = 'running'::public.task_run_status);
+CREATE INDEX task_runs_task_id_idx ON public.task_runs USING btree (task_id, started_at DESC);
+CREATE TRIGGER task_runs_webhook_event AFTER UPDATE OF status ON public.task_runs FOR EACH ROW EXECUTE FUNCTION private.webhook_task_completed();
+-- row level security: enabled
+-- grants: authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.tasks ----------------------------------------------------------------
+create table public.tasks (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  name text not null,
+  type public.task_type not null,
+  cron text,
+  timezone text default 'UTC'::text not null,
+  every_hours integer,
+  settings jsonb default '{}'::jsonb not null,
+  recipient_ids uuid[] default '{}'::uuid[] not null,
+  webhook_endpoint_id uuid,
+  enabled boolean default true not null,
+  next_run_at timestamp with time zone,
+  last_run_at timestamp with time zone,
+  last_status public.task_run_status,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.tasks is 'Scheduled work of a bot. settings: digest {period_hours?}, ask {prompt}, sync {data_source_ids}, test {}. Output goes to recipient_ids (team members, by e-mail) and/or webhook_endpoint_id (task.completed).';
+alter table public.tasks add constraint tasks_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.tasks add constraint tasks_check CHECK (((cron IS NULL) <> (every_hours IS NULL)));
+alter table public.tasks add constraint tasks_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.tasks add constraint tasks_cron_check CHECK (((cron IS NULL) OR ((char_length(cron) <= 120) AND (cron ~ '^\s*\S+(\s+\S+){4}\s*$'::text))));
+alter table public.tasks add constraint tasks_every_hours_check CHECK (((every_hours IS NULL) OR ((every_hours >= 1) AND (every_hours <= 720))));
+alter table public.tasks add constraint tasks_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 200)));
+alter table public.tasks add constraint tasks_pkey PRIMARY KEY (id);
+alter table public.tasks add constraint tasks_recipient_ids_check CHECK ((cardinality(recipient_ids) <= 50));
+alter table public.tasks add constraint tasks_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (pg_column_size(settings) <= 16384)));
+alter table public.tasks add constraint tasks_timezone_check CHECK ((char_length(timezone) <= 64));
+alter table public.tasks add constraint tasks_webhook_endpoint_id_fkey FOREIGN KEY (webhook_endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE SET NULL;
+CREATE INDEX tasks_bot_id_idx ON public.tasks USING btree (bot_id);
+CREATE INDEX tasks_created_by_idx ON public.tasks USING btree (created_by);
+CREATE INDEX tasks_due_idx ON public.tasks USING btree (next_run_at) WHERE enabled;
+CREATE INDEX tasks_webhook_endpoint_id_idx ON public.tasks USING btree (webhook_endpoint_id);
+CREATE TRIGGER tasks_check BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task();
+CREATE TRIGGER tasks_set_timestamps BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- column grants on bot_id: authenticated: insert
+-- column grants on name: authenticated: insert, update
+-- column grants on type: authenticated: insert
+-- column grants on cron: authenticated: insert, update
+-- column grants on timezone: authenticated: insert, update
+-- column grants on every_hours: authenticated: insert, update
+-- column grants on settings: authenticated: insert, update
+-- column grants on recipient_ids: authenticated: insert, update
+-- column grants on webhook_endpoint_id: authenticated: insert, update
+-- column grants on enabled: authenticated: insert, update
+
 -- public.team_invitations -----------------------------------------------------
 create table public.team_invitations (
   id uuid default gen_random_uuid() not null,
@@ -770,6 +860,109 @@ CREATE TRIGGER protect_team_fields BEFORE UPDATE ON public.teams FOR EACH ROW EX
 CREATE TRIGGER teams_set_timestamps BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.webhook_deliveries ---------------------------------------------------
+create table public.webhook_deliveries (
+  id uuid default gen_random_uuid() not null,
+  endpoint_id uuid not null,
+  event_id uuid not null,
+  event_seq bigint not null,
+  bot_id uuid not null,
+  status public.webhook_delivery_status default 'pending'::public.webhook_delivery_status not null,
+  attempt integer default 0 not null,
+  next_attempt_at timestamp with time zone default now() not null,
+  locked_until timestamp with time zone,
+  response_status integer,
+  response_excerpt text,
+  error text,
+  duration_ms integer,
+  delivered_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.webhook_deliveries is 'One event to one endpoint: attempts so far, the last response (status, first 1000 characters) or error, when it is tried next. Written by private.enqueue_event and the deliver worker.';
+alter table public.webhook_deliveries add constraint webhook_deliveries_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.webhook_deliveries add constraint webhook_deliveries_endpoint_id_event_id_key UNIQUE (endpoint_id, event_id);
+alter table public.webhook_deliveries add constraint webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE CASCADE;
+alter table public.webhook_deliveries add constraint webhook_deliveries_error_check CHECK (((error IS NULL) OR (char_length(error) <= 500)));
+alter table public.webhook_deliveries add constraint webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.webhook_events(id) ON DELETE CASCADE;
+alter table public.webhook_deliveries add constraint webhook_deliveries_pkey PRIMARY KEY (id);
+alter table public.webhook_deliveries add constraint webhook_deliveries_response_excerpt_check CHECK (((response_excerpt IS NULL) OR (char_length(response_excerpt) <= 1000)));
+CREATE INDEX webhook_deliveries_bot_id_idx ON public.webhook_deliveries USING btree (bot_id, created_at DESC);
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::public.webhook_delivery_status);
+CREATE INDEX webhook_deliveries_event_id_idx ON public.webhook_deliveries USING btree (event_id);
+CREATE INDEX webhook_deliveries_queue_idx ON public.webhook_deliveries USING btree (endpoint_id, event_seq) WHERE (status = 'pending'::public.webhook_delivery_status);
+CREATE TRIGGER webhook_deliveries_set_timestamps BEFORE INSERT OR UPDATE ON public.webhook_deliveries FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: anon: maintain, select; authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.webhook_endpoint_secrets ---------------------------------------------
+create table public.webhook_endpoint_secrets (
+  endpoint_id uuid not null,
+  secret text default ('whsec_'::text || encode(extensions.gen_random_bytes(24), 'base64'::text)) not null,
+  rotated_at timestamp with time zone default now() not null
+);
+comment on table public.webhook_endpoint_secrets is 'Standard Webhooks signing secret (whsec_<base64>) of an endpoint. No client role reads it; owners and admins see it through public.get_webhook_secret.';
+alter table public.webhook_endpoint_secrets add constraint webhook_endpoint_secrets_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE CASCADE;
+alter table public.webhook_endpoint_secrets add constraint webhook_endpoint_secrets_pkey PRIMARY KEY (endpoint_id);
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.webhook_endpoints ----------------------------------------------------
+create table public.webhook_endpoints (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  url text not null,
+  events text[] default '{}'::text[] not null,
+  enabled boolean default true not null,
+  description text,
+  failure_count integer default 0 not null,
+  disabled_reason text,
+  disabled_at timestamp with time zone,
+  last_success_at timestamp with time zone,
+  last_failure_at timestamp with time zone,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.webhook_endpoints is 'Where a bot''s events are sent. failure_count = failed attempts in a row; an endpoint whose delivery exhausts its retries is disabled (disabled_reason) and its owners are e-mailed.';
+alter table public.webhook_endpoints add constraint webhook_endpoints_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.webhook_endpoints add constraint webhook_endpoints_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.webhook_endpoints add constraint webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500)));
+alter table public.webhook_endpoints add constraint webhook_endpoints_disabled_reason_check CHECK (((disabled_reason IS NULL) OR (char_length(disabled_reason) <= 500)));
+alter table public.webhook_endpoints add constraint webhook_endpoints_events_check CHECK (((events <@ public.webhook_event_types()) AND (cardinality(events) <= 20)));
+alter table public.webhook_endpoints add constraint webhook_endpoints_pkey PRIMARY KEY (id);
+alter table public.webhook_endpoints add constraint webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~ '^https?://[^\s/]+'::text)));
+CREATE INDEX webhook_endpoints_bot_id_idx ON public.webhook_endpoints USING btree (bot_id);
+CREATE INDEX webhook_endpoints_created_by_idx ON public.webhook_endpoints USING btree (created_by);
+CREATE TRIGGER webhook_endpoints_create_secret AFTER INSERT ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.create_webhook_endpoint_secret();
+CREATE TRIGGER webhook_endpoints_protect_fields BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.protect_webhook_endpoint_fields();
+CREATE TRIGGER webhook_endpoints_set_timestamps BEFORE INSERT OR UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: delete, insert, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- column grants on url: authenticated: update
+-- column grants on events: authenticated: update
+-- column grants on enabled: authenticated: update
+-- column grants on description: authenticated: update
+
+-- public.webhook_events -------------------------------------------------------
+create table public.webhook_events (
+  id uuid default gen_random_uuid() not null,
+  seq bigint generated always as identity not null,
+  bot_id uuid not null,
+  type text not null,
+  version integer default 1 not null,
+  data jsonb not null,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.webhook_events is 'The outbox: one row per event, written in the transaction of the change (private.enqueue_event). The id is the webhook-id receivers deduplicate by.';
+alter table public.webhook_events add constraint webhook_events_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.webhook_events add constraint webhook_events_data_check CHECK ((jsonb_typeof(data) = 'object'::text));
+alter table public.webhook_events add constraint webhook_events_pkey PRIMARY KEY (id);
+alter table public.webhook_events add constraint webhook_events_type_check CHECK (((type = ANY (public.webhook_event_types())) OR (type = 'webhook.test'::text)));
+CREATE INDEX webhook_events_bot_id_created_at_idx ON public.webhook_events USING btree (bot_id, created_at DESC);
+-- row level security: enabled
+-- grants: anon: maintain, select; authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- triggers on platform tables ----------------------------------------------------
 CREATE TRIGGER on_auth_user_created AFTER INSERT ON auth.users FOR EACH ROW EXECUTE FUNCTION private.handle_new_user();

@@ -1,0 +1,153 @@
+// Running one claimed (or manual) task run by type, then ending it with its output. Output goes
+// to e-mail (the task's recipients who are team members) here, and to webhooks through the
+// task.completed event that finishing the run queues (the task's endpoint included).
+import type { Db } from "../_shared/clients.ts";
+import type { Json } from "../_shared/database.types.ts";
+import { must } from "../_shared/db.ts";
+import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
+import { describe, type Logger } from "../_shared/log.ts";
+import { escapeHtml, type MailResult, sendMail } from "../_shared/mail.ts";
+import { activeJob, createJob, runJob } from "../ingest/sync.ts";
+
+export interface TaskRow {
+  id: string;
+  bot_id: string;
+  name: string;
+  type: "digest" | "ask" | "sync" | "test";
+  cron: string | null;
+  timezone: string;
+  every_hours: number | null;
+  settings: Json;
+  last_run_at: string | null;
+}
+
+export const TASK_COLUMNS = "id, bot_id, name, type, cron, timezone, every_hours, settings, last_run_at";
+
+class TaskFailure extends Error {
+  constructor(readonly code: string, message: string, readonly output: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+const settingsOf = (t: TaskRow) => (t.settings && typeof t.settings === "object" && !Array.isArray(t.settings) ? t.settings : {}) as Record<string, unknown>;
+
+/** Runs the task for `runId` (a running task_runs row) and finishes it; never throws for the task's own failure. */
+export async function runTask(service: Db, task: TaskRow, runId: string, at: Date, log: Logger, background: (p: Promise<unknown>) => void) {
+  const t0 = performance.now();
+  let ok = true;
+  let output: Record<string, unknown> = {};
+  let error: string | null = null;
+  try {
+    if (task.type === "digest") output = await digest(service, task, at);
+    else if (task.type === "ask") output = await ask(service, task, log);
+    else if (task.type === "sync") output = await sync(service, task, log, background);
+    else output = await test(service, task, runId);
+  } catch (e) {
+    ok = false;
+    if (e instanceof TaskFailure) {
+      error = `${e.code}: ${e.message}`;
+      output = e.output;
+    } else {
+      error = "internal_error";
+      log.error("task_failed", { task_id: task.id, run_id: runId, error: describe(e) });
+    }
+  }
+  // finished on the same clock the run started on (the tick's, which tests move)
+  const finishedAt = new Date(at.getTime() + Math.round(performance.now() - t0));
+  must(
+    await service.rpc("finish_task_run", { run_id: runId, ok, output: output as Json, error: error ?? undefined, at_time: finishedAt.toISOString() }),
+    "finish run",
+  );
+  log.info("task_run", { task_id: task.id, run_id: runId, type: task.type, ok, error });
+  return { ok, output, error };
+}
+
+async function mailRecipients(service: Db, task: TaskRow, subject: string, text: string, html: string): Promise<MailResult> {
+  const rows = must(await service.rpc("task_recipient_emails", { task_id: task.id }), "recipients") as { email: string }[];
+  return await sendMail({ to: rows.map((r) => r.email), subject, text, html });
+}
+
+/** The period a digest covers: since the last run (or the task's period), up to now. */
+function digestPeriodHours(task: TaskRow): number {
+  const hours = Number(settingsOf(task).period_hours);
+  if (Number.isFinite(hours) && hours >= 1 && hours <= 24 * 31) return hours;
+  return task.every_hours ?? 24;
+}
+
+interface Digest {
+  since: string;
+  until: string;
+  counts: { chats: number; questions: number; answers: number; feedback_up: number; feedback_down: number };
+  top_questions: { question: string; count: number }[];
+  unanswered_questions: { question: string; chat_id: string; at: string }[];
+  negative_feedback: { comment: string | null; answer: string; chat_id: string; at: string }[];
+}
+
+async function digest(service: Db, task: TaskRow, at: Date) {
+  const since = new Date(at.getTime() - digestPeriodHours(task) * 3600_000);
+  const d = must(await service.rpc("task_digest", { bot_id: task.bot_id, since: since.toISOString(), until: at.toISOString() }), "digest") as unknown as Digest;
+  const lines = [
+    `${task.name}: ${d.since} – ${d.until}`,
+    "",
+    `Conversations: ${d.counts.chats}, questions: ${d.counts.questions}, answers: ${d.counts.answers}`,
+    `Feedback: ${d.counts.feedback_up} up, ${d.counts.feedback_down} down`,
+    "",
+    "Top questions:",
+    ...d.top_questions.map((q) => `  ${q.count} × ${q.question}`),
+    "",
+    "Questions without an answer from your data:",
+    ...d.unanswered_questions.map((q) => `  - ${q.question}`),
+    "",
+    "Negative feedback:",
+    ...d.negative_feedback.map((f) => `  - ${f.comment ?? "(no comment)"} — on: ${f.answer.slice(0, 200)}`),
+  ];
+  const text = lines.join("\n");
+  const emailed = await mailRecipients(service, task, `Parley digest: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  return { digest: d, emailed };
+}
+
+async function ask(service: Db, task: TaskRow, log: Logger) {
+  const prompt = String(settingsOf(task).prompt ?? "").trim();
+  if (!prompt) throw new TaskFailure("invalid_task", "The task has no prompt");
+  const answer = await collectAnswer(
+    await startAnswer({ botId: task.bot_id, message: prompt, conversation: { kind: "ephemeral", purpose: "task" }, log }),
+  );
+  if (answer.error) throw new TaskFailure("answer_failed", answer.error.message, { prompt, answer: answer.content });
+  const sources = answer.sources.map((s) => ({ title: s.title, url: s.url }));
+  const text = `${prompt}\n\n${answer.content}\n\n${sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n")}`;
+  const emailed = await mailRecipients(service, task, `Parley: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  return { prompt, answer: answer.content, sources, emailed };
+}
+
+/** Starts a sync of each chosen source of the bot, as the ingest function's schedule does. */
+async function sync(service: Db, task: TaskRow, log: Logger, background: (p: Promise<unknown>) => void) {
+  const wanted = settingsOf(task).data_source_ids;
+  const ids = Array.isArray(wanted) ? wanted.filter((x): x is string => typeof x === "string").slice(0, 50) : [];
+  const sources = ids.length
+    ? must(await service.from("data_sources").select("id, bot_id").eq("bot_id", task.bot_id).in("id", ids), "sources")
+    : [];
+  const started: { data_source_id: string; job_id: string }[] = [];
+  const skipped: { data_source_id: string; reason: string }[] = ids
+    .filter((id) => !sources.some((s) => s.id === id))
+    .map((id) => ({ data_source_id: id, reason: "not_found" }));
+  for (const source of sources) {
+    if (await activeJob(service, source.id)) {
+      skipped.push({ data_source_id: source.id, reason: "sync_in_progress" });
+      continue;
+    }
+    const jobId = await createJob(service, source, "schedule", null);
+    background(runJob(service, jobId, { log: log.with({ job_id: jobId }) }));
+    started.push({ data_source_id: source.id, job_id: jobId });
+  }
+  if (started.length === 0 && skipped.length > 0) throw new TaskFailure("nothing_synced", "No data source could be synced", { started, skipped });
+  return { started, skipped };
+}
+
+async function test(service: Db, task: TaskRow, runId: string) {
+  const r = await service.rpc("start_task_test_run", { bot_id: task.bot_id, task_run_id: runId });
+  if (r.error) {
+    if (r.error.code === "PT501") throw new TaskFailure("tests_unavailable", "Tests are not available yet");
+    throw new Error(`start test run: ${r.error.code} ${r.error.message}`);
+  }
+  return { test_run_id: r.data };
+}

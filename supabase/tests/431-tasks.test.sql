@@ -1,0 +1,89 @@
+-- Tasks: who may create, read, change and delete them; runs written only by the worker; the
+-- claim (exactly once, catch-up), completion and task.completed; the digest.
+begin;
+select plan(30);
+select tests.create_team_fixture();
+select tests.create_supabase_user('visitor1');
+
+-- create ------------------------------------------------------------------------------------
+select tests.authenticate_as('owner');
+select lives_ok($$ insert into public.tasks (bot_id, name, type, every_hours, recipient_ids)
+  values (tests.bot_id('A gallery'), 'Daily digest', 'digest', 24, array[tests.get_supabase_uid('admin')]) $$,
+  'an owner creates a digest task every 24 hours');
+select cmp_ok((select next_run_at from public.tasks where name = 'Daily digest'), '>', now() + interval '23 hours',
+  'an every-N-hours task is next due N hours after it is saved');
+select lives_ok($$ insert into public.tasks (bot_id, name, type, cron, timezone, settings)
+  values (tests.bot_id('A gallery'), 'Morning answer', 'ask', '0 9 * * 1-5', 'Europe/Berlin', '{"prompt": "What is new?"}') $$,
+  'an owner creates a cron ask task in a time zone');
+select is((select next_run_at from public.tasks where name = 'Morning answer'), null, 'a cron task waits for the tick to compute its next run');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, cron, timezone, settings)
+  values (tests.bot_id('A gallery'), 'x', 'ask', '0 9 * * *', 'Mars/Olympus', '{"prompt": "x"}') $$,
+  '22023', 'Unknown time zone: Mars/Olympus', 'an unknown time zone is refused');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'x', 'ask', 2) $$,
+  '22023', null, 'an ask task needs a prompt');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours, cron) values (tests.bot_id('A gallery'), 'x', 'digest', 2, '* * * * *') $$,
+  '23514', null, 'a cron expression or every N hours, not both');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours, recipient_ids)
+  values (tests.bot_id('A gallery'), 'x', 'digest', 2, array[tests.get_supabase_uid('other')]) $$,
+  '22023', 'Recipients must be members of the bot''s team', 'recipients must be team members');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours, next_run_at) values (tests.bot_id('A gallery'), 'x', 'digest', 2, now()) $$,
+  '42501', null, 'a client does not set next_run_at');
+
+select tests.authenticate_as('admin');
+select lives_ok($$ insert into public.tasks (bot_id, name, type, every_hours, settings)
+  values (tests.bot_id('A unlisted'), 'Resync', 'sync', 6, '{"data_source_ids": []}') $$, 'an admin creates a sync task');
+select tests.authenticate_as('other');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'x', 'digest', 1) $$,
+  '42501', null, 'another team cannot add a task');
+select tests.authenticate_as('visitor1');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'x', 'digest', 1) $$,
+  '42501', null, 'a visitor cannot add a task');
+select tests.authenticate_as('platform');
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'x', 'digest', 1) $$,
+  '42501', null, 'a platform admin cannot add a task');
+select tests.clear_authentication();
+select throws_ok($$ insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'x', 'digest', 1) $$,
+  '42501', null, 'anon cannot add a task');
+
+-- read, change, delete ------------------------------------------------------------------------
+select tests.authenticate_as('admin');
+select is((select count(*)::int from public.tasks), 3, 'an admin reads the team''s tasks');
+select lives_ok($$ update public.tasks set name = 'Digest' where name = 'Daily digest' $$, 'an admin renames a task');
+select throws_ok($$ update public.tasks set type = 'ask' where name = 'Digest' $$, '42501', null, 'a task keeps its type');
+select tests.authenticate_as('other');
+select is((select count(*)::int from public.tasks), 0, 'another team reads no task');
+delete from public.tasks;
+select tests.authenticate_as('platform');
+select is((select count(*)::int from public.tasks), 3, 'a platform admin reads every task, and another team deleted none');
+select tests.clear_authentication();
+select throws_ok($$ select count(*) from public.tasks $$, '42501', null, 'anon may not read tasks');
+select tests.authenticate_as('owner');
+select throws_ok($$ insert into public.task_runs (task_id, bot_id, trigger) select id, bot_id, 'manual' from public.tasks limit 1 $$,
+  '42501', null, 'a client cannot write runs');
+select throws_ok($$ select * from public.claim_due_tasks() $$, '42501', null, 'a client cannot claim tasks');
+
+-- the claim: exactly once, catch-up ------------------------------------------------------------
+reset role;
+update public.tasks set next_run_at = now() - interval '50 hours' where name = 'Digest';
+select tests.authenticate_as_service_role();
+create temporary table claimed on commit drop as select * from public.claim_due_tasks(now(), 20);
+select is((select count(*)::int from claimed), 1, 'the due task is claimed once');
+select is((select count(*)::int from public.claim_due_tasks(now(), 20)), 0, 'a second claim at the same time finds nothing');
+select is((select next_run_at from public.tasks where name = 'Digest'), (now() - interval '50 hours') + interval '72 hours',
+  'a task late by two periods runs once and is next due at its first slot after now');
+select is((select status::text from public.task_runs where id = (select run_id from claimed)), 'running', 'the run is logged as running');
+
+-- finishing: status, duration, task.completed ---------------------------------------------------
+reset role;
+insert into public.webhook_endpoints (bot_id, url, events) values (tests.bot_id('A gallery'), 'https://hooks.example.com/t', array['task.completed']);
+select tests.authenticate_as_service_role();
+select lives_ok($$ select public.finish_task_run((select run_id from claimed), true, '{"sent_to": 1}', null, now() + interval '2 seconds') $$,
+  'the worker finishes the run');
+select is((select duration_ms from public.task_runs where id = (select run_id from claimed)), 2000, 'the run''s duration is logged');
+select is((select data -> 'run' ->> 'status' from public.webhook_events where type = 'task.completed'), 'succeeded',
+  'a finished run queues task.completed');
+select ok((public.task_digest(tests.bot_id('A gallery'), now() - interval '1 day', now() + interval '1 day') -> 'counts') ? 'questions',
+  'the digest counts the period''s questions');
+
+select * from finish();
+rollback;

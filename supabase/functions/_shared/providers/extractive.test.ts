@@ -94,3 +94,16 @@ Deno.test("extractive: streams in pieces that add up to the text", async () => {
   assert.equal(joined, text);
   assert.ok(tokens > 3);
 });
+
+Deno.test("extractive: a definition answers with its whole list item, and a label item owns the paragraph after it", () => {
+  const api = passage(
+    "api",
+    "## Options\n\n* `max` The maximum size of the cache.\n  Defaults to 100 entries.\n\n* `peek(key)`\n\nReturns the value without updating its recency.\n\n* `reset()`\n\nEmpties the cache.",
+    { heading_path: "Cache > API" },
+  );
+  const max = extractiveReply("What is the default maximum size of the cache?", [api], "en");
+  assert.match(max.text, /The maximum size of the cache\. Defaults to 100 entries\. \[1\]/);
+  const peek = extractiveReply("Does peek update the recency?", [api], "en");
+  assert.match(peek.text, /`peek\(key\)` Returns the value without updating its recency\./);
+  assert.doesNotMatch(peek.text, /Empties/);
+});

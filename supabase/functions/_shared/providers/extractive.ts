@@ -159,7 +159,7 @@ export function extractivePhrases(language: string): Phrases {
  * bench/answers/questions.json and picks the threshold with the best balanced accuracy on its
  * calibration half (bench/answers/REPORT.md).
  */
-export const ANSWER_THRESHOLD = 0.5;
+export const ANSWER_THRESHOLD = 0.45;
 /** At most this many sentences in the answer, and this many characters. */
 const MAX_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 600;
@@ -216,10 +216,15 @@ export function termsOf(text: string): Term[] {
     const hasDigit = /\p{N}/u.test(lower);
     if (!hasDigit && (lower.length < 2 || allStopwords.has(lower))) return;
     const special = hasDigit || /[_.]/.test(lower) || (i > 0 && /^\p{Lu}/u.test(word) && word !== word.toUpperCase()) ||
-      (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
-    for (const part of lower.split(/[\-']/)) {
-      if (part.length >= 2 || /\p{N}/u.test(part)) out.push({ stem: hasDigit ? part : stem(part), special });
+      /\p{Ll}\p{Lu}/u.test(word) || (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
+    if (hasDigit) {
+      out.push({ stem: lower, special });
+      return;
     }
+    // Code-like words ("limits.parts", "partsLimit", "max-age") match by their parts too.
+    const parts = word.split(/[\-'._]+|(?<=\p{Ll})(?=\p{Lu})/u).map((w) => w.toLowerCase()).filter((w) => w.length >= 2 && !allStopwords.has(w));
+    if (parts.length > 1) out.push({ stem: stem(lower.replace(/[\-'._]+/g, "")), special });
+    for (const part of parts) out.push({ stem: stem(part), special });
   });
   return out;
 }
@@ -245,50 +250,120 @@ export function detectLanguage(text: string): BotLanguage | null {
 
 // --- sentences --------------------------------------------------------------------------------
 
-/** The sentences of a passage: lines and sentence ends; code blocks, tables and rules left out. */
-export function sentences(text: string): string[] {
+/**
+ * The blocks of a passage (paragraphs, list items, headings), each as its sentences. Hard-wrapped
+ * lines of a paragraph are joined; code blocks, tables and rules are left out.
+ */
+export function blocks(text: string): string[][] {
   const out: string[] = [];
+  let current: string[] = [];
+  // A list item that is only a label ("* `peek(key)`") owns the paragraph after it.
+  let label = false;
+  const flush = () => {
+    if (!current.length) return;
+    const text = current.join(" ");
+    if (label && !listStart && out.length) out[out.length - 1] += ` ${text}`;
+    else out.push(text);
+    label = listStart && text.length < 60 && !/[.!?。！？]$/.test(text);
+    current = [];
+  };
+  let listStart = false;
   let code = false;
   for (const raw of text.split(/\n/)) {
     const line = raw.trim();
     if (/^(```|~~~)/.test(line)) {
       code = !code;
+      flush();
       continue;
     }
-    if (code || !line || /^([|:\-=*_ ]+|\|.*\|)$/.test(line) || /^ {4}/.test(raw)) continue;
-    const clean = line.replace(/^(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, "").trim();
-    for (const s of clean.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(`])|(?<=[。！？])/u)) {
-      const t = s.trim();
-      if (t) out.push(t);
+    if (code || !line || /^([|:\-=*_ ]+|\|.*\|)$/.test(line)) {
+      flush();
+      continue;
     }
+    const heading = /^#{1,6}\s/.test(line);
+    const item = /^([-*+]\s|\d+[.)]\s|>)/.test(line);
+    if (heading || item) flush();
+    if (!current.length) listStart = item;
+    if (heading) label = false;
+    current.push(line.replace(/^(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, "").trim());
+    if (heading) flush();
   }
-  return out;
+  flush();
+  return out
+    .map((b) =>
+      b
+        .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(`*_])|(?<=[。！？])/u)
+        .map((s) => s.trim())
+        .filter(Boolean)
+    )
+    .filter((b) => b.length);
+}
+
+/** The sentences of a passage, in order (see `blocks`). */
+export function sentences(text: string): string[] {
+  return blocks(text).flat();
 }
 
 export interface ScoredSentence {
   text: string;
-  /** index of the passage among the retrieved ones, and of the sentence in it */
+  /** index of the passage among the retrieved ones, of the block in it, and of the sentence in it */
   passage: number;
+  block: number;
   index: number;
+  /** the sentence alone, 0..1 */
   score: number;
+  /** the sentence's block (paragraph or list item) as a whole, 0..1 */
+  blockScore: number;
+}
+
+/** Term-weight coverage of a bag of terms, times closeness of the matched terms, times a length factor. */
+function coverage(
+  terms: string[],
+  weight: Map<string, number>,
+  total: number,
+  heading: Set<string>,
+  maxTerms: number,
+): number {
+  let matched = 0;
+  const positions: number[] = [];
+  const seen = new Set<string>();
+  terms.forEach((t, i) => {
+    if (!weight.has(t)) return;
+    positions.push(i);
+    if (!seen.has(t)) {
+      seen.add(t);
+      matched += weight.get(t)!;
+    }
+  });
+  if (!seen.size) return 0;
+  // The passage's headings count at half weight for the terms the text itself lacks.
+  for (const t of heading) if (weight.has(t) && !seen.has(t)) matched += weight.get(t)! / 2;
+  let proximity = 1;
+  if (seen.size >= 2) proximity = Math.min(1, (seen.size + 2) / (positions[positions.length - 1]! - positions[0]! + 1));
+  // A very long text (a run-on list) answers less precisely.
+  const length = terms.length > maxTerms ? Math.sqrt(maxTerms / terms.length) : 1;
+  return Math.min(1, (matched / total) * (0.8 + 0.2 * proximity) * length);
 }
 
 /**
  * Every sentence of the passages scored against the question, 0..1: the share of the question's
  * term weight the sentence (or, at half weight, its passage's headings) covers, times a factor for
  * how close together the matched terms stand. A term's weight is its rarity among the candidate
- * sentences (inverse document frequency); names and numbers count 1.5 times.
+ * sentences (inverse document frequency); names and numbers count 1.5 times. Each sentence's block
+ * (its paragraph or list item) is scored the same way: a definition and its "Default: 10" belong
+ * together.
  */
 export function scoreSentences(question: string, passages: Passage[]): ScoredSentence[] {
   const qTerms = new Map<string, number>();
   for (const t of termsOf(question)) qTerms.set(t.stem, Math.max(qTerms.get(t.stem) ?? 0, t.special ? 1.5 : 1));
-  const all: { text: string; passage: number; index: number; terms: string[] }[] = [];
-  passages.forEach((p, pi) =>
-    sentences(p.content).forEach((text, index) => {
-      all.push({ text, passage: pi, index, terms: termsOf(text).map((t) => t.stem) });
-    })
-  );
-  if (!qTerms.size || !all.length) return all.map(({ text, passage, index }) => ({ text, passage, index, score: 0 }));
+  const all: { text: string; passage: number; block: number; index: number; terms: string[] }[] = [];
+  passages.forEach((p, pi) => {
+    let index = 0;
+    blocks(p.content).forEach((sentences, bi) =>
+      sentences.forEach((text) => all.push({ text, passage: pi, block: bi, index: index++, terms: termsOf(text).map((t) => t.stem) }))
+    );
+  });
+  if (!qTerms.size || !all.length) return all.map(({ terms: _, ...s }) => ({ ...s, score: 0, blockScore: 0 }));
   const df = new Map<string, number>();
   for (const s of all) for (const t of new Set(s.terms)) if (qTerms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const weight = new Map<string, number>();
@@ -299,30 +374,21 @@ export function scoreSentences(question: string, passages: Passage[]): ScoredSen
     total += w;
   }
   const headings = passages.map((p) => new Set(termsOf(`${p.document_title ?? ""} ${p.heading_path ?? ""}`).map((t) => t.stem)));
-  return all.map(({ text, passage, index, terms }) => {
-    let matched = 0;
-    const positions: number[] = [];
-    const seen = new Set<string>();
-    terms.forEach((t, i) => {
-      if (!weight.has(t)) return;
-      positions.push(i);
-      if (!seen.has(t)) {
-        seen.add(t);
-        matched += weight.get(t)!;
-      }
-    });
-    for (const t of headings[passage]!) if (weight.has(t) && !seen.has(t)) matched += weight.get(t)! / 2;
-    let proximity = 1;
-    if (seen.size >= 2) {
-      const span = positions[positions.length - 1]! - positions[0]! + 1;
-      proximity = Math.min(1, (seen.size + 2) / span);
-    }
-    // A very long "sentence" (a run-on list) answers less precisely.
-    const length = terms.length > 45 ? Math.sqrt(45 / terms.length) : 1;
-    const score = seen.size ? (matched / total) * (0.8 + 0.2 * proximity) * length : 0;
-    return { text, passage, index, score: Math.min(1, score) };
-  });
+  const blockTerms = new Map<string, string[]>();
+  for (const s of all) blockTerms.set(`${s.passage}:${s.block}`, [...(blockTerms.get(`${s.passage}:${s.block}`) ?? []), ...s.terms]);
+  const blockScores = new Map([...blockTerms].map(([key, terms]) => [
+    key,
+    coverage(terms, weight, total, headings[Number(key.split(":")[0])]!, 90),
+  ]));
+  return all.map(({ terms, ...s }) => ({
+    ...s,
+    score: coverage(terms, weight, total, headings[s.passage]!, 45),
+    blockScore: blockScores.get(`${s.passage}:${s.block}`)!,
+  }));
 }
+
+/** How well a sentence answers, in its block's context. */
+const strength = (s: ScoredSentence) => 0.5 * s.score + 0.5 * s.blockScore;
 
 // --- the answer -------------------------------------------------------------------------------
 
@@ -331,7 +397,7 @@ export interface ExtractiveResult {
   text: string;
   /** The passages cited [1..n], then the "read more" ones [n+1..]; best first. */
   sources: Passage[];
-  /** The best sentence's score (for calibration). */
+  /** The best sentence's strength (for calibration). */
   best: number;
 }
 
@@ -342,26 +408,30 @@ export interface ExtractiveOptions {
   threshold?: number;
 }
 
-/** The sentences of the answer: the best one, then up to two more that score nearly as well. */
+/**
+ * The sentences of the answer: the best one with the rest of its block when the block is short
+ * (else with the sentence after it), then sentences of other blocks that score nearly as well;
+ * one to three sentences, in reading order.
+ */
 function pick(scored: ScoredSentence[], threshold: number): ScoredSentence[] {
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passage - b.passage || a.index - b.index);
+  const ranked = [...scored].sort((a, b) => strength(b) - strength(a) || a.passage - b.passage || a.index - b.index);
   const best = ranked[0]!;
-  const picked = [best];
-  let size = best.text.length;
-  // A short lead-in ("To do so:") needs the sentence that follows it.
-  if (best.text.length < 60 || /[:：]$/.test(best.text)) {
-    const next = scored.find((s) => s.passage === best.passage && s.index === best.index + 1);
-    if (next && size + next.text.length <= MAX_ANSWER_CHARS) {
-      picked.push(next);
-      size += next.text.length;
-    }
+  const block = scored.filter((s) => s.passage === best.passage && s.block === best.block);
+  const blockChars = block.reduce((n, s) => n + s.text.length + 1, 0);
+  let picked: ScoredSentence[];
+  if (block.length <= MAX_SENTENCES && blockChars <= MAX_ANSWER_CHARS) picked = block;
+  else {
+    picked = [best];
+    const next = block.find((s) => s.index === best.index + 1);
+    if (next && best.text.length + next.text.length <= MAX_ANSWER_CHARS) picked.push(next);
   }
+  let size = picked.reduce((n, s) => n + s.text.length + 1, 0);
   for (const s of ranked.slice(1)) {
     if (picked.length >= MAX_SENTENCES) break;
-    if (s.score < Math.max(threshold, best.score * 0.75) || picked.includes(s)) continue;
+    if (strength(s) < Math.max(threshold, strength(best) * 0.85) || picked.includes(s)) continue;
     if (picked.some((p) => p.text === s.text) || size + s.text.length > MAX_ANSWER_CHARS) continue;
     picked.push(s);
-    size += s.text.length;
+    size += s.text.length + 1;
   }
   return picked.sort((a, b) => a.passage - b.passage || a.index - b.index);
 }
@@ -387,7 +457,7 @@ export function extractiveReply(
 ): ExtractiveResult {
   const threshold = options.threshold ?? ANSWER_THRESHOLD;
   const scored = scoreSentences(question, passages);
-  const best = scored.reduce((m, s) => Math.max(m, s.score), 0);
+  const best = scored.reduce((m, s) => Math.max(m, strength(s)), 0);
   if (best < threshold || !scored.length) {
     const asked = detectLanguage(question);
     const knowledge = passages.length
@@ -410,7 +480,7 @@ export function extractiveReply(
     .join(" ");
   // Other pages (not the cited documents) whose sentences matched the question at all.
   const passageScore = new Map<number, number>();
-  for (const s of scored) if (s.score > 0) passageScore.set(s.passage, Math.max(passageScore.get(s.passage) ?? 0, s.score));
+  for (const s of scored) if (s.score > 0) passageScore.set(s.passage, Math.max(passageScore.get(s.passage) ?? 0, strength(s)));
   const documents = new Set(cited.map((i) => passages[i]!.document_id));
   const more: number[] = [];
   for (const [i] of [...passageScore].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {

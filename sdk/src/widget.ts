@@ -179,7 +179,7 @@ export function mount(c: WidgetConfig): Widget {
   let identity: Record<string, unknown> | null = null;
   const post = (data: unknown) => frame.contentWindow?.postMessage(data, c.origin);
   function toggle(open = !isOpen): void {
-    if (open === isOpen && frame.style.display === (open ? "block" : "none")) return;
+    const changed = open !== isOpen;
     isOpen = open;
     // The iframe loads on first open, so a closed widget costs the page nothing.
     if (open && !frame.src) frame.src = embedUrl(c, store?.getItem(chatKey(c.botId)));
@@ -194,7 +194,7 @@ export function mount(c: WidgetConfig): Widget {
       unread = 0;
       badge.style.display = "none";
     }
-    emit(open ? "open" : "close", { botId: c.botId });
+    if (changed) emit(open ? "open" : "close", { botId: c.botId });
   }
   button.addEventListener("click", () => toggle());
   greeting.addEventListener("click", () => toggle(true));

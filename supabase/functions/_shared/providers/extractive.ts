@@ -222,8 +222,8 @@ export function termsOf(text: string): Term[] {
       return;
     }
     // Code-like words ("limits.parts", "partsLimit", "max-age") match by their parts too.
-    const parts = word.split(/[\-'._]+|(?<=\p{Ll})(?=\p{Lu})/u).map((w) => w.toLowerCase()).filter((w) => w.length >= 2 && !allStopwords.has(w));
-    if (parts.length > 1) out.push({ stem: stem(lower.replace(/[\-'._]+/g, "")), special });
+    const parts = word.split(/[-'._]+|(?<=\p{Ll})(?=\p{Lu})/u).map((w) => w.toLowerCase()).filter((w) => w.length >= 2 && !allStopwords.has(w));
+    if (parts.length > 1) out.push({ stem: stem(lower.replace(/[-'._]+/g, "")), special });
     for (const part of parts) out.push({ stem: stem(part), special });
   });
   return out;

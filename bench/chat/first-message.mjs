@@ -1,48 +1,18 @@
 // "New visitor, first message": from pressing send to the first visible answer text, for a
 // visitor without a session (anonymous sign-in, then POST /functions/v1/chat until the first
 // `token` event), as the chat page does it. Runs under scripts/with-stack.mjs on a fresh stack
-// (see first-message-run.mjs): the first visitor right after the bot is set up, then 10 more.
+// (commands in README.md): the first visitor right after the bot is set up, then 10 more.
 // Prints one JSON line.
-const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_SERVICE_ROLE_KEY: serviceKey } = process.env;
+import { anonKey, api, call, ingestText, ownerWithBot } from "./api.mjs";
+
 const started = performance.now();
 
-async function call(method, p, { token = anonKey, body, prefer } = {}) {
-  const res = await fetch(`${api}${p}`, {
-    method,
-    headers: { apikey: anonKey, authorization: `Bearer ${token}`, "content-type": "application/json", ...(prefer ? { prefer } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
 // A bot with a little knowledge, as an owner sets it up.
-const email = `bench-first-${Date.now()}@parley.test`;
-const password = "bench-password-123";
-await call("POST", "/auth/v1/admin/users", { token: serviceKey, body: { email, password, email_confirm: true } });
-const { access_token: token } = await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password } });
-const team = await call("POST", "/rest/v1/rpc/create_team", { token, body: { name: "Bench first message" } });
-const [bot] = await call("POST", "/rest/v1/bots", {
-  token,
-  prefer: "return=representation",
-  body: { team_id: team.id, name: "Help", language: "en", visibility: "public" },
-});
+const { token, bot } = await ownerWithBot("Help");
 const text = "# Help\n\n## Shipping\n\nStandard shipping takes 3 to 5 working days. Express shipping costs 12 euros.\n\n## Returns\n\nYou can return any item within 30 days of delivery.";
-const [source] = await call("POST", "/rest/v1/data_sources", {
-  token,
-  prefer: "return=representation",
-  body: { bot_id: bot.id, type: "text", name: "Help", settings: { text, title: "Help" } },
-});
-const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
-for (;;) {
-  const [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=status`, { token: serviceKey });
-  if (job.status === "succeeded") break;
-  if (!["queued", "running"].includes(job.status)) throw new Error(`ingestion ${job.status}`);
-  await new Promise((r) => setTimeout(r, 100));
-}
+await ingestText(token, bot.id, "Help", text);
 const setupSeconds = (performance.now() - started) / 1000;
-// FIRST_AFTER_S: the first visitor arrives this many seconds after the stack started (default 0:
+// FIRST_AFTER_S: the first visitor arrives this many seconds after the stack was running (default 0:
 // right after the setup above).
 const firstAfter = Number(process.env.FIRST_AFTER_S ?? 0) * 1000 - (performance.now() - started);
 if (firstAfter > 0) await new Promise((r) => setTimeout(r, firstAfter));

@@ -67,6 +67,33 @@ export class FunctionsRuntime {
     if (o.watch && fs.existsSync(o.functionsDir)) {
       this.watcher = fs.watch(o.functionsDir, { recursive: true }, () => this.reloadAll());
     }
+    // After the stack has wired its callbacks (next tick), boot the visitor's functions.
+    setImmediate(() => this.warm());
+  }
+
+  /**
+   * The functions a visitor's first message needs, booted when the stack starts (and again after
+   * a reload) instead of on that message: a Deno worker's cold start takes seconds.
+   * PARLEY_WARM_FUNCTIONS: comma-separated names (default "chat"); empty turns warming off.
+   */
+  private warmNames(): string[] {
+    const names = process.env.PARLEY_WARM_FUNCTIONS ?? "chat";
+    return names.split(",").map((n) => n.trim()).filter((n) => n && this.exists(n));
+  }
+
+  /** Starts the workers of `names` and sends each one preflight request so its handler is loaded too. */
+  warm(names = this.warmNames()) {
+    for (const name of names) {
+      if (this.stopped) return;
+      const w = this.worker(name);
+      w.port
+        .then((port) => {
+          const req = http.request({ host: "127.0.0.1", port, method: "OPTIONS", path: `/${name}` }, (res) => res.resume());
+          req.on("error", () => {});
+          req.end();
+        })
+        .catch((e: Error) => this.o.log.warn(`warming function ${name} failed`, { error: e.message }));
+    }
   }
 
   list(): string[] {
@@ -100,6 +127,7 @@ export class FunctionsRuntime {
         w.proc.kill("SIGTERM");
       }
       this.workers.clear();
+      this.warm();
     }, 100);
   }
 

@@ -1,5 +1,6 @@
 // `transcript`: downloads a chat as text or Markdown.
-//   GET /functions/v1/transcript?chat_id=<uuid>&format=txt|md
+//   GET /functions/v1/transcript?chat_id=<uuid>&format=txt|md&lang=<en|de|...>
+// Labelled in ?lang= (the visitor's language; else Accept-Language, else English).
 // As the caller: their own chats and their bots' chats through RLS; a shared
 // chat through get_shared_chat (anyone with the link). 404 when not visible.
 import { z } from "npm:zod@3.25.76";
@@ -8,7 +9,15 @@ import { corsHeaders } from "../_shared/cors.ts";
 import { TRANSCRIPT_FORMATS, type TranscriptQuery } from "../_shared/contracts/transcript.ts";
 import { dbFailure } from "../_shared/db.ts";
 import { handler, HttpError } from "../_shared/http.ts";
-import { contentDisposition, type Transcript, type TranscriptMessage, toMarkdown, toText } from "./format.ts";
+import {
+  contentDisposition,
+  type Transcript,
+  transcriptLabels,
+  transcriptLanguage,
+  type TranscriptMessage,
+  toMarkdown,
+  toText,
+} from "./format.ts";
 
 const querySchema = z.object({
   chat_id: z.string().uuid("chat_id must be a chat id"),
@@ -64,8 +73,11 @@ Deno.serve(
     const data = await load(createUserClient(req), q.data.chat_id);
     if (!data) throw new HttpError(404, "chat_not_found", "Chat not found");
 
-    const title = data.bot.show_powered_by ? "Chat transcript powered by Parley" : `Chat transcript: ${data.bot.name}`;
+    const lang = transcriptLanguage(url.searchParams.get("lang"), req.headers.get("accept-language"));
+    const labels = transcriptLabels(lang);
+    const title = data.bot.show_powered_by ? labels.poweredBy : labels.ofBot.replace("{bot}", data.bot.name);
     const transcript: Transcript = {
+      lang,
       title,
       botName: data.bot.name,
       chatTitle: data.chat.title,

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { callFunction, stack } from "../_shared/testing.ts";
 import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
-import { contentDisposition } from "./format.ts";
+import { contentDisposition, toText, transcriptLanguage } from "./format.ts";
 
 async function transcript(token: string, query: string) {
   const res = await callFunction("transcript", { method: "GET", token, path: `?${query}` });
@@ -80,4 +80,39 @@ Deno.test("contentDisposition keeps an ASCII filename and a UTF-8 one", () => {
     contentDisposition('Ünïcode "bot" 2026-11-21', "txt"),
     `attachment; filename="Unicode-bot-2026-11-21.txt"; filename*=UTF-8''%C3%9Cn%C3%AFcode%20%22bot%22%202026-11-21.txt`,
   );
+});
+
+Deno.test("transcript: in the visitor's language (?lang=, else Accept-Language), labels and title", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "When are invoices sent?" });
+  const chatId = r.events[0].data.chat_id;
+  const de = await transcript(visitor.token, `chat_id=${chatId}&format=txt&lang=de`);
+  assert.equal(de.status, 200);
+  assert.match(de.text, /^Chat-Protokoll, bereitgestellt von Parley\n/);
+  assert.match(de.text, /\nBot: Test Bot\nBegonnen: /);
+  assert.match(de.text, /\] Sie:\nWhen are invoices sent\?/);
+  assert.match(de.text, /Quellen:\n {2}\[1\] Invoices/);
+  const md = await transcript(visitor.token, `chat_id=${chatId}&format=md&lang=el`);
+  assert.match(md.text, /### Εσείς · /);
+  assert.equal(transcriptLanguage(null, "ja-JP,ja;q=0.9,en;q=0.8"), "jp");
+  assert.equal(transcriptLanguage("xx", "fr-CH, fr;q=0.9"), "fr");
+  assert.equal(transcriptLanguage(null, null), "en");
+});
+
+Deno.test("transcript: the .txt has no Markdown marks: bold, emphasis, code, headings, links", () => {
+  const text = toText({
+    lang: "en",
+    title: "T",
+    botName: "Bot",
+    chatTitle: null,
+    createdAt: "2026-11-23T10:00:00Z",
+    messages: [{
+      role: "assistant",
+      created_at: "2026-11-23T10:00:01Z",
+      content: "## Steps\n\n**Open** the _Settings_ page, click `Reset` and see [the guide](https://docs.example.test/reset).\n* one\n* two",
+    }],
+  });
+  assert.match(text, /Steps\n\nOpen the Settings page, click Reset and see the guide <https:\/\/docs\.example\.test\/reset>\.\n- one\n- two/);
+  assert.doesNotMatch(text, /\*|`|##/);
 });

@@ -112,6 +112,12 @@ function Conversation({
       navigate(`${lp(`/bots/${bot.id}/login`)}?redirect=${encodeURIComponent(window.location.pathname)}`, { replace: true });
       return;
     }
+    // In the widget's iframe: the loader keeps the chat for this site (until a new one) and
+    // counts answers that arrive while it is closed.
+    if (result.kind === "done" && embedded && window.parent !== window) {
+      window.parent.postMessage({ parley: "chat", chatId: result.chatId }, "*");
+      window.parent.postMessage({ parley: "answer" }, "*");
+    }
     // The page's URL names the chat once it has an answer, so a reload or a link finds it.
     if (result.kind === "done" && variant === "page" && result.chatId && !routeChatId) {
       const newChatId = result.chatId;
@@ -128,8 +134,12 @@ function Conversation({
   }
 
   function newChat(targetBot = bot.id) {
-    if (variant === "page" || targetBot !== bot.id) {
-      navigate(lp(variant === "page" ? `/bots/${targetBot}` : `/bots/${targetBot}/${variant}`));
+    if (embedded && window.parent !== window) window.parent.postMessage({ parley: "chat", chatId: null }, "*");
+    if (variant === "page" || targetBot !== bot.id || routeChatId) {
+      const search = embedded ? new URLSearchParams(window.location.search) : null;
+      search?.delete("chat");
+      const query = search?.toString() ? `?${search}` : "";
+      navigate(lp(variant === "page" ? `/bots/${targetBot}` : `/bots/${targetBot}/${variant}`) + query);
     }
     stream.reset();
   }

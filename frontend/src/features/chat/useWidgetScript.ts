@@ -10,7 +10,7 @@ export interface WidgetOptions {
   open?: boolean;
 }
 
-export function useWidgetScript({ botId, position = "right", color = "#4f46e5", lang = "en", open = false }: WidgetOptions) {
+export function useWidgetScript({ botId, position = "bottom-right", color = "#4f46e5", lang = "en", open = false }: WidgetOptions) {
   useEffect(() => {
     const script = document.createElement("script");
     script.src = "/widget.js";

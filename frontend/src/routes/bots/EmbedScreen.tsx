@@ -1,5 +1,6 @@
 // The chat inside an iframe (the widget's, or a site's own). ?lang= picks the language
-// (a redirect to that language's URL, as every other page has it) and ?color= the accent.
+// (a redirect to that language's URL, as every other page has it), ?color= the accent and ?chat=
+// the chat to continue.
 import { useEffect } from "react";
 import { useNavigate, useParams, useSearchParams, useLocation } from "react-router";
 import { isLocaleCode, localizePath, splitLocale } from "../../i18n/locales";
@@ -32,9 +33,12 @@ export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page">
     return () => window.removeEventListener("keydown", onKey);
   }, []);
   if (wrongLang) return null;
+  // ?chat=: the chat the widget's loader kept for this site (the visitor's own; RLS decides).
+  const chat = search.get("chat");
+  const chatId = chat && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(chat) ? chat : undefined;
   return (
     <div className={`embed-root embed-root--${variant}`}>
-      <ChatView botId={botId!} variant={variant} color={search.get("color")} />
+      <ChatView botId={botId!} chatId={chatId} variant={variant} color={search.get("color")} />
     </div>
   );
 }

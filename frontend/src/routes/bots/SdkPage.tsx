@@ -19,7 +19,7 @@ export default function SdkPage() {
   const intl = useIntl();
   const toast = useToast();
   const locale = useLocale();
-  const [position, setPosition] = useState("right");
+  const [position, setPosition] = useState("bottom-right");
   const [color, setColor] = useState("#4f46e5");
   const [lang, setLang] = useState<string>(locale);
   const origin = getConfig().siteUrl || window.location.origin;
@@ -39,7 +39,7 @@ export default function SdkPage() {
         <FormattedMessage id="chat.sdk.intro" />
       </p>
       <div className="sdk-options">
-        <Select label={intl.formatMessage({ id: "chat.sdk.position" })} value={position} onChange={(e) => setPosition(e.target.value)} options={[{ value: "right", label: intl.formatMessage({ id: "chat.sdk.right" }) }, { value: "left", label: intl.formatMessage({ id: "chat.sdk.left" }) }]} />
+        <Select label={intl.formatMessage({ id: "chat.sdk.position" })} value={position} onChange={(e) => setPosition(e.target.value)} options={[{ value: "bottom-right", label: intl.formatMessage({ id: "chat.sdk.right" }) }, { value: "bottom-left", label: intl.formatMessage({ id: "chat.sdk.left" }) }]} />
         <Select label={intl.formatMessage({ id: "chat.sdk.language" })} value={lang} onChange={(e) => setLang(e.target.value)} options={LOCALES.map((l) => ({ value: l.code, label: l.name }))} />
         <label className="sdk-color">
           <span className="field__label">

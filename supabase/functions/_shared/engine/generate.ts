@@ -2,11 +2,12 @@
 // rules, the numbered passages) and the conversation; the extractive default answers with the
 // passages themselves.
 import type { ChatSource } from "../contracts/chat.ts";
-import { extractiveSelection, generateExtractive, type Passage } from "../providers/extractive.ts";
+import type { Passage } from "../providers/extractive.ts";
 import { checkedBaseUrl, guardedFetch } from "../providers/guard.ts";
 import { createProvider, type GenerateEvent, type ImagePart, type Turn } from "../providers/index.ts";
 import { limitFromEnv } from "../rate-limit.ts";
 import type { EngineBot } from "./bot.ts";
+import { generateExtractive } from "./extractive.ts";
 import { systemPrompt, toSource } from "./prompt.ts";
 import type { ProviderChoice } from "./provider.ts";
 import { engineLoopLimits, type LoopEvent, toolLoop } from "../powerUps/loop.ts";
@@ -35,8 +36,7 @@ export function generate(input: {
   const { bot, choice, passages, message } = input;
   if (choice.kind === "extractive") {
     return {
-      events: generateExtractive(message, passages, bot.language),
-      sources: extractiveSelection(passages).map(toSource),
+      ...generateExtractive({ bot, passages, message, imageCount: input.images.length }),
       provider: "extractive",
       model: null,
     };

@@ -1,0 +1,170 @@
+// The widget loader (sdk/src/widget.ts) on a customer's plain HTML page in Chromium, against a
+// real stack: position as documented, warnings for unknown values, greeting bubble, hidden
+// paths, brand colour and icon, the JavaScript API and its events, the chat kept across
+// reloads until a new one, the unread badge.
+// Run: npm run build --workspace frontend && node --import tsx --test e2e/widget.spec.ts
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "./lib/browser.ts";
+import { startFullApp, type FullApp } from "./lib/stack.ts";
+
+const HELP_BOT = "c0000000-0000-4000-8000-000000000001";
+const ICON = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+let app: FullApp;
+let browser: Browser;
+let site: http.Server;
+let siteUrl: string;
+
+before(async () => {
+  app = await startFullApp();
+  browser = await launchBrowser();
+  // A customer's site on another origin: every path is a page with the script tag, whose data-*
+  // attributes come from the query (?position=bottom-left&greeting=Hi ...).
+  site = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/icon.png") {
+      res.setHeader("content-type", "image/png");
+      res.end(Buffer.from(ICON.split(",")[1]!, "base64"));
+      return;
+    }
+    const attrs = [...url.searchParams].map(([k, v]) => ` data-${k}="${v.replace(/"/g, "&quot;")}"`).join("");
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Our shop</h1>
+<script src="${app.appUrl}/widget.js" data-bot-id="${HELP_BOT}"${attrs} async></script></body></html>`);
+  });
+  await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  site?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+async function openPage(path: string): Promise<{ page: Page; logs: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const logs: string[] = [];
+  page.on("console", (msg) => logs.push(`${msg.type()}: ${msg.text()}`));
+  page.on("pageerror", (err) => logs.push(`pageerror: ${err.message}`));
+  await page.goto(`${siteUrl}${path}`);
+  return { page, logs, close: () => context.close() };
+}
+
+const bubble = (page: Page) => page.getByRole("button", { name: /Open chat|Close chat/ });
+
+describe("the widget on a customer's page", () => {
+  it("sits bottom-left as the docs say, and warns clearly about unknown values", async () => {
+    const left = await openPage("/?position=bottom-left&color=%23b91c1c");
+    await bubble(left.page).waitFor({ timeout: 15_000 });
+    const root = left.page.locator("[data-parley-widget]");
+    assert.match((await root.getAttribute("style")) ?? "", /left: 20px/);
+    assert.equal(await bubble(left.page).evaluate((b) => getComputedStyle(b).backgroundColor), "rgb(185, 28, 28)");
+    const box = (await bubble(left.page).boundingBox())!;
+    assert.ok(box.x < 100, `the bubble is on the left: x=${box.x}`);
+    assert.deepEqual(left.logs.filter((l) => /parley widget/.test(l)), []);
+    await left.close();
+
+    const odd = await openPage("/?position=top-middle&greeting-delay=soon&icon=javascript:alert(1)");
+    await bubble(odd.page).waitFor({ timeout: 15_000 });
+    const warnings = odd.logs.filter((l) => /\[parley widget\]/.test(l)).join("\n");
+    assert.match(warnings, /data-position must be "bottom-right" or "bottom-left", got "top-middle"; using "bottom-right"/);
+    assert.match(warnings, /data-greeting-delay must be seconds/);
+    assert.match(warnings, /data-icon must be an https:\/\/ or \/path image URL/);
+    assert.match((await odd.page.locator("[data-parley-widget]").getAttribute("style")) ?? "", /right: 20px/);
+    await odd.close();
+  });
+
+  it("shows a greeting after N seconds that opens the chat, and a brand icon", async () => {
+    const context = await browser.newContext();
+    // When the widget was added, and when its greeting appeared (page time, ms).
+    await context.addInitScript(() => {
+      const w = window as unknown as { __mounted?: number; __greeted?: number };
+      new MutationObserver(() => {
+        const root = document.querySelector("[data-parley-widget]");
+        if (root && w.__mounted === undefined) w.__mounted = performance.now();
+        const g = root?.querySelector("[role=status]") as HTMLElement | null;
+        if (g && g.style.display === "block" && w.__greeted === undefined) w.__greeted = performance.now();
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    const page = await context.newPage();
+    const icon = encodeURIComponent(`${siteUrl}/icon.png`.replace("http:", "https:"));
+    await page.goto(`${siteUrl}/?greeting=Questions%3F%20Ask%20us!&greeting-delay=2&icon=${icon}`);
+    await bubble(page).waitFor({ timeout: 15_000 });
+    assert.match((await bubble(page).locator("img").getAttribute("src")) ?? "", /\/icon\.png$/);
+    const greeting = page.getByText("Questions? Ask us!");
+    await greeting.waitFor({ state: "visible", timeout: 10_000 });
+    const t = await page.evaluate(() => {
+      const w = window as unknown as { __mounted: number; __greeted: number };
+      return w.__greeted - w.__mounted;
+    });
+    assert.ok(t >= 1900, `shown after its delay: ${t} ms`);
+    await greeting.click();
+    await page.frameLocator("iframe").getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+    assert.equal(await greeting.isVisible(), false);
+    await context.close();
+  });
+
+  it("stays hidden on the chosen paths, opens on load where asked", async () => {
+    const hidden = await openPage("/checkout/pay?hide-on=/checkout*,/admin");
+    await hidden.page.waitForFunction(() => "Parley" in window, null, { timeout: 15_000 });
+    assert.equal(await hidden.page.locator("[data-parley-widget]").count(), 0);
+    await hidden.close();
+    const shown = await openPage("/products?hide-on=/checkout*&open=true");
+    await shown.page.frameLocator("iframe").getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+    await shown.close();
+  });
+
+  it("has a JavaScript API: open, close, toggle, identify and events", async () => {
+    const { page, close } = await openPage("/");
+    await bubble(page).waitFor({ timeout: 15_000 });
+    await page.evaluate(() => {
+      const w = window as unknown as { Parley: { on: (n: string, f: (d: unknown) => void) => void }; __events: string[] };
+      w.__events = [];
+      for (const n of ["open", "close", "message", "chat"]) w.Parley.on(n, () => w.__events.push(n));
+    });
+    await page.evaluate(() => (window as unknown as { Parley: { open: () => void } }).Parley.open());
+    assert.equal(await page.locator("iframe").isVisible(), true);
+    await page.evaluate(() => (window as unknown as { Parley: { identify: (u: object) => void } }).Parley.identify({ name: "Ada" }));
+    await page.evaluate(() => (window as unknown as { Parley: { close: () => void } }).Parley.close());
+    assert.equal(await page.locator("iframe").isVisible(), false);
+    await page.evaluate(() => (window as unknown as { Parley: { toggle: () => void } }).Parley.toggle());
+    assert.equal(await page.locator("iframe").isVisible(), true);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __events: string[] }).__events), ["open", "close", "open"]);
+    await close();
+  });
+
+  it("keeps the visitor's chat across reloads until they start a new one, and badges answers that arrive while closed", async () => {
+    const { page, close } = await openPage("/");
+    await bubble(page).click();
+    const frame = page.frameLocator("iframe");
+    await frame.getByRole("button", { name: "What does the Pro plan include?" }).click();
+    // Closed while the bot answers: the unread badge counts the answer.
+    await bubble(page).click();
+    const badge = page.locator("[data-parley-unread]");
+    await badge.waitFor({ state: "visible", timeout: 30_000 });
+    assert.equal(await badge.textContent(), "1");
+    const kept = await page.evaluate((bot) => localStorage.getItem(`parley:${bot}:chat`), HELP_BOT);
+    assert.match(kept ?? "", /^[0-9a-f-]{36}$/);
+    await bubble(page).click();
+    assert.equal(await badge.isVisible(), false, "opening reads the answer");
+
+    // Another page of the site: the same chat, with its question.
+    await page.goto(`${siteUrl}/pricing`);
+    await bubble(page).click();
+    assert.match((await page.locator("iframe").getAttribute("src")) ?? "", new RegExp(`chat=${kept}`));
+    await frame.getByText("What does the Pro plan include?").first().waitFor({ timeout: 20_000 });
+
+    // A new chat forgets it.
+    await frame.getByRole("button", { name: /options|Options/ }).first().click().catch(() => {});
+    const newChat = frame.getByRole("button", { name: "New chat" }).or(frame.getByRole("menuitem", { name: "New chat" }));
+    await newChat.first().click();
+    await page.waitForFunction((bot) => localStorage.getItem(`parley:${bot}:chat`) === null, HELP_BOT, { timeout: 10_000 });
+    await close();
+  });
+});

@@ -1,0 +1,37 @@
+// Stage 4 without a model: the extractive default (providers/extractive.ts) answers with the
+// sentences of the retrieved passages that answer the question, or says it does not know and
+// offers the bot's suggested questions. Images need a vision model: it says so first.
+import type { ChatSource } from "../contracts/chat.ts";
+import { createServiceClient } from "../clients.ts";
+import { extractiveReply, imagesNeedVision, type Passage, streamText } from "../providers/extractive.ts";
+import type { GenerateEvent } from "../providers/index.ts";
+import type { EngineBot } from "./bot.ts";
+import { toSource } from "./prompt.ts";
+
+/** The bot's suggested questions (public settings), offered when the answer is not known. */
+async function suggestedQuestions(botId: string): Promise<string[]> {
+  const { data } = await createServiceClient().from("bots").select("suggested_questions").eq("id", botId).maybeSingle();
+  return data?.suggested_questions ?? [];
+}
+
+export function generateExtractive(input: {
+  bot: EngineBot;
+  passages: Passage[];
+  message: string;
+  imageCount: number;
+}): { events: AsyncIterable<GenerateEvent>; sources: ChatSource[] } {
+  const { bot, passages, message } = input;
+  // Filled while the events are read; the engine reads the sources after the last token.
+  const sources: ChatSource[] = [];
+  async function* events(): AsyncGenerator<GenerateEvent> {
+    let reply = extractiveReply(message, passages, bot.language);
+    if (reply.kind === "unknown") {
+      const suggested = await suggestedQuestions(bot.id).catch(() => []);
+      reply = extractiveReply(message, passages, bot.language, { suggestedQuestions: suggested });
+    }
+    sources.push(...reply.sources.map(toSource));
+    const text = input.imageCount ? `${imagesNeedVision(bot.language)}\n\n${reply.text}` : reply.text;
+    yield* streamText(text);
+  }
+  return { events: events(), sources };
+}

@@ -255,6 +255,183 @@ $function$;
 comment on function private.check_message_image_paths() is 'Before a client inserts a message: every attached image path is under the writer''s own folder.';
 -- execute: owner only
 
+-- private.check_task()
+CREATE OR REPLACE FUNCTION private.check_task()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'UPDATE' and (new.bot_id <> old.bot_id or new.type <> old.type) then
+    raise exception 'A task keeps its bot and type' using errcode = '42501';
+  end if;
+  if not exists (select 1 from pg_catalog.pg_timezone_names where name = new.timezone) then
+    raise exception 'Unknown time zone: %', new.timezone using errcode = '22023';
+  end if;
+  if new.webhook_endpoint_id is not null
+     and not exists (select 1 from public.webhook_endpoints e where e.id = new.webhook_endpoint_id and e.bot_id = new.bot_id) then
+    raise exception 'The webhook endpoint belongs to another bot' using errcode = '22023';
+  end if;
+  if exists (
+    select 1 from unnest(new.recipient_ids) r(id)
+    where not exists (select 1 from public.team_members tm join public.bots b on b.team_id = tm.team_id
+                      where b.id = new.bot_id and tm.user_id = r.id)
+  ) then
+    raise exception 'Recipients must be members of the bot''s team' using errcode = '22023';
+  end if;
+  if new.type = 'ask' and char_length(btrim(coalesce(new.settings ->> 'prompt', ''))) not between 1 and 4000 then
+    raise exception 'An ask task needs a prompt (1 to 4000 characters)' using errcode = '22023';
+  end if;
+  if new.type = 'sync' and jsonb_typeof(new.settings -> 'data_source_ids') is distinct from 'array' then
+    raise exception 'A sync task needs settings.data_source_ids' using errcode = '22023';
+  end if;
+  if tg_op = 'INSERT' or new.cron is distinct from old.cron or new.timezone is distinct from old.timezone
+     or new.every_hours is distinct from old.every_hours or (new.enabled and not old.enabled) then
+    new.next_run_at := case when new.every_hours is not null then now() + make_interval(hours => new.every_hours) end;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
+CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
+ RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+begin
+  update public.task_runs r
+  set status = 'failed', finished_at = at_time, error = 'timed_out',
+      duration_ms = least(extract(epoch from at_time - r.started_at) * 1000, 2147483647)::integer
+  where r.status = 'running' and r.started_at < at_time - interval '30 minutes';
+
+  return query
+  with due as (
+    select t.id, t.bot_id, t.next_run_at, t.every_hours
+    from public.tasks t
+    where t.enabled and t.next_run_at is not null and t.next_run_at <= at_time
+    order by t.next_run_at
+    limit greatest(1, least(max_tasks, 100))
+    for update skip locked
+  ),
+  moved as (
+    update public.tasks t
+    set next_run_at = case when d.every_hours is null then null else
+          d.next_run_at + make_interval(hours => d.every_hours)
+            * (floor(extract(epoch from at_time - d.next_run_at) / (d.every_hours * 3600))::integer + 1) end,
+        last_run_at = at_time
+    from due d where t.id = d.id
+    returning t.id
+  ),
+  runs as (
+    insert into public.task_runs (task_id, bot_id, trigger, scheduled_for, started_at)
+    select d.id, d.bot_id, 'schedule', d.next_run_at, at_time from due d
+    where d.id in (select m.id from moved m)
+    returning id, task_runs.task_id, task_runs.scheduled_for
+  )
+  select r.id, r.task_id, r.scheduled_for from runs r;
+end;
+$function$;
+comment on function private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer) is 'Claims the tasks due at at_time exactly once (for update skip locked): a running task_runs row each, next_run_at moved past at_time (one run however late). Service role only.';
+-- execute: service_role
+
+-- private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
+ RETURNS TABLE(delivery_id uuid, endpoint_id uuid, url text, secret text, event_id uuid, event_type text, event_version integer, event_data jsonb, event_created_at timestamp with time zone, bot_id uuid, attempt integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+begin
+  return query
+  with heads as (
+    select distinct on (d.endpoint_id) d.id
+    from public.webhook_deliveries d
+    join public.webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+    where d.status = 'pending'
+    order by d.endpoint_id, d.event_seq
+  ),
+  claimable as (
+    select d.id from public.webhook_deliveries d
+    where d.id in (select h.id from heads h)
+      and d.next_attempt_at <= at_time
+      and (d.locked_until is null or d.locked_until <= at_time)
+    order by d.next_attempt_at
+    limit greatest(1, least(max_deliveries, 100))
+    for update skip locked
+  ),
+  claimed as (
+    update public.webhook_deliveries d
+    set attempt = d.attempt + 1, locked_until = at_time + make_interval(secs => lease_seconds)
+    from claimable c where d.id = c.id
+    returning d.*
+  )
+  select c.id, c.endpoint_id, e.url, s.secret, ev.id, ev.type, ev.version, ev.data, ev.created_at, c.bot_id, c.attempt
+  from claimed c
+  join public.webhook_endpoints e on e.id = c.endpoint_id
+  join public.webhook_endpoint_secrets s on s.endpoint_id = c.endpoint_id
+  join public.webhook_events ev on ev.id = c.event_id;
+end;
+$function$;
+comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, leased for lease_seconds (for update skip locked). Service role only.';
+-- execute: service_role
+
+-- private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer DEFAULT NULL::integer, response_excerpt text DEFAULT NULL::text, error text DEFAULT NULL::text, duration_ms integer DEFAULT NULL::integer, at_time timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  d public.webhook_deliveries;
+  delay interval;
+  disabled boolean := false;
+begin
+  select * into d from public.webhook_deliveries w where w.id = complete_webhook_delivery.delivery_id for update;
+  if d.id is null then
+    raise exception 'Delivery not found' using errcode = 'PT404';
+  end if;
+  if ok then
+    update public.webhook_deliveries w
+    set status = 'succeeded', delivered_at = at_time, locked_until = null, next_attempt_at = at_time,
+        response_status = complete_webhook_delivery.response_status,
+        response_excerpt = left(complete_webhook_delivery.response_excerpt, 1000), error = null,
+        duration_ms = complete_webhook_delivery.duration_ms
+    where w.id = d.id;
+    update public.webhook_endpoints e set failure_count = 0, last_success_at = at_time where e.id = d.endpoint_id;
+    return jsonb_build_object('status', 'succeeded', 'disabled', false, 'endpoint_id', d.endpoint_id, 'bot_id', d.bot_id);
+  end if;
+  delay := private.webhook_retry_delay(d.attempt);
+  update public.webhook_deliveries w
+  set status = case when delay is null then 'failed'::public.webhook_delivery_status else 'pending' end,
+      next_attempt_at = coalesce(at_time + delay, at_time), locked_until = null,
+      response_status = complete_webhook_delivery.response_status,
+      response_excerpt = left(complete_webhook_delivery.response_excerpt, 1000),
+      error = left(complete_webhook_delivery.error, 500), duration_ms = complete_webhook_delivery.duration_ms
+  where w.id = d.id;
+  update public.webhook_endpoints e set failure_count = e.failure_count + 1, last_failure_at = at_time where e.id = d.endpoint_id;
+  if delay is null then
+    update public.webhook_endpoints e
+    set enabled = false, disabled_at = at_time,
+        disabled_reason = format('Disabled after %s failed attempts over about a day (last: %s)', d.attempt,
+          coalesce(complete_webhook_delivery.error, 'HTTP ' || complete_webhook_delivery.response_status))
+    where e.id = d.endpoint_id and e.enabled;
+    disabled := found;
+  end if;
+  return jsonb_build_object('status', case when delay is null then 'failed' else 'pending' end, 'disabled', disabled,
+    'endpoint_id', d.endpoint_id, 'bot_id', d.bot_id,
+    'next_attempt_at', case when delay is null then null else at_time + delay end);
+end;
+$function$;
+comment on function private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone) is 'The worker records an attempt: success, or failure with the next retry (backoff over about a day) and, after the last, the endpoint disabled. Service role only.';
+-- execute: service_role
+
 -- private.consume_chat_turn_pass(pass uuid, bot_id uuid)
 CREATE OR REPLACE FUNCTION private.consume_chat_turn_pass(pass uuid, bot_id uuid)
  RETURNS boolean
@@ -328,6 +505,21 @@ end;
 $function$;
 -- execute: public
 
+-- private.count_power_up_call()
+CREATE OR REPLACE FUNCTION private.count_power_up_call()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.power_ups p set call_count = p.call_count + 1, last_called_at = new.created_at
+  where p.id = new.power_up_id;
+  return null;
+end;
+$function$;
+-- execute: owner only
+
 -- private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
 CREATE OR REPLACE FUNCTION private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer DEFAULT 60)
  RETURNS TABLE(id uuid, key text, prefix text)
@@ -381,6 +573,51 @@ end;
 $function$;
 comment on function private.create_personal_team(user_id uuid, display_name text) is 'Creates the user''s personal team (owned by them) unless it exists.';
 -- execute: owner only
+
+-- private.create_webhook_endpoint_secret()
+CREATE OR REPLACE FUNCTION private.create_webhook_endpoint_secret()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.webhook_endpoint_secrets (endpoint_id) values (new.id);
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid DEFAULT NULL::uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  event public.webhook_events;
+begin
+  if not exists (
+    select 1 from public.webhook_endpoints e
+    where e.bot_id = enqueue_event.bot_id and e.enabled
+      and (enqueue_event.type = any (e.events) or e.id = enqueue_event.extra_endpoint_id)
+  ) then
+    return null; -- nobody listens: nothing to keep
+  end if;
+  insert into public.webhook_events (bot_id, type, data)
+  values (enqueue_event.bot_id, enqueue_event.type, coalesce(enqueue_event.payload, '{}'::jsonb))
+  returning * into event;
+  insert into public.webhook_deliveries (endpoint_id, event_id, event_seq, bot_id)
+  select e.id, event.id, event.seq, event.bot_id
+  from public.webhook_endpoints e
+  where e.bot_id = event.bot_id and e.enabled
+    and (event.type = any (e.events) or e.id = enqueue_event.extra_endpoint_id);
+  return event.id;
+end;
+$function$;
+comment on function private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid) is 'Writes an event (type from public.webhook_event_types(), payload = its data object) and a delivery per enabled subscribed endpoint, in the caller''s transaction. Returns the event id, or null when no endpoint listens.';
+-- execute: service_role
 
 -- private.enqueue_test_run(bot_id uuid, trigger public.test_run_trigger, created_by uuid)
 CREATE OR REPLACE FUNCTION private.enqueue_test_run(bot_id uuid, trigger public.test_run_trigger, created_by uuid DEFAULT NULL::uuid)
@@ -443,6 +680,32 @@ $function$;
 comment on function private.enqueue_test_run_after_sync() is 'Trigger: a succeeded sync queues a test run when the bot''s test settings ask for it.';
 -- execute: public
 
+-- private.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.finish_task_run(run_id uuid, ok boolean, output jsonb DEFAULT '{}'::jsonb, error text DEFAULT NULL::text, at_time timestamp with time zone DEFAULT now())
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  r public.task_runs;
+begin
+  update public.task_runs t
+  set status = case when ok then 'succeeded'::public.task_run_status else 'failed' end,
+      finished_at = at_time, output = coalesce(finish_task_run.output, '{}'),
+      error = left(finish_task_run.error, 1000),
+      duration_ms = least(greatest(0, extract(epoch from at_time - t.started_at) * 1000), 2147483647)::integer
+  where t.id = finish_task_run.run_id and t.status = 'running'
+  returning * into r;
+  if r.id is null then
+    raise exception 'No running task run %', run_id using errcode = 'PT404';
+  end if;
+  update public.tasks t set last_status = r.status, last_run_at = coalesce(t.last_run_at, r.started_at) where t.id = r.task_id;
+end;
+$function$;
+comment on function private.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone) is 'Ends a running run with its status, duration and output. Service role only.';
+-- execute: service_role
+
 -- private.generate_team_slug(base text)
 CREATE OR REPLACE FUNCTION private.generate_team_slug(base text)
  RETURNS text
@@ -480,6 +743,51 @@ AS $function$
     );
 $function$;
 comment on function private.get_teams_with_role(role public.team_role) is 'Ids of the teams where the caller has the role (same rules as has_team_role).';
+-- execute: authenticated; service_role
+
+-- private.get_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.get_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  found text;
+begin
+  select s.secret into found
+  from public.webhook_endpoint_secrets s join public.webhook_endpoints e on e.id = s.endpoint_id
+  where s.endpoint_id = get_webhook_secret.endpoint_id and private.has_bot_role(e.bot_id, 'admin');
+  if found is null then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  return found;
+end;
+$function$;
+comment on function private.get_webhook_secret(endpoint_id uuid) is 'The signing secret of an endpoint, for admins and owners of its bot''s team (PT404 otherwise).';
+-- execute: authenticated
+
+-- private.hand_back_chat(chat_id uuid)
+CREATE OR REPLACE FUNCTION private.hand_back_chat(chat_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+begin
+  select c.bot_id into the_bot from public.chats c where c.id = hand_back_chat.chat_id;
+  if the_bot is null or not (private.has_bot_role(the_bot, null) or private.is_platform_admin()) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins hand a chat back' using errcode = '42501';
+  end if;
+  update public.chats c set needs_human = false, handed_back_at = now() where c.id = hand_back_chat.chat_id;
+end;
+$function$;
+comment on function private.hand_back_chat(chat_id uuid) is 'The bot answers again in this chat. Owners and admins of the bot''s team.';
 -- execute: authenticated; service_role
 
 -- private.handle_new_user()
@@ -730,6 +1038,20 @@ $function$;
 comment on function private.language_regconfig(language text) is 'Text-search configuration for a bot language code; simple for jp, cn, pl (no Postgres stemmer), which lean on trigrams.';
 -- execute: authenticated; service_role
 
+-- private.lead_bot_matches(chat_id uuid, power_up_id uuid, bot_id uuid)
+CREATE OR REPLACE FUNCTION private.lead_bot_matches(chat_id uuid, power_up_id uuid, bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (lead_bot_matches.chat_id is null
+          or exists (select 1 from public.chats c where c.id = lead_bot_matches.chat_id and c.bot_id = lead_bot_matches.bot_id))
+     and (lead_bot_matches.power_up_id is null
+          or exists (select 1 from public.power_ups p where p.id = lead_bot_matches.power_up_id and p.bot_id = lead_bot_matches.bot_id));
+$function$;
+-- execute: authenticated; service_role
+
 -- private.limit_client_inserts()
 CREATE OR REPLACE FUNCTION private.limit_client_inserts()
  RETURNS trigger
@@ -784,6 +1106,22 @@ AS $function$
   );
 $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
+-- execute: authenticated; service_role
+
+-- private.power_up_secret_names(power_up_id uuid)
+CREATE OR REPLACE FUNCTION private.power_up_secret_names(power_up_id uuid)
+ RETURNS TABLE(name text, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select s.name, s.updated_at from public.power_up_secrets s
+  join public.power_ups p on p.id = s.power_up_id
+  where s.power_up_id = power_up_secret_names.power_up_id
+    and (private.has_bot_role(p.bot_id, null) or private.is_platform_admin())
+  order by s.name;
+$function$;
+comment on function private.power_up_secret_names(power_up_id uuid) is 'Which secrets of a power-up are set (names only), for its team.';
 -- execute: authenticated; service_role
 
 -- private.prepare_feedback()
@@ -963,6 +1301,29 @@ end;
 $function$;
 -- execute: public
 
+-- private.protect_chat_handoff()
+CREATE OR REPLACE FUNCTION private.protect_chat_handoff()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      new.needs_human := false;
+      new.handoff_requested_at := null;
+      new.handed_back_at := null;
+    elsif new.needs_human is distinct from old.needs_human
+       or new.handoff_requested_at is distinct from old.handoff_requested_at
+       or new.handed_back_at is distinct from old.handed_back_at then
+      raise exception 'The handoff state of a chat changes through request_handoff and hand_back_chat' using errcode = '42501';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_data_source_fields()
 CREATE OR REPLACE FUNCTION private.protect_data_source_fields()
  RETURNS trigger
@@ -1006,6 +1367,22 @@ $function$;
 comment on function private.protect_data_source_fields() is 'Trigger: clients cannot move a source, change its type or write its sync status/counters; keeps next_sync_at in step with the schedule.';
 -- execute: public
 
+-- private.protect_message_actions()
+CREATE OR REPLACE FUNCTION private.protect_message_actions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    new.actions := '[]';
+    new.author_id := null;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.protect_message_fields()
 CREATE OR REPLACE FUNCTION private.protect_message_fields()
  RETURNS trigger
@@ -1016,6 +1393,29 @@ begin
   if current_user in ('anon', 'authenticated') then
     raise exception 'Messages cannot be edited' using errcode = '42501';
   end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
+-- private.protect_power_up_fields()
+CREATE OR REPLACE FUNCTION private.protect_power_up_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      new.call_count := 0;
+      new.last_called_at := null;
+    elsif new.call_count is distinct from old.call_count
+       or new.last_called_at is distinct from old.last_called_at
+       or new.bot_id is distinct from old.bot_id then
+      raise exception 'A power-up''s bot and call counters cannot be changed' using errcode = '42501';
+    end if;
+  end if;
+  new.updated_at := now();
   return new;
 end;
 $function$;
@@ -1101,6 +1501,27 @@ $function$;
 comment on function private.protect_test_case_fields() is 'Trigger: clients cannot move a test case or change its creator.';
 -- execute: public
 
+-- private.protect_webhook_endpoint_fields()
+CREATE OR REPLACE FUNCTION private.protect_webhook_endpoint_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if new.bot_id <> old.bot_id then
+    raise exception 'An endpoint cannot move to another bot' using errcode = '42501';
+  end if;
+  -- re-enabling by hand starts a fresh count
+  if new.enabled and not old.enabled then
+    new.failure_count := 0;
+    new.disabled_reason := null;
+    new.disabled_at := null;
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.rate_limit_retry_after(key text, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.rate_limit_retry_after(key text, window_seconds integer)
  RETURNS integer
@@ -1113,6 +1534,111 @@ AS $function$
 $function$;
 comment on function private.rate_limit_retry_after(key text, window_seconds integer) is 'Seconds until the current window of a rate-limit key ends.';
 -- execute: service_role
+
+-- private.redeliver_failed_webhooks(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.redeliver_failed_webhooks(endpoint_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  n integer;
+begin
+  if not exists (select 1 from public.webhook_endpoints e
+                 where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.endpoint_id = redeliver_failed_webhooks.endpoint_id and d.status = 'failed';
+  get diagnostics n = row_count;
+  return n;
+end;
+$function$;
+comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise).';
+-- execute: authenticated
+
+-- private.redeliver_webhook(delivery_id uuid)
+CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending' and private.has_bot_role(d.bot_id, 'admin');
+  if not found and not exists (select 1 from public.webhook_deliveries d
+                               where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin')) then
+    raise exception 'Delivery not found' using errcode = 'PT404';
+  end if;
+end;
+$function$;
+comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is).';
+-- execute: authenticated
+
+-- private.reply_as_human(chat_id uuid, content text)
+CREATE OR REPLACE FUNCTION private.reply_as_human(chat_id uuid, content text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+  reply uuid;
+begin
+  select c.bot_id into the_bot from public.chats c where c.id = reply_as_human.chat_id;
+  if the_bot is null or not (private.has_bot_role(the_bot, null) or private.is_platform_admin()) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins reply in a chat' using errcode = '42501';
+  end if;
+  if char_length(btrim(coalesce(reply_as_human.content, ''))) = 0 or char_length(reply_as_human.content) > 10000 then
+    raise exception 'A reply has 1 to 10000 characters' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  insert into public.messages (chat_id, role, content, author_id)
+  values (reply_as_human.chat_id, 'human', reply_as_human.content, (select auth.uid()))
+  returning id into reply;
+  -- A reply takes the chat over, whether or not the visitor asked for a person.
+  update public.chats c set needs_human = true, handoff_requested_at = coalesce(c.handoff_requested_at, now())
+  where c.id = reply_as_human.chat_id and not c.needs_human;
+  return reply;
+end;
+$function$;
+comment on function private.reply_as_human(chat_id uuid, content text) is 'A team owner or admin replies in a chat (role human); the chat stays with people until hand_back_chat.';
+-- execute: authenticated; service_role
+
+-- private.request_handoff(chat_id uuid)
+CREATE OR REPLACE FUNCTION private.request_handoff(chat_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  was boolean;
+begin
+  if (select auth.role()) is distinct from 'service_role' and not private.is_own_chat(request_handoff.chat_id) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  select c.needs_human into was from public.chats c where c.id = request_handoff.chat_id for update;
+  if was is null then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  if was then
+    return false;
+  end if;
+  update public.chats c set needs_human = true, handoff_requested_at = now()
+  where c.id = request_handoff.chat_id;
+  return true;
+end;
+$function$;
+comment on function private.request_handoff(chat_id uuid) is 'Marks a chat as needing a person (the bot stays quiet). Its visitor or the engine. True when newly marked.';
+-- execute: authenticated; service_role
 
 -- private.revoke_bot_grants_on_password_change()
 CREATE OR REPLACE FUNCTION private.revoke_bot_grants_on_password_change()
@@ -1130,6 +1656,30 @@ end;
 $function$;
 comment on function private.revoke_bot_grants_on_password_change() is 'After a bot''s chat password changes or is removed: delete every access grant to the bot.';
 -- execute: owner only
+
+-- private.rotate_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.rotate_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  fresh text;
+begin
+  if not exists (select 1 from public.webhook_endpoints e
+                 where e.id = rotate_webhook_secret.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  update public.webhook_endpoint_secrets s
+  set secret = 'whsec_' || encode(extensions.gen_random_bytes(24), 'base64'), rotated_at = now()
+  where s.endpoint_id = rotate_webhook_secret.endpoint_id
+  returning s.secret into fresh;
+  return fresh;
+end;
+$function$;
+comment on function private.rotate_webhook_secret(endpoint_id uuid) is 'Replaces an endpoint''s signing secret and returns the new one (admins and owners; PT404 otherwise).';
+-- execute: authenticated
 
 -- private.schedule_ingest_tick(functions_url text, service_role_key text)
 CREATE OR REPLACE FUNCTION private.schedule_ingest_tick(functions_url text, service_role_key text)
@@ -1161,6 +1711,61 @@ end;
 $function$;
 comment on function private.schedule_ingest_tick(functions_url text, service_role_key text) is 'Installs the pg_cron job "parley-sync" that calls ingest/tick every minute (hosted Supabase).';
 -- execute: owner only
+
+-- private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+CREATE OR REPLACE FUNCTION private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  job record;
+begin
+  if not exists (select 1 from pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_extension where extname = 'pg_net') then
+    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
+  end if;
+  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
+    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
+      using errcode = '22023';
+  end if;
+  for job in select * from (values ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+    execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
+      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
+      rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
+  end loop;
+end;
+$function$;
+comment on function private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text) is 'Installs the pg_cron jobs "parley-deliver" and "parley-tasks" that call deliver/tick and tasks/tick every minute (hosted Supabase).';
+-- execute: owner only
+
+-- private.send_test_webhook(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.send_test_webhook(endpoint_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  endpoint public.webhook_endpoints;
+  event public.webhook_events;
+begin
+  select * into endpoint from public.webhook_endpoints e
+  where e.id = send_test_webhook.endpoint_id and private.has_bot_role(e.bot_id, 'admin');
+  if endpoint.id is null then
+    raise exception 'Endpoint not found' using errcode = 'PT404';
+  end if;
+  insert into public.webhook_events (bot_id, type, data)
+  values (endpoint.bot_id, 'webhook.test', jsonb_build_object('endpoint_id', endpoint.id, 'message', 'This is a test event from Parley.'))
+  returning * into event;
+  insert into public.webhook_deliveries (endpoint_id, event_id, event_seq, bot_id)
+  values (endpoint.id, event.id, event.seq, endpoint.bot_id);
+  return event.id;
+end;
+$function$;
+comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise). Returns the event id.';
+-- execute: authenticated
 
 -- private.set_channel_credentials(channel_id uuid, credentials jsonb)
 CREATE OR REPLACE FUNCTION private.set_channel_credentials(channel_id uuid, credentials jsonb)
@@ -1222,6 +1827,36 @@ end;
 $function$;
 comment on function private.set_chunk_fts_config() is 'Trigger: a chunk''s fts_config is its bot''s language configuration.';
 -- execute: public
+
+-- private.set_power_up_secret(power_up_id uuid, name text, value text)
+CREATE OR REPLACE FUNCTION private.set_power_up_secret(power_up_id uuid, name text, value text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+begin
+  select p.bot_id into the_bot from public.power_ups p where p.id = set_power_up_secret.power_up_id;
+  if the_bot is null or not private.has_bot_role(the_bot, null) then
+    raise exception 'Power-up not found' using errcode = 'PT404', hint = 'power_up_not_found';
+  end if;
+  if not public.can_manage_bot(the_bot) then
+    raise exception 'Only the team''s owners and admins change power-up secrets' using errcode = '42501';
+  end if;
+  if coalesce(set_power_up_secret.value, '') = '' then
+    delete from public.power_up_secrets s
+    where s.power_up_id = set_power_up_secret.power_up_id and s.name = set_power_up_secret.name;
+    return;
+  end if;
+  insert into public.power_up_secrets (power_up_id, name, value, updated_at)
+  values (set_power_up_secret.power_up_id, set_power_up_secret.name, set_power_up_secret.value, now())
+  on conflict on constraint power_up_secrets_pkey do update set value = excluded.value, updated_at = now();
+end;
+$function$;
+comment on function private.set_power_up_secret(power_up_id uuid, name text, value text) is 'Sets (or with an empty value removes) a secret header value of a power-up. Owners and admins of the bot''s team.';
+-- execute: authenticated; service_role
 
 -- private.set_test_schedule()
 CREATE OR REPLACE FUNCTION private.set_test_schedule()
@@ -1324,6 +1959,26 @@ $function$;
 comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait.';
 -- execute: authenticated; service_role
 
+-- private.start_task_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  started uuid;
+begin
+  if to_regprocedure('private.start_test_run(uuid, uuid)') is null then
+    raise exception 'Tests are not available yet' using errcode = 'PT501', hint = 'tests_unavailable';
+  end if;
+  execute 'select private.start_test_run($1, $2)' into started using bot_id, task_run_id;
+  return started;
+end;
+$function$;
+comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: calls private.start_test_run(bot_id, task_run_id) of the tests domain (PT501 tests_unavailable until it exists). Service role only.';
+-- execute: service_role
+
 -- private.storage_bot_id(name text)
 CREATE OR REPLACE FUNCTION private.storage_bot_id(name text)
  RETURNS uuid
@@ -1354,6 +2009,257 @@ begin
 end;
 $function$;
 comment on function private.store_avatar_as_path() is 'Before a profile or bot is written: a public URL of the avatars bucket in avatar_url becomes its object path.';
+-- execute: public
+
+-- private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+CREATE OR REPLACE FUNCTION private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_bot uuid;
+  form jsonb;
+  wanted text[];
+  required text[];
+  kept jsonb := '{}';
+  key text;
+  val text;
+  lead uuid;
+begin
+  if not private.is_own_chat(submit_lead.chat_id) then
+    raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
+  end if;
+  select c.bot_id into the_bot from public.chats c where c.id = submit_lead.chat_id;
+  select p.settings into form from public.power_ups p
+  where p.id = submit_lead.power_up_id and p.bot_id = the_bot and p.type = 'lead' and p.enabled;
+  if form is null then
+    raise exception 'Power-up not found' using errcode = 'PT404', hint = 'power_up_not_found';
+  end if;
+  if jsonb_typeof(submit_lead.fields) is distinct from 'object' then
+    raise exception 'fields must be an object' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  wanted := coalesce(array(select jsonb_array_elements_text(form -> 'fields')), '{}');
+  required := coalesce(array(select jsonb_array_elements_text(form -> 'required')), '{}');
+  foreach key in array wanted loop
+    val := btrim(coalesce(submit_lead.fields ->> key, ''));
+    if char_length(val) > 2000 then
+      raise exception 'The field % is too long', key using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    if val = '' then
+      if key = any(required) then
+        raise exception 'The field % is required', key using errcode = '22023', hint = 'invalid_input', detail = key;
+      end if;
+      continue;
+    end if;
+    if key = 'email' and val !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+      raise exception 'The e-mail address is not valid' using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    if key = 'phone' and val !~ '^[+0-9 ()./-]{5,40}$' then
+      raise exception 'The phone number is not valid' using errcode = '22023', hint = 'invalid_input', detail = key;
+    end if;
+    kept := kept || jsonb_build_object(key, val);
+  end loop;
+  if kept = '{}' then
+    raise exception 'Fill in at least one field' using errcode = '22023', hint = 'invalid_input';
+  end if;
+  if not private.consume_rate_limit('lead:' || (select auth.uid())::text, 10, 3600) then
+    raise exception 'Too many forms sent; try again later' using errcode = 'PT429', hint = 'rate_limited';
+  end if;
+  insert into public.leads (bot_id, chat_id, power_up_id, fields)
+  values (the_bot, submit_lead.chat_id, submit_lead.power_up_id, kept)
+  returning id into lead;
+  return lead;
+end;
+$function$;
+comment on function private.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb) is 'A visitor leaves contact details through a lead form of their own chat''s bot. Validates e-mail and phone, keeps only the form''s fields, 10 per visitor per hour. Returns the lead id.';
+-- execute: authenticated; service_role
+
+-- private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+CREATE OR REPLACE FUNCTION private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with turns as (
+    select m.* from public.messages m
+    where m.bot_id = task_digest.bot_id and m.created_at >= since and m.created_at < until
+  ),
+  answered as (
+    -- each answer with the question right before it in its chat
+    select a.*, (select q.content from public.messages q
+                 where q.chat_id = a.chat_id and q.role = 'user' and q.created_at <= a.created_at
+                 order by q.created_at desc limit 1) as question
+    from turns a where a.role = 'assistant'
+  )
+  select jsonb_build_object(
+    'since', since, 'until', until,
+    'counts', jsonb_build_object(
+      'chats', (select count(*) from public.chats c where c.bot_id = task_digest.bot_id and c.created_at >= since and c.created_at < until),
+      'questions', (select count(*) from turns where role = 'user'),
+      'answers', (select count(*) from turns where role = 'assistant'),
+      'feedback_up', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'up' and f.created_at >= since and f.created_at < until),
+      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until)),
+    'top_questions', coalesce((select jsonb_agg(jsonb_build_object('question', q, 'count', n)) from (
+      select lower(btrim(content)) q, count(*) n from turns where role = 'user'
+      group by 1 order by 2 desc, 1 limit 10) x), '[]'),
+    'unanswered_questions', coalesce((select jsonb_agg(jsonb_build_object('question', question, 'chat_id', chat_id, 'at', created_at)) from (
+      select question, chat_id, created_at from answered
+      where (error is not null or jsonb_array_length(sources) = 0) and question is not null
+      order by created_at desc limit 20) x), '[]'),
+    'negative_feedback', coalesce((select jsonb_agg(jsonb_build_object('comment', comment, 'answer', answer, 'chat_id', chat_id, 'at', created_at)) from (
+      select f.comment, left(m.content, 500) answer, m.chat_id, f.created_at
+      from public.message_feedback f join public.messages m on m.id = f.message_id
+      where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until
+      order by f.created_at desc limit 20) x), '[]'));
+$function$;
+comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources) and negative feedback of a bot between two times. Service role only.';
+-- execute: service_role
+
+-- private.task_recipient_emails(task_id uuid)
+CREATE OR REPLACE FUNCTION private.task_recipient_emails(task_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text
+  from public.tasks t
+  join public.bots b on b.id = t.bot_id
+  join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
+  join auth.users u on u.id = tm.user_id
+  where t.id = task_recipient_emails.task_id and u.email is not null;
+$function$;
+-- execute: service_role
+
+-- private.webhook_chat_created()
+CREATE OR REPLACE FUNCTION private.webhook_chat_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'chat.created', jsonb_build_object('chat', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'channel', new.channel, 'title', new.title, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_endpoint_owner_emails(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION private.webhook_endpoint_owner_emails(endpoint_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text
+  from public.webhook_endpoints e
+  join public.bots b on b.id = e.bot_id
+  join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
+  join auth.users u on u.id = tm.user_id
+  where e.id = webhook_endpoint_owner_emails.endpoint_id and u.email is not null;
+$function$;
+-- execute: service_role
+
+-- private.webhook_feedback_created()
+CREATE OR REPLACE FUNCTION private.webhook_feedback_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'feedback.created', jsonb_build_object('feedback', jsonb_build_object(
+    'id', new.id, 'message_id', new.message_id, 'bot_id', new.bot_id, 'rating', new.rating,
+    'comment', new.comment, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_ingestion_finished()
+CREATE OR REPLACE FUNCTION private.webhook_ingestion_finished()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  source public.data_sources;
+begin
+  if new.status not in ('succeeded', 'failed') or new.status = old.status then
+    return null;
+  end if;
+  select * into source from public.data_sources where id = new.data_source_id;
+  perform private.enqueue_event(new.bot_id,
+    case new.status when 'succeeded' then 'data_source.synced' else 'data_source.failed' end,
+    jsonb_build_object(
+      'data_source', jsonb_build_object('id', source.id, 'bot_id', source.bot_id, 'name', source.name, 'type', source.type,
+        'document_count', source.document_count, 'chunk_count', source.chunk_count),
+      'job', jsonb_build_object('id', new.id, 'status', new.status, 'trigger', new.trigger,
+        'progress_done', new.progress_done, 'progress_total', new.progress_total,
+        'error_count', jsonb_array_length(new.errors), 'errors', (select coalesce(jsonb_agg(e), '[]') from (
+          select e from jsonb_array_elements(new.errors) e limit 20) x),
+        'started_at', new.started_at, 'finished_at', new.finished_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_message_created()
+CREATE OR REPLACE FUNCTION private.webhook_message_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'message.created', jsonb_build_object('message', jsonb_build_object(
+    'id', new.id, 'chat_id', new.chat_id, 'bot_id', new.bot_id, 'role', new.role, 'content', new.content,
+    'sources', new.sources, 'error', new.error, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_retry_delay(attempt integer)
+CREATE OR REPLACE FUNCTION private.webhook_retry_delay(attempt integer)
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (array['30 seconds', '2 minutes', '10 minutes', '30 minutes', '1 hour', '3 hours', '6 hours', '12 hours']::interval[])[attempt];
+$function$;
+-- execute: public
+
+-- private.webhook_task_completed()
+CREATE OR REPLACE FUNCTION private.webhook_task_completed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  task public.tasks;
+begin
+  if new.status = 'running' or old.status <> 'running' then
+    return null;
+  end if;
+  select * into task from public.tasks where id = new.task_id;
+  perform private.enqueue_event(new.bot_id, 'task.completed', jsonb_build_object(
+    'task', jsonb_build_object('id', task.id, 'bot_id', task.bot_id, 'name', task.name, 'type', task.type),
+    'run', jsonb_build_object('id', new.id, 'trigger', new.trigger, 'status', new.status, 'scheduled_for', new.scheduled_for,
+      'started_at', new.started_at, 'finished_at', new.finished_at, 'duration_ms', new.duration_ms,
+      'output', new.output, 'error', new.error)),
+    task.webhook_endpoint_id);
+  return null;
+end;
+$function$;
 -- execute: public
 
 -- public.accept_invitation(token text)
@@ -1541,6 +2447,30 @@ $function$;
 comment on function public.check_bot_password(bot_id uuid, password text) is 'Service role: true when the password opens this password-protected bot.';
 -- execute: service_role
 
+-- public.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
+CREATE OR REPLACE FUNCTION public.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
+ RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select * from private.claim_due_tasks(at_time => claim_due_tasks.at_time, max_tasks => claim_due_tasks.max_tasks) $function$;
+-- execute: authenticated; service_role
+
+-- public.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
+ RETURNS TABLE(delivery_id uuid, endpoint_id uuid, url text, secret text, event_id uuid, event_type text, event_version integer, event_data jsonb, event_created_at timestamp with time zone, bot_id uuid, attempt integer)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select * from private.claim_webhook_deliveries(max_deliveries => claim_webhook_deliveries.max_deliveries, lease_seconds => claim_webhook_deliveries.lease_seconds, at_time => claim_webhook_deliveries.at_time) $function$;
+-- execute: authenticated; service_role
+
+-- public.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer DEFAULT NULL::integer, response_excerpt text DEFAULT NULL::text, error text DEFAULT NULL::text, duration_ms integer DEFAULT NULL::integer, at_time timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.complete_webhook_delivery(delivery_id => complete_webhook_delivery.delivery_id, ok => complete_webhook_delivery.ok, response_status => complete_webhook_delivery.response_status, response_excerpt => complete_webhook_delivery.response_excerpt, error => complete_webhook_delivery.error, duration_ms => complete_webhook_delivery.duration_ms, at_time => complete_webhook_delivery.at_time) $function$;
+-- execute: authenticated; service_role
+
 -- public.consume_rate_limit(key text, max_hits integer, window_seconds integer)
 CREATE OR REPLACE FUNCTION public.consume_rate_limit(key text, max_hits integer, window_seconds integer)
  RETURNS TABLE(allowed boolean, retry_after integer)
@@ -1633,6 +2563,14 @@ $function$;
 comment on function public.enqueue_scheduled_test_runs() is 'Queues a test run for every bot whose test schedule is due; returns how many. Service role only.';
 -- execute: service_role
 
+-- public.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.finish_task_run(run_id uuid, ok boolean, output jsonb DEFAULT '{}'::jsonb, error text DEFAULT NULL::text, at_time timestamp with time zone DEFAULT now())
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.finish_task_run(run_id => finish_task_run.run_id, ok => finish_task_run.ok, output => finish_task_run.output, error => finish_task_run.error, at_time => finish_task_run.at_time) $function$;
+-- execute: authenticated; service_role
+
 -- public.gallery_bots()
 CREATE OR REPLACE FUNCTION public.gallery_bots()
  RETURNS TABLE(id uuid, name text, description text, avatar_url text, language public.language_code, visibility public.bot_visibility, created_at timestamp with time zone)
@@ -1707,6 +2645,26 @@ AS $function$
   order by m.role, m.created_at;
 $function$;
 comment on function public.get_team_members(team_id uuid) is 'Members of a team with role, name, avatar and email; for the team''s members and platform admins.';
+-- execute: authenticated; service_role
+
+-- public.get_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.get_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.get_webhook_secret(endpoint_id => get_webhook_secret.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.hand_back_chat(chat_id uuid)
+CREATE OR REPLACE FUNCTION public.hand_back_chat(chat_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.hand_back_chat(hand_back_chat.chat_id);
+$function$;
+comment on function public.hand_back_chat(chat_id uuid) is 'See private.hand_back_chat.';
 -- execute: authenticated; service_role
 
 -- public.invite_team_member(team_id uuid, email text, role public.team_role)
@@ -1915,6 +2873,26 @@ $function$;
 comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: full text in the bot''s language, and word similarity over a bounded pool (full-text hits plus per-word trigram lookups through the (bot_id, content) GIN index), fused by reciprocal rank. Empty when the caller may not chat with the bot.';
 -- execute: authenticated; service_role
 
+-- public.match_power_ups(bot_id uuid, query text, threshold real)
+CREATE OR REPLACE FUNCTION public.match_power_ups(bot_id uuid, query text, threshold real DEFAULT 0.6)
+ RETURNS TABLE(power_up_id uuid, score real)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select p.id, max(greatest(extensions.word_similarity(lower(ph), lower(match_power_ups.query)),
+                            extensions.word_similarity(lower(match_power_ups.query), lower(ph)))) as score
+  from public.power_ups p
+  cross join lateral unnest(p.example_phrases) as ph
+  where p.bot_id = match_power_ups.bot_id and p.enabled and char_length(btrim(ph)) > 0
+  group by p.id
+  having max(greatest(extensions.word_similarity(lower(ph), lower(match_power_ups.query)),
+                      extensions.word_similarity(lower(match_power_ups.query), lower(ph)))) >= match_power_ups.threshold
+  order by score desc;
+$function$;
+comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
+-- execute: service_role
+
 -- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid)
 CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid)
  RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)
@@ -1996,6 +2974,18 @@ $function$;
 comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created).';
 -- execute: authenticated; service_role
 
+-- public.power_up_secret_names(power_up_id uuid)
+CREATE OR REPLACE FUNCTION public.power_up_secret_names(power_up_id uuid)
+ RETURNS TABLE(name text, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select * from private.power_up_secret_names(power_up_secret_names.power_up_id);
+$function$;
+comment on function public.power_up_secret_names(power_up_id uuid) is 'See private.power_up_secret_names.';
+-- execute: authenticated; service_role
+
 -- public.record_channel_event(channel_id uuid, messages integer, error text)
 CREATE OR REPLACE FUNCTION public.record_channel_event(channel_id uuid, messages integer DEFAULT 0, error text DEFAULT NULL::text)
  RETURNS void
@@ -2015,6 +3005,22 @@ AS $function$
 $function$;
 comment on function public.record_channel_event(channel_id uuid, messages integer, error text) is 'Service role: a channel received a delivery (messages = turns stored) or failed to answer (error).';
 -- execute: service_role
+
+-- public.redeliver_failed_webhooks(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.redeliver_failed_webhooks(endpoint_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.redeliver_failed_webhooks(endpoint_id => redeliver_failed_webhooks.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.redeliver_webhook(delivery_id uuid)
+CREATE OR REPLACE FUNCTION public.redeliver_webhook(delivery_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.redeliver_webhook(delivery_id => redeliver_webhook.delivery_id) $function$;
+-- execute: authenticated; service_role
 
 -- public.remove_team_member(team_id uuid, user_id uuid)
 CREATE OR REPLACE FUNCTION public.remove_team_member(team_id uuid, user_id uuid)
@@ -2053,6 +3059,44 @@ begin
 end;
 $function$;
 comment on function public.remove_team_provider_key(team_id uuid, provider text) is 'Admins/owners: forget the team''s key for a provider.';
+-- execute: authenticated; service_role
+
+-- public.reply_as_human(chat_id uuid, content text)
+CREATE OR REPLACE FUNCTION public.reply_as_human(chat_id uuid, content text)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.reply_as_human(reply_as_human.chat_id, reply_as_human.content);
+$function$;
+comment on function public.reply_as_human(chat_id uuid, content text) is 'See private.reply_as_human.';
+-- execute: authenticated; service_role
+
+-- public.request_handoff(chat_id uuid)
+CREATE OR REPLACE FUNCTION public.request_handoff(chat_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.request_handoff(request_handoff.chat_id);
+$function$;
+comment on function public.request_handoff(chat_id uuid) is 'See private.request_handoff.';
+-- execute: authenticated; service_role
+
+-- public.rotate_webhook_secret(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.rotate_webhook_secret(endpoint_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.rotate_webhook_secret(endpoint_id => rotate_webhook_secret.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.send_test_webhook(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.send_test_webhook(endpoint_id uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.send_test_webhook(endpoint_id => send_test_webhook.endpoint_id) $function$;
 -- execute: authenticated; service_role
 
 -- public.set_bot_password(bot_id uuid, password text)
@@ -2102,6 +3146,17 @@ $function$;
 comment on function public.set_channel_credentials(channel_id uuid, credentials jsonb) is 'Admins/owners: store (merge) a channel''s secrets, e.g. {"bot_token": "xoxb-..."}; a null or empty value removes one.';
 -- execute: authenticated; service_role
 
+-- public.set_power_up_secret(power_up_id uuid, name text, value text)
+CREATE OR REPLACE FUNCTION public.set_power_up_secret(power_up_id uuid, name text, value text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.set_power_up_secret(set_power_up_secret.power_up_id, set_power_up_secret.name, set_power_up_secret.value);
+$function$;
+comment on function public.set_power_up_secret(power_up_id uuid, name text, value text) is 'See private.set_power_up_secret.';
+-- execute: authenticated; service_role
+
 -- public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text)
 CREATE OR REPLACE FUNCTION public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text DEFAULT NULL::text)
  RETURNS void
@@ -2124,6 +3179,43 @@ begin
 end;
 $function$;
 comment on function public.set_team_provider_key(team_id uuid, provider text, api_key text, base_url text) is 'Admins/owners: store (or replace) the team''s API key and base URL for a model provider.';
+-- execute: authenticated; service_role
+
+-- public.start_task_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION public.start_task_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.start_task_test_run(bot_id => start_task_test_run.bot_id, task_run_id => start_task_test_run.task_run_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+CREATE OR REPLACE FUNCTION public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.submit_lead(submit_lead.chat_id, submit_lead.power_up_id, submit_lead.fields);
+$function$;
+comment on function public.submit_lead(chat_id uuid, power_up_id uuid, fields jsonb) is 'See private.submit_lead.';
+-- execute: authenticated; service_role
+
+-- public.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.task_digest(bot_id => task_digest.bot_id, since => task_digest.since, until => task_digest.until) $function$;
+-- execute: authenticated; service_role
+
+-- public.task_recipient_emails(task_id uuid)
+CREATE OR REPLACE FUNCTION public.task_recipient_emails(task_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select * from private.task_recipient_emails(task_id => task_recipient_emails.task_id) $function$;
 -- execute: authenticated; service_role
 
 -- public.transfer_team_ownership(team_id uuid, new_owner_id uuid)
@@ -2153,3 +3245,25 @@ end;
 $function$;
 comment on function public.transfer_team_ownership(team_id uuid, new_owner_id uuid) is 'Owners: make another member owner and become an admin.';
 -- execute: authenticated; service_role
+
+-- public.webhook_endpoint_owner_emails(endpoint_id uuid)
+CREATE OR REPLACE FUNCTION public.webhook_endpoint_owner_emails(endpoint_id uuid)
+ RETURNS TABLE(email text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select * from private.webhook_endpoint_owner_emails(endpoint_id => webhook_endpoint_owner_emails.endpoint_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.webhook_event_types()
+CREATE OR REPLACE FUNCTION public.webhook_event_types()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select array['chat.created', 'message.created', 'feedback.created', 'lead.created', 'handoff.requested',
+    'data_source.synced', 'data_source.failed', 'test_run.completed', 'task.completed']::text[];
+$function$;
+comment on function public.webhook_event_types() is 'The event types an endpoint may subscribe to.';
+-- execute: anon; authenticated; public; service_role

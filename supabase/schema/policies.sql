@@ -258,6 +258,32 @@ create policy "Users can update their own profile" on public.profiles
   using ((id = ( SELECT auth.uid() AS uid)))
   with check ((id = ( SELECT auth.uid() AS uid)));
 
+-- public.task_runs ------------------------------------------------------------
+create policy "Platform admins can read task runs" on public.task_runs
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can read task runs" on public.task_runs
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(task_runs.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.tasks ----------------------------------------------------------------
+create policy "Platform admins can read tasks" on public.tasks
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create tasks" on public.tasks
+  as permissive for insert to authenticated
+  with check (( SELECT private.has_bot_role(tasks.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can delete tasks" on public.tasks
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(tasks.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read tasks" on public.tasks
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(tasks.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can update tasks" on public.tasks
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(tasks.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(tasks.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
 -- public.team_invitations -----------------------------------------------------
 create policy "Platform admins can read all invitations" on public.team_invitations
   as permissive for select to authenticated
@@ -352,6 +378,40 @@ create policy "Team admins can delete test runs" on public.test_runs
 create policy "Team admins can read test runs" on public.test_runs
   as permissive for select to authenticated
   using (( SELECT private.has_bot_role(test_runs.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.webhook_deliveries ---------------------------------------------------
+create policy "Platform admins can read webhook deliveries" on public.webhook_deliveries
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can read webhook deliveries" on public.webhook_deliveries
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(webhook_deliveries.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.webhook_endpoints ----------------------------------------------------
+create policy "Platform admins can read webhook endpoints" on public.webhook_endpoints
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can create webhook endpoints" on public.webhook_endpoints
+  as permissive for insert to authenticated
+  with check (( SELECT private.has_bot_role(webhook_endpoints.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can delete webhook endpoints" on public.webhook_endpoints
+  as permissive for delete to authenticated
+  using (( SELECT private.has_bot_role(webhook_endpoints.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can read webhook endpoints" on public.webhook_endpoints
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(webhook_endpoints.bot_id, 'admin'::public.team_role) AS has_bot_role));
+create policy "Team admins can update webhook endpoints" on public.webhook_endpoints
+  as permissive for update to authenticated
+  using (( SELECT private.has_bot_role(webhook_endpoints.bot_id, 'admin'::public.team_role) AS has_bot_role))
+  with check (( SELECT private.has_bot_role(webhook_endpoints.bot_id, 'admin'::public.team_role) AS has_bot_role));
+
+-- public.webhook_events -------------------------------------------------------
+create policy "Platform admins can read webhook events" on public.webhook_events
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team admins can read webhook events" on public.webhook_events
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(webhook_events.bot_id, 'admin'::public.team_role) AS has_bot_role));
 
 -- realtime.messages -----------------------------------------------------------
 create policy "Chat viewers receive their chat's updates" on realtime.messages

@@ -25,6 +25,12 @@ create type public.task_run_status as enum ('running', 'succeeded', 'failed');
 create type public.task_type as enum ('digest', 'ask', 'sync', 'test');
 create type public.team_role as enum ('owner', 'admin');
 comment on type public.team_role is 'owner: everything in the team; admin: the team''s bots and everything under them.';
+create type public.test_case_status as enum ('active', 'suggested');
+comment on type public.test_case_status is 'active: part of every run; suggested: generated from the knowledge, waiting to be accepted or discarded.';
+create type public.test_run_status as enum ('queued', 'running', 'succeeded', 'failed', 'cancelled');
+comment on type public.test_run_status is 'State of a test run.';
+create type public.test_run_trigger as enum ('manual', 'sync', 'settings', 'schedule');
+comment on type public.test_run_trigger is 'What started a test run.';
 create type public.webhook_delivery_status as enum ('pending', 'succeeded', 'failed');
 create domain public.language_code as text CHECK ((VALUE = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
 comment on domain public.language_code is 'One of the ten interface languages: en de es fr it jp cn el pl nl.';
@@ -119,6 +125,36 @@ CREATE TRIGGER revoke_grants_on_password_change AFTER DELETE OR UPDATE ON public
 -- row level security: enabled
 -- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.bot_test_settings ----------------------------------------------------
+create table public.bot_test_settings (
+  bot_id uuid not null,
+  run_after_sync boolean default false not null,
+  run_after_settings boolean default false not null,
+  schedule public.sync_schedule default 'never'::public.sync_schedule not null,
+  next_run_at timestamp with time zone,
+  top_k integer default 5 not null,
+  require_answer boolean default true not null,
+  require_source boolean default true not null,
+  min_similarity numeric(3,2) default 0.30 not null,
+  min_judge_score numeric(3,2) default 0.60 not null,
+  notify_regressions boolean default true not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.bot_test_settings is 'When a bot''s tests run on their own (after a sync, after its settings change, on a schedule) and the rules a case passes by. One row per bot; a missing row means the defaults.';
+comment on column public.bot_test_settings.top_k is 'An expected source passes when it is among the first top_k sources of the answer.';
+comment on column public.bot_test_settings.min_similarity is 'Least similarity (trigram, 0..1) to the expected answer, when the case has one.';
+comment on column public.bot_test_settings.min_judge_score is 'Least grade (0..1) of the model judge, when the bot has a model provider and the case an expected answer.';
+alter table public.bot_test_settings add constraint bot_test_settings_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.bot_test_settings add constraint bot_test_settings_min_judge_score_check CHECK (((min_judge_score >= (0)::numeric) AND (min_judge_score <= (1)::numeric)));
+alter table public.bot_test_settings add constraint bot_test_settings_min_similarity_check CHECK (((min_similarity >= (0)::numeric) AND (min_similarity <= (1)::numeric)));
+alter table public.bot_test_settings add constraint bot_test_settings_pkey PRIMARY KEY (bot_id);
+alter table public.bot_test_settings add constraint bot_test_settings_top_k_check CHECK (((top_k >= 1) AND (top_k <= 20)));
+CREATE TRIGGER bot_test_settings_schedule BEFORE INSERT OR UPDATE ON public.bot_test_settings FOR EACH ROW EXECUTE FUNCTION private.set_test_schedule();
+CREATE TRIGGER bot_test_settings_set_timestamps BEFORE INSERT OR UPDATE ON public.bot_test_settings FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.bots -----------------------------------------------------------------
 create table public.bots (
   id uuid default gen_random_uuid() not null,
@@ -160,6 +196,7 @@ alter table public.bots add constraint bots_theme_check CHECK (((jsonb_typeof(th
 CREATE INDEX bots_created_by_idx ON public.bots USING btree (created_by);
 CREATE INDEX bots_gallery_idx ON public.bots USING btree (created_at DESC) WHERE (gallery_listed AND (visibility <> 'private'::public.bot_visibility));
 CREATE INDEX bots_team_id_idx ON public.bots USING btree (team_id);
+CREATE TRIGGER bots_enqueue_test_run AFTER UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.enqueue_test_run_after_settings();
 CREATE TRIGGER bots_set_timestamps BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER protect_bot_fields BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.protect_bot_fields();
 CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.bots FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
@@ -429,6 +466,7 @@ alter table public.ingestion_jobs add constraint ingestion_jobs_pkey PRIMARY KEY
 CREATE INDEX ingestion_jobs_bot_id_idx ON public.ingestion_jobs USING btree (bot_id);
 CREATE INDEX ingestion_jobs_created_by_idx ON public.ingestion_jobs USING btree (created_by);
 CREATE INDEX ingestion_jobs_data_source_id_idx ON public.ingestion_jobs USING btree (data_source_id, created_at DESC);
+CREATE TRIGGER ingestion_jobs_enqueue_test_run AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.enqueue_test_run_after_sync();
 CREATE TRIGGER ingestion_jobs_set_timestamps BEFORE INSERT OR UPDATE ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER ingestion_jobs_webhook_event AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.webhook_ingestion_finished();
 -- row level security: enabled
@@ -861,6 +899,114 @@ CREATE TRIGGER teams_set_timestamps BEFORE INSERT OR UPDATE ON public.teams FOR 
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.test_cases -----------------------------------------------------------
+create table public.test_cases (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  status public.test_case_status default 'active'::public.test_case_status not null,
+  question text not null,
+  history jsonb default '[]'::jsonb not null,
+  language public.language_code default 'en'::text not null,
+  expected_answer text default ''::text not null,
+  required_phrases text[] default '{}'::text[] not null,
+  forbidden_phrases text[] default '{}'::text[] not null,
+  expected_sources text[] default '{}'::text[] not null,
+  tags text[] default '{}'::text[] not null,
+  origin text default 'manual'::text not null,
+  source_message_id uuid,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.test_cases is 'A question a bot must answer well: optional earlier turns (history: [{role, content}]), the expected answer, required and forbidden phrases, expected sources (document URLs or titles), tags.';
+alter table public.test_cases add constraint test_cases_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.test_cases add constraint test_cases_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.test_cases add constraint test_cases_expected_answer_check CHECK ((char_length(expected_answer) <= 20000));
+alter table public.test_cases add constraint test_cases_expected_sources_check CHECK ((cardinality(expected_sources) <= 20));
+alter table public.test_cases add constraint test_cases_forbidden_phrases_check CHECK ((cardinality(forbidden_phrases) <= 20));
+alter table public.test_cases add constraint test_cases_history_check CHECK (((jsonb_typeof(history) = 'array'::text) AND (jsonb_array_length(history) <= 20) AND (pg_column_size(history) <= 65536)));
+alter table public.test_cases add constraint test_cases_origin_check CHECK ((origin = ANY (ARRAY['manual'::text, 'import'::text, 'conversation'::text, 'suggestion'::text])));
+alter table public.test_cases add constraint test_cases_pkey PRIMARY KEY (id);
+alter table public.test_cases add constraint test_cases_question_check CHECK (((char_length(btrim(question)) >= 1) AND (char_length(btrim(question)) <= 4000)));
+alter table public.test_cases add constraint test_cases_required_phrases_check CHECK ((cardinality(required_phrases) <= 20));
+alter table public.test_cases add constraint test_cases_source_message_id_fkey FOREIGN KEY (source_message_id) REFERENCES public.messages(id) ON DELETE SET NULL;
+alter table public.test_cases add constraint test_cases_tags_check CHECK ((cardinality(tags) <= 20));
+CREATE INDEX test_cases_bot_id_idx ON public.test_cases USING btree (bot_id, status, created_at);
+CREATE INDEX test_cases_created_by_idx ON public.test_cases USING btree (created_by);
+CREATE INDEX test_cases_source_message_id_idx ON public.test_cases USING btree (source_message_id);
+CREATE INDEX test_cases_tags_idx ON public.test_cases USING gin (tags);
+CREATE TRIGGER test_cases_protect_fields BEFORE INSERT OR UPDATE ON public.test_cases FOR EACH ROW EXECUTE FUNCTION private.protect_test_case_fields();
+CREATE TRIGGER test_cases_set_timestamps BEFORE INSERT OR UPDATE ON public.test_cases FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.test_results ---------------------------------------------------------
+create table public.test_results (
+  id uuid default gen_random_uuid() not null,
+  run_id uuid not null,
+  case_id uuid,
+  bot_id uuid not null,
+  question text not null,
+  answer text default ''::text not null,
+  sources jsonb default '[]'::jsonb not null,
+  scores jsonb default '[]'::jsonb not null,
+  passed boolean not null,
+  error text,
+  latency_ms integer,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.test_results is 'A case''s answer in one run: the answer, its sources and scores [{name, score, passed, applies, explanation, reasoning?}], passed. Written by the tests function.';
+alter table public.test_results add constraint test_results_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.test_results add constraint test_results_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.test_cases(id) ON DELETE SET NULL;
+alter table public.test_results add constraint test_results_pkey PRIMARY KEY (id);
+alter table public.test_results add constraint test_results_run_id_case_id_key UNIQUE (run_id, case_id);
+alter table public.test_results add constraint test_results_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.test_runs(id) ON DELETE CASCADE;
+alter table public.test_results add constraint test_results_scores_check CHECK ((jsonb_typeof(scores) = 'array'::text));
+alter table public.test_results add constraint test_results_sources_check CHECK ((jsonb_typeof(sources) = 'array'::text));
+CREATE INDEX test_results_bot_id_idx ON public.test_results USING btree (bot_id);
+CREATE INDEX test_results_case_id_idx ON public.test_results USING btree (case_id, created_at DESC);
+-- row level security: enabled
+-- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.test_runs ------------------------------------------------------------
+create table public.test_runs (
+  id uuid default gen_random_uuid() not null,
+  bot_id uuid not null,
+  trigger public.test_run_trigger default 'manual'::public.test_run_trigger not null,
+  status public.test_run_status default 'queued'::public.test_run_status not null,
+  progress_done integer default 0 not null,
+  progress_total integer default 0 not null,
+  passed_count integer default 0 not null,
+  failed_count integer default 0 not null,
+  regression_count integer default 0 not null,
+  regressions uuid[] default '{}'::uuid[] not null,
+  fixed_count integer default 0 not null,
+  previous_run_id uuid,
+  snapshot jsonb default '{}'::jsonb not null,
+  cancel_requested boolean default false not null,
+  error text,
+  notified_at timestamp with time zone,
+  created_by uuid,
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.test_runs is 'One run of a bot''s test cases: progress, counts, regressions (case ids that passed in the previous run and fail now), a snapshot of what was tested {instructions, provider, model, temperature, language, knowledge: {documents, chunks, updated_at}}. Written by the tests function.';
+alter table public.test_runs add constraint test_runs_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.test_runs add constraint test_runs_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+alter table public.test_runs add constraint test_runs_pkey PRIMARY KEY (id);
+alter table public.test_runs add constraint test_runs_previous_run_id_fkey FOREIGN KEY (previous_run_id) REFERENCES public.test_runs(id) ON DELETE SET NULL;
+alter table public.test_runs add constraint test_runs_snapshot_check CHECK ((jsonb_typeof(snapshot) = 'object'::text));
+CREATE INDEX test_runs_bot_id_idx ON public.test_runs USING btree (bot_id, created_at DESC);
+CREATE INDEX test_runs_created_by_idx ON public.test_runs USING btree (created_by);
+CREATE UNIQUE INDEX test_runs_one_active_idx ON public.test_runs USING btree (bot_id) WHERE (status = ANY (ARRAY['queued'::public.test_run_status, 'running'::public.test_run_status]));
+CREATE INDEX test_runs_previous_run_id_idx ON public.test_runs USING btree (previous_run_id);
+CREATE INDEX test_runs_queued_idx ON public.test_runs USING btree (created_at) WHERE (status = 'queued'::public.test_run_status);
+CREATE TRIGGER test_runs_set_timestamps BEFORE INSERT OR UPDATE ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.webhook_deliveries ---------------------------------------------------
 create table public.webhook_deliveries (
   id uuid default gen_random_uuid() not null,
@@ -975,4 +1121,4 @@ CREATE TRIGGER on_auth_user_upgraded AFTER UPDATE OF is_anonymous ON auth.users 
 -- data-sources: private, 20971520 bytes, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/csv, application/csv, text/markdown, text/x-markdown, text/plain, application/octet-stream
 
 -- realtime ---------------------------------------------------------------------
--- published (postgres_changes): public.channels, public.chats, public.data_sources, public.ingestion_jobs, public.messages
+-- published (postgres_changes): public.channels, public.chats, public.data_sources, public.ingestion_jobs, public.messages, public.test_runs

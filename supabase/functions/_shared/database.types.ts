@@ -357,9 +357,12 @@ export type Database = {
           created_at: string;
           external_thread_id: string | null;
           external_user_id: string | null;
+          handed_back_at: string | null;
+          handoff_requested_at: string | null;
           id: string;
           last_message_at: string | null;
           message_count: number;
+          needs_human: boolean;
           shared: boolean;
           title: string | null;
           updated_at: string;
@@ -372,9 +375,12 @@ export type Database = {
           created_at?: string;
           external_thread_id?: string | null;
           external_user_id?: string | null;
+          handed_back_at?: string | null;
+          handoff_requested_at?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
+          needs_human?: boolean;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
@@ -386,9 +392,12 @@ export type Database = {
           created_at?: string;
           external_thread_id?: string | null;
           external_user_id?: string | null;
+          handed_back_at?: string | null;
+          handoff_requested_at?: string | null;
           id?: string;
           last_message_at?: string | null;
           message_count?: number;
+          needs_human?: boolean;
           shared?: boolean;
           title?: string | null;
           updated_at?: string;
@@ -729,6 +738,56 @@ export type Database = {
           },
         ];
       };
+      leads: {
+        Row: {
+          bot_id: string;
+          chat_id: string | null;
+          created_at: string;
+          fields: NonNullable<Json>;
+          id: string;
+          power_up_id: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          chat_id?: string | null;
+          created_at?: string;
+          fields: NonNullable<Json>;
+          id?: string;
+          power_up_id?: string | null;
+        };
+        Update: {
+          bot_id?: string;
+          chat_id?: string | null;
+          created_at?: string;
+          fields?: NonNullable<Json>;
+          id?: string;
+          power_up_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "leads_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "leads_chat_id_fkey";
+            columns: ["chat_id"];
+            isOneToOne: false;
+            referencedRelation: "chats";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "leads_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       message_feedback: {
         Row: {
           bot_id: string;
@@ -780,6 +839,8 @@ export type Database = {
       };
       messages: {
         Row: {
+          actions: NonNullable<Json>;
+          author_id: string | null;
           bot_id: string;
           chat_id: string;
           completion_tokens: number | null;
@@ -798,6 +859,8 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          actions?: NonNullable<Json>;
+          author_id?: string | null;
           bot_id: string;
           chat_id: string;
           completion_tokens?: number | null;
@@ -815,6 +878,8 @@ export type Database = {
           sources?: NonNullable<Json>;
         };
         Update: {
+          actions?: NonNullable<Json>;
+          author_id?: string | null;
           bot_id?: string;
           chat_id?: string;
           completion_tokens?: number | null;
@@ -907,6 +972,174 @@ export type Database = {
         };
         Relationships: [];
       };
+      power_up_calls: {
+        Row: {
+          arguments: NonNullable<Json>;
+          bot_id: string;
+          chat_id: string | null;
+          created_at: string;
+          duration_ms: number | null;
+          error_code: string | null;
+          id: string;
+          message_id: string | null;
+          name: string;
+          power_up_id: string | null;
+          request: Json | null;
+          result: string | null;
+          status: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          arguments?: NonNullable<Json>;
+          bot_id: string;
+          chat_id?: string | null;
+          created_at?: string;
+          duration_ms?: number | null;
+          error_code?: string | null;
+          id?: string;
+          message_id?: string | null;
+          name: string;
+          power_up_id?: string | null;
+          request?: Json | null;
+          result?: string | null;
+          status: string;
+        };
+        Update: {
+          arguments?: NonNullable<Json>;
+          bot_id?: string;
+          chat_id?: string | null;
+          created_at?: string;
+          duration_ms?: number | null;
+          error_code?: string | null;
+          id?: string;
+          message_id?: string | null;
+          name?: string;
+          power_up_id?: string | null;
+          request?: Json | null;
+          result?: string | null;
+          status?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_up_calls_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_chat_id_fkey";
+            columns: ["chat_id"];
+            isOneToOne: false;
+            referencedRelation: "chats";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_message_id_fkey";
+            columns: ["message_id"];
+            isOneToOne: false;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "power_up_calls_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      power_up_secrets: {
+        Row: {
+          name: string;
+          power_up_id: string;
+          updated_at: string;
+          value: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          name: string;
+          power_up_id: string;
+          updated_at?: string;
+          value: string;
+        };
+        Update: {
+          name?: string;
+          power_up_id?: string;
+          updated_at?: string;
+          value?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_up_secrets_power_up_id_fkey";
+            columns: ["power_up_id"];
+            isOneToOne: false;
+            referencedRelation: "power_ups";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      power_ups: {
+        Row: {
+          bot_id: string;
+          call_count: number;
+          created_at: string;
+          created_by: string | null;
+          description: string;
+          enabled: boolean;
+          example_phrases: string[];
+          id: string;
+          label: string;
+          last_called_at: string | null;
+          name: string;
+          settings: NonNullable<Json>;
+          type: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          call_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string;
+          enabled?: boolean;
+          example_phrases?: string[];
+          id?: string;
+          label?: string;
+          last_called_at?: string | null;
+          name: string;
+          settings?: NonNullable<Json>;
+          type: string;
+          updated_at?: string;
+        };
+        Update: {
+          bot_id?: string;
+          call_count?: number;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string;
+          enabled?: boolean;
+          example_phrases?: string[];
+          id?: string;
+          label?: string;
+          last_called_at?: string | null;
+          name?: string;
+          settings?: NonNullable<Json>;
+          type?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "power_ups_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -934,6 +1167,146 @@ export type Database = {
           updated_at?: string;
         };
         Relationships: [];
+      };
+      task_runs: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          duration_ms: number | null;
+          error: string | null;
+          finished_at: string | null;
+          id: string;
+          output: NonNullable<Json>;
+          scheduled_for: string | null;
+          started_at: string;
+          status: Database["public"]["Enums"]["task_run_status"];
+          task_id: string;
+          trigger: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          duration_ms?: number | null;
+          error?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          output?: NonNullable<Json>;
+          scheduled_for?: string | null;
+          started_at?: string;
+          status?: Database["public"]["Enums"]["task_run_status"];
+          task_id: string;
+          trigger: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          duration_ms?: number | null;
+          error?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          output?: NonNullable<Json>;
+          scheduled_for?: string | null;
+          started_at?: string;
+          status?: Database["public"]["Enums"]["task_run_status"];
+          task_id?: string;
+          trigger?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "task_runs_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "task_runs_task_id_fkey";
+            columns: ["task_id"];
+            isOneToOne: false;
+            referencedRelation: "tasks";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      tasks: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          cron: string | null;
+          enabled: boolean;
+          every_hours: number | null;
+          id: string;
+          last_run_at: string | null;
+          last_status: Database["public"]["Enums"]["task_run_status"] | null;
+          name: string;
+          next_run_at: string | null;
+          recipient_ids: string[];
+          settings: NonNullable<Json>;
+          timezone: string;
+          type: Database["public"]["Enums"]["task_type"];
+          updated_at: string;
+          webhook_endpoint_id: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          cron?: string | null;
+          enabled?: boolean;
+          every_hours?: number | null;
+          id?: string;
+          last_run_at?: string | null;
+          last_status?: Database["public"]["Enums"]["task_run_status"] | null;
+          name: string;
+          next_run_at?: string | null;
+          recipient_ids?: string[];
+          settings?: NonNullable<Json>;
+          timezone?: string;
+          type: Database["public"]["Enums"]["task_type"];
+          updated_at?: string;
+          webhook_endpoint_id?: string | null;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          cron?: string | null;
+          enabled?: boolean;
+          every_hours?: number | null;
+          id?: string;
+          last_run_at?: string | null;
+          last_status?: Database["public"]["Enums"]["task_run_status"] | null;
+          name?: string;
+          next_run_at?: string | null;
+          recipient_ids?: string[];
+          settings?: NonNullable<Json>;
+          timezone?: string;
+          type?: Database["public"]["Enums"]["task_type"];
+          updated_at?: string;
+          webhook_endpoint_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "tasks_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "tasks_webhook_endpoint_id_fkey";
+            columns: ["webhook_endpoint_id"];
+            isOneToOne: false;
+            referencedRelation: "webhook_endpoints";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       team_invitations: {
         Row: {
@@ -1355,6 +1728,212 @@ export type Database = {
           },
         ];
       };
+      webhook_deliveries: {
+        Row: {
+          attempt: number;
+          bot_id: string;
+          created_at: string;
+          delivered_at: string | null;
+          duration_ms: number | null;
+          endpoint_id: string;
+          error: string | null;
+          event_id: string;
+          event_seq: number;
+          id: string;
+          locked_until: string | null;
+          next_attempt_at: string;
+          response_excerpt: string | null;
+          response_status: number | null;
+          status: Database["public"]["Enums"]["webhook_delivery_status"];
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          attempt?: number;
+          bot_id: string;
+          created_at?: string;
+          delivered_at?: string | null;
+          duration_ms?: number | null;
+          endpoint_id: string;
+          error?: string | null;
+          event_id: string;
+          event_seq: number;
+          id?: string;
+          locked_until?: string | null;
+          next_attempt_at?: string;
+          response_excerpt?: string | null;
+          response_status?: number | null;
+          status?: Database["public"]["Enums"]["webhook_delivery_status"];
+          updated_at?: string;
+        };
+        Update: {
+          attempt?: number;
+          bot_id?: string;
+          created_at?: string;
+          delivered_at?: string | null;
+          duration_ms?: number | null;
+          endpoint_id?: string;
+          error?: string | null;
+          event_id?: string;
+          event_seq?: number;
+          id?: string;
+          locked_until?: string | null;
+          next_attempt_at?: string;
+          response_excerpt?: string | null;
+          response_status?: number | null;
+          status?: Database["public"]["Enums"]["webhook_delivery_status"];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_deliveries_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "webhook_deliveries_endpoint_id_fkey";
+            columns: ["endpoint_id"];
+            isOneToOne: false;
+            referencedRelation: "webhook_endpoints";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "webhook_deliveries_event_id_fkey";
+            columns: ["event_id"];
+            isOneToOne: false;
+            referencedRelation: "webhook_events";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      webhook_endpoint_secrets: {
+        Row: {
+          endpoint_id: string;
+          rotated_at: string;
+          secret: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          endpoint_id: string;
+          rotated_at?: string;
+          secret?: string;
+        };
+        Update: {
+          endpoint_id?: string;
+          rotated_at?: string;
+          secret?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_endpoint_secrets_endpoint_id_fkey";
+            columns: ["endpoint_id"];
+            isOneToOne: true;
+            referencedRelation: "webhook_endpoints";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      webhook_endpoints: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          created_by: string | null;
+          description: string | null;
+          disabled_at: string | null;
+          disabled_reason: string | null;
+          enabled: boolean;
+          events: string[];
+          failure_count: number;
+          id: string;
+          last_failure_at: string | null;
+          last_success_at: string | null;
+          updated_at: string;
+          url: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          disabled_at?: string | null;
+          disabled_reason?: string | null;
+          enabled?: boolean;
+          events?: string[];
+          failure_count?: number;
+          id?: string;
+          last_failure_at?: string | null;
+          last_success_at?: string | null;
+          updated_at?: string;
+          url: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          disabled_at?: string | null;
+          disabled_reason?: string | null;
+          enabled?: boolean;
+          events?: string[];
+          failure_count?: number;
+          id?: string;
+          last_failure_at?: string | null;
+          last_success_at?: string | null;
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_endpoints_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      webhook_events: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          data: NonNullable<Json>;
+          id: string;
+          seq: number;
+          type: string;
+          version: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          data: NonNullable<Json>;
+          id?: string;
+          seq?: never;
+          type: string;
+          version?: number;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          data?: NonNullable<Json>;
+          id?: string;
+          seq?: never;
+          type?: string;
+          version?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "webhook_events_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
     };
     Views: {
       [_ in never]: never;
@@ -1380,6 +1959,42 @@ export type Database = {
         }[];
       };
       check_bot_password: { Args: { bot_id: string; password: string }; Returns: boolean };
+      claim_due_tasks: {
+        Args: { at_time?: string; max_tasks?: number };
+        Returns: {
+          run_id: string;
+          scheduled_for: string;
+          task_id: string;
+        }[];
+      };
+      claim_webhook_deliveries: {
+        Args: { at_time?: string; lease_seconds?: number; max_deliveries?: number };
+        Returns: {
+          attempt: number;
+          bot_id: string;
+          delivery_id: string;
+          endpoint_id: string;
+          event_created_at: string;
+          event_data: Json;
+          event_id: string;
+          event_type: string;
+          event_version: number;
+          secret: string;
+          url: string;
+        }[];
+      };
+      complete_webhook_delivery: {
+        Args: {
+          at_time?: string;
+          delivery_id: string;
+          duration_ms?: number;
+          error?: string;
+          ok: boolean;
+          response_excerpt?: string;
+          response_status?: number;
+        };
+        Returns: Json;
+      };
       consume_rate_limit: {
         Args: { key: string; max_hits: number; window_seconds: number };
         Returns: {
@@ -1415,6 +2030,10 @@ export type Database = {
         };
       };
       enqueue_scheduled_test_runs: { Args: Record<PropertyKey, never>; Returns: number };
+      finish_task_run: {
+        Args: { at_time?: string; error?: string; ok: boolean; output?: Json; run_id: string };
+        Returns: undefined;
+      };
       gallery_bots: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -1465,6 +2084,8 @@ export type Database = {
           user_id: string;
         }[];
       };
+      get_webhook_secret: { Args: { endpoint_id: string }; Returns: string };
+      hand_back_chat: { Args: { chat_id: string }; Returns: undefined };
       invite_team_member: {
         Args: { email: string; role?: Database["public"]["Enums"]["team_role"]; team_id: string };
         Returns: string;
@@ -1494,6 +2115,13 @@ export type Database = {
           score: number;
         }[];
       };
+      match_power_ups: {
+        Args: { bot_id: string; query: string; threshold?: number };
+        Returns: {
+          power_up_id: string;
+          score: number;
+        }[];
+      };
       open_chat_turn: {
         Args: {
           bot_id: string;
@@ -1511,16 +2139,46 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      power_up_secret_names: {
+        Args: { power_up_id: string };
+        Returns: {
+          name: string;
+          updated_at: string;
+        }[];
+      };
       record_channel_event: { Args: { channel_id: string; error?: string; messages?: number }; Returns: undefined };
+      redeliver_failed_webhooks: { Args: { endpoint_id: string }; Returns: number };
+      redeliver_webhook: { Args: { delivery_id: string }; Returns: undefined };
       remove_team_member: { Args: { team_id: string; user_id: string }; Returns: undefined };
       remove_team_provider_key: { Args: { provider: string; team_id: string }; Returns: undefined };
+      reply_as_human: { Args: { chat_id: string; content: string }; Returns: string };
+      request_handoff: { Args: { chat_id: string }; Returns: boolean };
+      rotate_webhook_secret: { Args: { endpoint_id: string }; Returns: string };
+      send_test_webhook: { Args: { endpoint_id: string }; Returns: string };
       set_bot_password: { Args: { bot_id: string; password: string }; Returns: undefined };
       set_channel_credentials: { Args: { channel_id: string; credentials: Json }; Returns: undefined };
+      set_power_up_secret: { Args: { name: string; power_up_id: string; value: string }; Returns: undefined };
       set_team_provider_key: {
         Args: { api_key: string; base_url?: string; provider: string; team_id: string };
         Returns: undefined;
       };
+      start_task_test_run: { Args: { bot_id: string; task_run_id: string }; Returns: string };
+      submit_lead: { Args: { chat_id: string; fields: Json; power_up_id: string }; Returns: string };
+      task_digest: { Args: { bot_id: string; since: string; until: string }; Returns: Json };
+      task_recipient_emails: {
+        Args: { task_id: string };
+        Returns: {
+          email: string;
+        }[];
+      };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };
+      webhook_endpoint_owner_emails: {
+        Args: { endpoint_id: string };
+        Returns: {
+          email: string;
+        }[];
+      };
+      webhook_event_types: { Args: Record<PropertyKey, never>; Returns: string[] };
     };
     Enums: {
       bot_visibility: "private" | "public" | "password";
@@ -1531,10 +2189,13 @@ export type Database = {
       ingestion_job_status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
       ingestion_trigger: "manual" | "schedule" | "create";
       sync_schedule: "never" | "daily" | "weekly" | "monthly";
+      task_run_status: "running" | "succeeded" | "failed";
+      task_type: "digest" | "ask" | "sync" | "test";
       team_role: "owner" | "admin";
       test_case_status: "active" | "suggested";
       test_run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
       test_run_trigger: "manual" | "sync" | "settings" | "schedule";
+      webhook_delivery_status: "pending" | "succeeded" | "failed";
     };
     CompositeTypes: {
       [_ in never]: never;
@@ -1650,10 +2311,13 @@ export const Constants = {
       ingestion_job_status: ["queued", "running", "succeeded", "failed", "cancelled"],
       ingestion_trigger: ["manual", "schedule", "create"],
       sync_schedule: ["never", "daily", "weekly", "monthly"],
+      task_run_status: ["running", "succeeded", "failed"],
+      task_type: ["digest", "ask", "sync", "test"],
       team_role: ["owner", "admin"],
       test_case_status: ["active", "suggested"],
       test_run_status: ["queued", "running", "succeeded", "failed", "cancelled"],
       test_run_trigger: ["manual", "sync", "settings", "schedule"],
+      webhook_delivery_status: ["pending", "succeeded", "failed"],
     },
   },
 } as const;

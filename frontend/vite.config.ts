@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
@@ -65,13 +66,19 @@ function precompiledMessages(): Plugin {
   };
 }
 
+/** The functions' shared folder (the Database type, contracts): see tsconfig.json "paths". */
+const sharedDir = fileURLToPath(new URL("../supabase/functions/_shared", import.meta.url));
+
 const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), react(), widgetLoader()],
   resolve: {
     // Only the client build drops the parser; dev and tests keep it for clear errors.
-    alias: command === "build" && !isSsrBuild ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }] : [],
+    alias: [
+      { find: /^@shared\//, replacement: `${sharedDir}/` },
+      ...(command === "build" && !isSsrBuild ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }] : []),
+    ],
   },
   build: {
     target: "es2022",

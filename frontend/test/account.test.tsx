@@ -7,7 +7,7 @@ import { client, fake, renderScreen } from "./teams-fake-supabase";
 
 vi.mock("../src/lib/supabase", () => ({ getSupabase: () => client }));
 vi.mock("../src/lib/config", () => ({ getConfig: () => ({ supabaseUrl: "http://api.test", supabaseAnonKey: "anon-key" }) }));
-vi.mock("../src/features/auth/session", () => ({ useSession: () => ({ status: "signedIn", user: { id: "11111111-1111-1111-1111-111111111111", email: "me@parley.test" } }) }));
+vi.mock("../src/lib/session", () => ({ useSession: () => ({ status: "signedIn", user: { id: "11111111-1111-1111-1111-111111111111", email: "me@parley.test" } }) }));
 
 import AccountPage from "../src/routes/app/account/AccountPage";
 

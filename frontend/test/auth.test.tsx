@@ -11,7 +11,7 @@ import ResetPage from "../src/routes/auth/ResetPage";
 import ConfirmEmailPage from "../src/routes/auth/ConfirmEmailPage";
 import InvitePage, { invitationErrorId } from "../src/routes/auth/InvitePage";
 import ProviderCallbackPage from "../src/routes/auth/ProviderCallbackPage";
-import { safeRedirect } from "../src/features/auth/redirect";
+import { safeRedirect } from "../src/lib/redirect";
 import { fakeAuth, renderPage, session } from "./auth-harness";
 
 // The machine is shared with other test runs: give slow lazy loads room, never assert timing.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeStored } from "../src/features/chat/live";
 import type { ViewMessage } from "../src/features/chat/MessageItem";
-import type { ChatMessage } from "../src/data/messages/messages-query";
+import type { ChatMessage } from "../src/data/chats/types";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const at = (s: number) => new Date(NOW - s * 1000).toISOString();

@@ -10,7 +10,8 @@ import chatEn from "../src/i18n/messages/chat/en.json";
 import { Markdown, safeHref } from "../src/features/chat/Markdown";
 import { Composer } from "../src/features/chat/Composer";
 import { checkImage, MAX_IMAGE_BYTES, storageExtension } from "../src/features/chat/images";
-import { readChatStream, SseParser, toChatEvent } from "../src/features/chat/sse";
+import { readSse, SseParser } from "../src/lib/sse";
+import { readChatEvents, toChatEvent } from "../src/data/chats/chat-stream";
 
 const messages = { ...en, ...chatEn } as Record<string, string>;
 
@@ -138,16 +139,18 @@ describe("SSE parser", () => {
       },
     });
     const events = [];
-    for await (const e of readChatStream(body)) events.push(e);
-    expect(events.map((e) => e.type)).toEqual(["meta", "token", "token", "sources", "error"]);
-    expect(events[2]).toEqual({ type: "token", text: "lo ✓" });
-    expect(events[4]).toEqual({ type: "error", code: "provider_timeout", message: "slow" });
+    for await (const e of readChatEvents(readSse(body))) events.push(e);
+    expect(events.map((e) => e.event)).toEqual(["meta", "token", "token", "sources", "error"]);
+    expect(events[2]).toEqual({ event: "token", data: { text: "lo ✓" } });
+    expect(events[3]).toEqual({ event: "sources", data: [{ chunk_id: "", document_id: "", title: "Doc", url: "https://a.test", excerpt: "" }] });
+    expect(events[4]).toEqual({ event: "error", data: { code: "provider_timeout", message: "slow" } });
   });
 
   it("drops malformed events instead of throwing", () => {
     expect(toChatEvent({ event: "token", data: "{not json" })).toBeNull();
     expect(toChatEvent({ event: "token", data: '{"nope":1}' })).toBeNull();
-    expect(toChatEvent({ event: "error", data: "plain text" })).toEqual({ type: "error", code: "bad_event", message: "plain text" });
+    expect(toChatEvent({ event: "error", data: "plain text" })).toEqual({ event: "error", data: { code: "internal_error", message: "plain text" } });
+    expect(toChatEvent({ event: "error", data: '{"code":"made_up","message":"m"}' })).toEqual({ event: "error", data: { code: "internal_error", message: "m" } });
   });
 });
 

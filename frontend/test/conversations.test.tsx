@@ -61,7 +61,7 @@ const client = {
 };
 
 vi.mock("../src/lib/supabase", () => ({ getSupabase: () => client }));
-vi.mock("../src/features/auth/session", () => ({ useSession: () => ({ status: "ready", user: { id: USER }, session: null, lastEvent: null }) }));
+vi.mock("../src/lib/session", () => ({ useSession: () => ({ status: "ready", user: { id: USER }, session: null, lastEvent: null }) }));
 
 import { BarChart } from "../src/features/charts/BarChart";
 import { bucketByDay } from "../src/data/stats/aggregate";

@@ -37,7 +37,8 @@ vi.mock("../src/lib/config", () => ({ getConfig: () => ({ supabaseUrl: "http://a
 import ProviderStartPage from "../src/routes/auth/ProviderStartPage";
 import ProviderCallbackPage from "../src/routes/auth/ProviderCallbackPage";
 import { NewSourceForm } from "../src/features/knowledge/NewSourceForm";
-import { notionKey, withParam } from "../src/features/knowledge/NotionConnect";
+import { notionKey } from "../src/features/knowledge/NotionConnect";
+import { withParam } from "../src/routes/auth/notion-connect";
 import { AuthDepsProvider } from "../src/features/auth/deps";
 import { ToastProvider } from "../src/components/ui";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectLocale, langOf, localizePath, LOCALE_COOKIE, splitLocale, switchLocalePath } from "../src/i18n/locales";
-import { rememberLocale } from "../src/features/site/LanguageSwitcher";
+import { rememberLocale } from "../src/lib/locale-cookie";
 import { parseCookies, serializeCookie } from "../src/lib/cookies";
 
 describe("languages", () => {

@@ -2,7 +2,7 @@ import { act, render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
-import { SessionProvider, useSession } from "../src/features/auth/session";
+import { SessionProvider, useSession } from "../src/lib/session";
 import { hasStoredSession } from "../src/lib/supabase-ready";
 
 function fakeAuth() {

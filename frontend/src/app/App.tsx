@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { SessionProvider } from "../features/auth/session";
+import { SessionProvider } from "../lib/session";
 import { HeadContext, type HeadStore } from "./head";
 
 /** Providers that live outside the router (shared by the browser entry and the prerender). */

@@ -2,7 +2,9 @@
 // router runs it in the route's loader, after redirects and validation. Permission
 // decisions are Postgres's: the admin guard asks a SQL function and never decides itself.
 import { data, redirect } from "react-router";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { canReadBotRow, hasBotGrantRow, isPlatformAdmin, publicBotVisibility } from "../data/auth/access-checks";
+import type { AppSupabaseClient as SupabaseClient } from "../lib/supabase";
+import { loadSupabase } from "../lib/supabase-ready";
 import type { LocaleCode } from "../i18n/locales";
 import { localizePath } from "../i18n/locales";
 import { notFound } from "./errors";
@@ -16,7 +18,7 @@ export interface GuardContext {
 export type Guard = (ctx: GuardContext) => Promise<void>;
 export type ClientProvider = () => Promise<SupabaseClient>;
 
-const defaultClient: ClientProvider = async () => (await import("../lib/supabase")).getSupabase();
+const defaultClient: ClientProvider = loadSupabase;
 
 export class UnknownMiddlewareError extends Error {
   readonly code = "unknown_route_middleware";
@@ -46,9 +48,8 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
     },
     "admin-auth": async (ctx) => {
       const client = await requireSession(ctx);
-      const { data: isAdmin, error } = await client.rpc("is_platform_admin");
       // A missing function (not migrated yet) or any error counts as "not an administrator".
-      if (error || isAdmin !== true) {
+      if (!(await isPlatformAdmin(client))) {
         throw data({ code: "forbidden", path: new URL(ctx.request.url).pathname }, { status: 403, statusText: "Forbidden" });
       }
     },
@@ -63,30 +64,21 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
   };
 }
 
-/** Members of the bot's team can read its row (RLS); nobody else can. */
-async function isTeamMember(client: SupabaseClient, botId: string): Promise<boolean> {
-  const { data: row } = await client.from("bots").select("id").eq("id", botId).maybeSingle();
-  return !!row;
-}
-
 // Postgres decides: get_public_bot shows public and password bots to anyone; a password bot
 // needs an access grant for this visitor (written when the password was accepted) unless the
 // visitor belongs to the bot's team; a private or unknown bot is a 404 except for members.
 async function checkBotAccess(client: SupabaseClient, botId: string, ctx: GuardContext): Promise<void> {
-  const { data: rows, error } = await client.rpc("get_public_bot", { bot_id: botId });
-  if (error) throw Object.assign(new Error(error.message), { code: error.code || "bot_lookup_failed" });
-  // The function returns a set (a list); any other answer cannot be judged here and is left
-  // to the page, whose reads are under RLS anyway.
-  if (!Array.isArray(rows)) return;
-  const bot = rows[0] as { visibility?: string } | undefined;
+  const visibility = await publicBotVisibility(client, botId);
+  // Any other answer than a set cannot be judged here and is left to the page, whose reads
+  // are under RLS anyway.
+  if (visibility === undefined) return;
   const pathname = new URL(ctx.request.url).pathname;
-  if (!bot) {
-    if (await isTeamMember(client, botId)) return;
+  if (visibility === null) {
+    if (await canReadBotRow(client, botId)) return;
     notFound(pathname);
   }
-  if (bot.visibility !== "password") return;
-  const { data: grant } = await client.from("bot_access_grants").select("bot_id").eq("bot_id", botId).maybeSingle();
-  if (grant || (await isTeamMember(client, botId))) return;
+  if (visibility !== "password") return;
+  if ((await hasBotGrantRow(client, botId)) || (await canReadBotRow(client, botId))) return;
   const url = new URL(ctx.request.url);
   throw redirect(`${localizePath(`/bots/${botId}/login`, ctx.locale)}?redirect=${encodeURIComponent(url.pathname + url.search)}`);
 }

@@ -3,15 +3,15 @@ import type { ComponentType } from "react";
 import { FormattedMessage } from "react-intl";
 import { Outlet } from "react-router";
 import { useQuery } from "@tanstack/react-query";
-import { SiteHeader, Logo } from "../features/site/SiteHeader";
-import { SiteFooter } from "../features/site/SiteFooter";
+import { isPlatformAdmin } from "../data/auth/access-checks";
+import { HeaderActions, SiteHeader, Logo } from "./SiteHeader";
+import { SiteFooter } from "./SiteFooter";
 import { LanguageSwitcher } from "../features/site/LanguageSwitcher";
 import { ColorModeSwitcher } from "../features/site/ColorModeSwitcher";
-import { LocalizedLink } from "../features/site/LocalizedLink";
+import { LocalizedLink } from "../components/LocalizedLink";
 import { ResponsiveNav, type NavEntry } from "../features/site/ResponsiveNav";
 import { DocsNav } from "../features/content/DocsNav";
-import { AccountArea } from "../features/auth/AccountArea";
-import { useSession } from "../features/auth/session";
+import { useSession } from "../lib/session";
 import { useAuthDeps } from "../features/auth/deps";
 import type { LayoutName } from "./routes";
 
@@ -95,10 +95,7 @@ function useIsPlatformAdmin(): boolean {
     staleTime: Infinity,
     gcTime: Infinity,
     retry: false,
-    queryFn: async () => {
-      const { data: isAdmin, error } = await (await client()).rpc("is_platform_admin");
-      return !error && isAdmin === true;
-    },
+    queryFn: async () => isPlatformAdmin(await client()),
   });
   return data === true;
 }
@@ -110,11 +107,7 @@ function AppHeader() {
       <div className="app-header__inner">
         <Logo />
         <ResponsiveNav variant="app" links={isAdmin ? [...APP_NAV, ADMIN_NAV] : APP_NAV} />
-        <div className="site-header__actions">
-          <LanguageSwitcher />
-          <ColorModeSwitcher />
-          <AccountArea />
-        </div>
+        <HeaderActions />
       </div>
     </header>
   );

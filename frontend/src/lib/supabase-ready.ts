@@ -1,7 +1,7 @@
 // Who needs to know when the Supabase client exists, without loading it: public pages of a
 // visitor with no stored session never load supabase-js (62 KB gzipped) unless a screen needs
 // data; the session state attaches to the client the moment some screen creates it.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { AppSupabaseClient as SupabaseClient } from "./supabase";
 
 type Listener = (client: SupabaseClient) => void;
 const listeners = new Set<Listener>();
@@ -29,4 +29,16 @@ export function announceSupabaseClient(client: SupabaseClient): void {
  */
 export function hasStoredSession(cookies: string = typeof document === "undefined" ? "" : document.cookie): boolean {
   return /(?:^|;\s*)sb-[^=;]+-auth-token(?:\.\d+)?=/.test(cookies);
+}
+
+/**
+ * The client, loading supabase-js on first use (data fetchers call this, so a public page
+ * pays for the library only when a screen reads data).
+ */
+let loading: Promise<typeof import("./supabase")> | undefined;
+export async function loadSupabase(): Promise<SupabaseClient> {
+  // One import for every caller: concurrent imports of one module are also what Vitest's
+  // module mocks mishandle (one of them gets the real module).
+  loading ??= import("./supabase");
+  return (await loading).getSupabase();
 }

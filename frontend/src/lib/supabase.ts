@@ -4,19 +4,23 @@
 import { createBrowserClient } from "@supabase/ssr";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { getConfig } from "./config";
+import type { Database } from "./database";
 import { announceSupabaseClient } from "./supabase-ready";
 
 export const SESSION_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
 
-let client: SupabaseClient | undefined;
+/** The app's client, typed by the generated schema: `.from("bots")` knows its columns. */
+export type AppSupabaseClient = SupabaseClient<Database>;
 
-export function getSupabase(): SupabaseClient {
+let client: AppSupabaseClient | undefined;
+
+export function getSupabase(): AppSupabaseClient {
   if (client) return client;
   const { supabaseUrl, supabaseAnonKey } = getConfig();
   if (!supabaseUrl || !supabaseAnonKey) {
     throw Object.assign(new Error("Supabase is not configured (missing URL or anon key)"), { code: "config_missing" });
   }
-  client = createBrowserClient(supabaseUrl, supabaseAnonKey, {
+  client = createBrowserClient<Database>(supabaseUrl, supabaseAnonKey, {
     cookieOptions: { path: "/", sameSite: "lax", httpOnly: false, maxAge: SESSION_COOKIE_MAX_AGE },
     isSingleton: true,
   });

@@ -1,4 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { botKeys } from "./keys";
 
 export interface GalleryBot {
@@ -11,24 +13,24 @@ export interface GalleryBot {
 
 const COLUMNS = "id, name, description, avatar_url, language";
 
+function toGalleryBot(row: { id: string; name: string; description: string | null; avatar_url: string | null; language: unknown }): GalleryBot {
+  return { ...row, language: typeof row.language === "string" ? row.language : null };
+}
+
 // gallery_bots() gives the public face of listed bots only (bots rows are the team's).
 export async function fetchGalleryBots(): Promise<GalleryBot[]> {
-  const { getSupabase } = await import("../../lib/supabase");
-  const { data, error } = await getSupabase().rpc("gallery_bots").select(COLUMNS).order("name");
-  if (error) throw Object.assign(new Error(error.message), { code: error.code });
-  return (data ?? []) as GalleryBot[];
+  const rows = unwrap(await (await loadSupabase()).rpc("gallery_bots").select(COLUMNS).order("name"));
+  return (rows ?? []).map(toGalleryBot);
 }
 
 export async function fetchGalleryBot(id: string): Promise<GalleryBot | null> {
-  const { getSupabase } = await import("../../lib/supabase");
-  const { data, error } = await getSupabase().rpc("gallery_bots").select(COLUMNS).eq("id", id).maybeSingle();
-  if (error) throw Object.assign(new Error(error.message), { code: error.code });
-  return (data as GalleryBot | null) ?? null;
+  const row = unwrap(await (await loadSupabase()).rpc("gallery_bots").select(COLUMNS).eq("id", id).maybeSingle());
+  return row ? toGalleryBot(row) : null;
 }
 
 /** Postgres "undefined table/function" / PostgREST "not in schema cache": retrying cannot help. */
 export function isMissingTable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
+  const code = error && typeof error === "object" && "code" in error ? error.code : undefined;
   return code === "42P01" || code === "42883" || code === "PGRST205" || code === "PGRST202";
 }
 

@@ -1,15 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
+import type { Json, Tables } from "../../lib/database";
+import { unwrap } from "../../lib/errors";
+import { isJsonObject, jsonString } from "../../lib/json";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { chatKeys } from "./keys";
-import { client, dbError } from "./errors";
-import type { ChatMessage } from "../messages/messages-query";
+import { CHAT_MESSAGE_COLUMNS, toChatMessage, type ChatMessage } from "./types";
 
-export interface ChatRow {
-  id: string;
-  bot_id: string;
-  user_id: string;
-  title: string | null;
-  shared: boolean;
-}
+export type ChatRow = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared">;
 
 export interface ChatDetail {
   chat: ChatRow;
@@ -18,24 +15,41 @@ export interface ChatDetail {
   readOnly: boolean;
 }
 
+/** get_shared_chat answers jsonb `{ chat, messages }` (null when the chat is not shared). */
+function readSharedChat(value: Json): { chat: ChatRow; messages: ChatMessage[] } | null {
+  if (!isJsonObject(value) || !isJsonObject(value.chat)) return null;
+  const c = value.chat;
+  const id = jsonString(c.id);
+  if (!id) return null;
+  const chat: ChatRow = { id, bot_id: jsonString(c.bot_id) ?? "", user_id: jsonString(c.user_id) ?? "", title: jsonString(c.title) ?? null, shared: c.shared === true };
+  const messages = (Array.isArray(value.messages) ? value.messages : []).filter(isJsonObject).map((m) =>
+    toChatMessage({
+      id: jsonString(m.id) ?? "",
+      role: jsonString(m.role) ?? "assistant",
+      content: jsonString(m.content) ?? "",
+      sources: m.sources ?? [],
+      images: m.images ?? [],
+      error: jsonString(m.error) ?? null,
+      created_at: jsonString(m.created_at) ?? "",
+    }),
+  );
+  return { chat, messages };
+}
+
 /**
  * The viewer's own chat, or else a chat someone shared (get_shared_chat); null when neither.
  * RLS decides: the plain select only returns chats the viewer may read.
  */
 export async function fetchChat(chatId: string, userId: string): Promise<ChatDetail | null> {
-  const db = await client();
-  const { data: chat, error } = await db.from("chats").select("id, bot_id, user_id, title, shared").eq("id", chatId).eq("user_id", userId).maybeSingle();
-  if (error) throw dbError(error);
+  const db = await loadSupabase();
+  const chat = unwrap(await db.from("chats").select("id, bot_id, user_id, title, shared").eq("id", chatId).eq("user_id", userId).maybeSingle());
   if (chat) {
-    const { data: messages, error: mErr } = await db.from("messages").select("id, role, content, sources, images, error, created_at").eq("chat_id", chatId).order("created_at");
-    if (mErr) throw dbError(mErr);
-    return { chat: chat as ChatRow, messages: (messages ?? []) as ChatMessage[], readOnly: false };
+    const rows = unwrap(await db.from("messages").select(CHAT_MESSAGE_COLUMNS).eq("chat_id", chatId).order("created_at"));
+    return { chat, messages: (rows ?? []).map(toChatMessage), readOnly: false };
   }
-  const { data: shared, error: sErr } = await db.rpc("get_shared_chat", { chat_id: chatId });
-  if (sErr) throw dbError(sErr);
-  if (!shared) return null;
-  const s = shared as { chat: ChatRow; messages: ChatMessage[] };
-  return { chat: s.chat, messages: s.messages ?? [], readOnly: true };
+  const shared = unwrap(await db.rpc("get_shared_chat", { chat_id: chatId }));
+  const s = shared === null ? null : readSharedChat(shared);
+  return s ? { ...s, readOnly: true } : null;
 }
 
 export function useChatQuery(chatId: string | undefined, userId: string | undefined) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { chatKeys } from "./keys";
-import { client, dbError } from "./errors";
 
 /** Makes a chat readable by its link (RLS: only its visitor may). */
 export async function shareChat(chatId: string): Promise<void> {
-  const { error } = await (await client()).from("chats").update({ shared: true }).eq("id", chatId);
-  if (error) throw dbError(error);
+  unwrap(await (await loadSupabase()).from("chats").update({ shared: true }).eq("id", chatId));
 }
 
 export function useChatShareMutation() {

@@ -1,9 +1,14 @@
-// Query keys for chats and the bots a visitor talks to, general to specific.
+// Query keys for chats. The team's conversation lists hang off the team
+// (['teams', teamId, 'conversations', filters]); one chat's views hang off ['chats'].
+import { teamKeys } from "../teams/keys";
+import type { ConversationFilters } from "./types";
+
 export const chatKeys = {
   all: ["chats"] as const,
-  publicBot: (botId: string) => [...chatKeys.all, "public-bot", botId] as const,
-  grant: (botId: string, userId: string) => [...chatKeys.all, "grant", botId, userId] as const,
   detail: (chatId: string) => [...chatKeys.all, "detail", chatId] as const,
-  shared: (chatId: string) => [...chatKeys.all, "shared", chatId] as const,
-  teamBots: (botId: string) => [...chatKeys.all, "team-bots", botId] as const,
+  conversation: (chatId: string) => [...chatKeys.all, "conversation", chatId] as const,
+  mine: (userId: string) => [...chatKeys.all, "mine", userId] as const,
+  latest: (botId: string) => [...chatKeys.all, "latest", botId] as const,
+  teamLists: (teamId: string) => [...teamKeys.detail(teamId), "conversations"] as const,
+  list: (teamId: string, filters: ConversationFilters) => [...chatKeys.teamLists(teamId), filters] as const,
 };

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { getSupabase } from "../../lib/supabase";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { dataSourceKeys } from "./keys";
-import { DATA_SOURCE_COLUMNS, toAppError, type DataSource } from "./types";
+import { DATA_SOURCE_COLUMNS, toDataSource, type DataSource } from "./types";
 
 export async function fetchDataSources(botId: string): Promise<DataSource[]> {
-  const { data, error } = await getSupabase().from("data_sources").select(DATA_SOURCE_COLUMNS).eq("bot_id", botId).order("created_at", { ascending: false });
-  if (error) throw toAppError(error);
-  return (data ?? []) as DataSource[];
+  const rows = unwrap(await (await loadSupabase()).from("data_sources").select(DATA_SOURCE_COLUMNS).eq("bot_id", botId).order("created_at", { ascending: false }));
+  return (rows ?? []).map(toDataSource);
 }
 
 export function useDataSourcesQuery(botId: string) {

@@ -1,23 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
-import { getSupabase } from "../../lib/supabase";
-import { toAppError } from "../dataSources/types";
+import type { Tables } from "../../lib/database";
+import { unwrap } from "../../lib/errors";
+import { jsonObject, type JsonObject } from "../../lib/json";
+import { loadSupabase } from "../../lib/supabase-ready";
 import type { DocumentRow } from "./documents-query";
 import { documentKeys } from "./keys";
 
-export interface DocumentDetail extends DocumentRow {
-  content: string | null;
-  metadata: Record<string, unknown>;
-}
+export type DocumentDetail = DocumentRow & Pick<Tables<"documents">, "content"> & { metadata: JsonObject };
 
 /** One document with its extracted text, for previews. */
 export async function fetchDocument(id: string): Promise<DocumentDetail | null> {
-  const { data, error } = await getSupabase()
-    .from("documents")
-    .select("id, data_source_id, title, url, language, size_bytes, status, error, updated_at, content, metadata")
-    .eq("id", id)
-    .maybeSingle();
-  if (error) throw toAppError(error);
-  return (data as DocumentDetail | null) ?? null;
+  const row = unwrap(
+    await (await loadSupabase()).from("documents").select("id, data_source_id, title, url, language, size_bytes, status, error, updated_at, content, metadata").eq("id", id).maybeSingle(),
+  );
+  return row ? { ...row, metadata: jsonObject(row.metadata) } : null;
 }
 
 export function useDocumentQuery(id: string | null) {

@@ -1,21 +1,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { getSupabase } from "../../lib/supabase";
-import { toAppError } from "../dataSources/types";
+import type { Tables } from "../../lib/database";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { documentKeys } from "./keys";
 
-export type DocumentStatus = "ready" | "error" | "skipped";
+export type DocumentStatus = Tables<"documents">["status"];
 
-export interface DocumentRow {
-  id: string;
-  data_source_id: string;
-  title: string;
-  url: string;
-  language: string | null;
-  size_bytes: number;
-  status: DocumentStatus;
-  error: string | null;
-  updated_at: string;
-}
+export type DocumentRow = Pick<Tables<"documents">, "id" | "data_source_id" | "title" | "url" | "language" | "size_bytes" | "status" | "error" | "updated_at">;
 
 export const DOCUMENT_PAGE_SIZE = 200;
 const COLUMNS = "id, data_source_id, title, url, language, size_bytes, status, error, updated_at";
@@ -26,12 +17,10 @@ export function likePattern(search: string): string {
 }
 
 export async function fetchDocuments(sourceId: string, search = ""): Promise<DocumentRow[]> {
-  let q = getSupabase().from("documents").select(COLUMNS).eq("data_source_id", sourceId);
+  let q = (await loadSupabase()).from("documents").select(COLUMNS).eq("data_source_id", sourceId);
   const s = search.trim();
   if (s) q = q.or(`title.ilike.${likePattern(s)},url.ilike.${likePattern(s)}`);
-  const { data, error } = await q.order("url").limit(DOCUMENT_PAGE_SIZE);
-  if (error) throw toAppError(error);
-  return (data ?? []) as DocumentRow[];
+  return unwrap(await q.order("url").limit(DOCUMENT_PAGE_SIZE)) ?? [];
 }
 
 export function useDocumentsQuery(sourceId: string, search = "") {

@@ -1,5 +1,9 @@
-export type IngestionJobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+import type { Enums, Json, Tables } from "../../lib/database";
+import { jsonObjects, jsonString } from "../../lib/json";
 
+export type IngestionJobStatus = Enums<"ingestion_job_status">;
+
+/** One entry of ingestion_jobs.errors (jsonb): a page or file that failed or was skipped. */
 export interface JobError {
   url?: string;
   code?: string;
@@ -7,20 +11,19 @@ export interface JobError {
   level?: "error" | "warning";
 }
 
-export interface IngestionJob {
-  id: string;
-  data_source_id: string;
-  bot_id: string;
-  status: IngestionJobStatus;
-  trigger: "manual" | "schedule" | "create";
-  progress_done: number;
-  progress_total: number;
-  errors: JobError[];
-  cancel_requested: boolean;
-  started_at: string | null;
-  finished_at: string | null;
-  created_at: string;
-  updated_at: string;
+type JobColumns = "id" | "data_source_id" | "bot_id" | "status" | "trigger" | "progress_done" | "progress_total" | "cancel_requested" | "started_at" | "finished_at" | "created_at" | "updated_at";
+
+export type IngestionJob = Pick<Tables<"ingestion_jobs">, JobColumns> & { errors: JobError[] };
+
+export function readJobErrors(value: Json | undefined): JobError[] {
+  return jsonObjects(value).map((o) => {
+    const level = jsonString(o.level);
+    return { url: jsonString(o.url), code: jsonString(o.code), message: jsonString(o.message), level: level === "warning" || level === "error" ? level : undefined };
+  });
+}
+
+export function toIngestionJob(row: Pick<Tables<"ingestion_jobs">, JobColumns | "errors">): IngestionJob {
+  return { ...row, errors: readJobErrors(row.errors) };
 }
 
 export const JOB_COLUMNS =

@@ -2,13 +2,12 @@
 // realtime side decides what arrives). Each event is merged into the cached job lists, and
 // a finished job refreshes the source's counters and documents.
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
-import { getSupabase } from "../../lib/supabase";
+import { tableChanges, useRealtimeChannel } from "../../lib/realtime";
 import { dataSourceKeys } from "../dataSources/keys";
-import type { DataSource } from "../dataSources/types";
+import { toDataSource, type DataSource } from "../dataSources/types";
 import { documentKeys } from "../documents/keys";
 import { ingestionJobKeys } from "./keys";
-import { isActiveJob, mergeJob, type IngestionJob } from "./types";
+import { isActiveJob, mergeJob, readJobErrors, type IngestionJob } from "./types";
 
 export function applyJobEvent(qc: QueryClient, row: IngestionJob): void {
   const merge = (list: IngestionJob[] | undefined) => (list ? mergeJob(list, row) : list);
@@ -37,27 +36,21 @@ export function applySourceEvent(qc: QueryClient, row: Partial<DataSource> & { i
 
 export function useLiveJobs(botId: string): void {
   const qc = useQueryClient();
-  useEffect(() => {
-    const supabase = getSupabase();
-    const channel = supabase
-      .channel(`ingestion-jobs:${botId}`)
-      .on("postgres_changes", { event: "*", schema: "public", table: "ingestion_jobs", filter: `bot_id=eq.${botId}` }, (payload) => {
-        const row = payload.new as IngestionJob | undefined;
-        if (row && "id" in row && row.id) applyJobEvent(qc, row);
-      })
-      .on("postgres_changes", { event: "*", schema: "public", table: "data_sources", filter: `bot_id=eq.${botId}` }, (payload) => {
-        const row = (payload.eventType === "DELETE" ? payload.old : payload.new) as (Partial<DataSource> & { id?: string }) | undefined;
-        if (row?.id) applySourceEvent(qc, row as Partial<DataSource> & { id: string }, payload.eventType === "DELETE");
-      })
-      .subscribe((status) => {
-        // After (re)connecting, catch up on anything missed while offline.
-        if (status === "SUBSCRIBED") {
-          void qc.invalidateQueries({ queryKey: ingestionJobKeys.all });
-          void qc.invalidateQueries({ queryKey: dataSourceKeys.all });
-        }
-      });
-    return () => {
-      void supabase.removeChannel(channel);
-    };
-  }, [botId, qc]);
+  useRealtimeChannel(`ingestion-jobs:${botId}`, {
+    listeners: [
+      tableChanges("ingestion_jobs", `bot_id=eq.${botId}`, (payload) => {
+        if (payload.eventType !== "DELETE" && payload.new.id) applyJobEvent(qc, { ...payload.new, errors: readJobErrors(payload.new.errors) });
+      }),
+      tableChanges("data_sources", `bot_id=eq.${botId}`, (payload) => {
+        if (payload.eventType === "DELETE") {
+          if (payload.old.id) applySourceEvent(qc, { id: payload.old.id }, true);
+        } else if (payload.new.id) applySourceEvent(qc, toDataSource(payload.new));
+      }),
+    ],
+    // After (re)connecting, catch up on anything missed while offline.
+    onSubscribed: () => {
+      void qc.invalidateQueries({ queryKey: ingestionJobKeys.all });
+      void qc.invalidateQueries({ queryKey: dataSourceKeys.all });
+    },
+  });
 }

@@ -1,6 +1,7 @@
 // Uploads an image to the public `avatars` bucket under the caller's folder and returns its
 // public URL. The bucket enforces the same limits; checking here gives a clear message first.
-import { toAppError } from "../teams/errors";
+import { AppError, toAppError } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 
 export const AVATAR_MAX_BYTES = 1024 * 1024;
 export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -18,14 +19,13 @@ const EXT: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "
 /** `kind` is "profile" or "bots/<botId>": the file lands at <uid>/<kind>-<time>.<ext>. */
 export async function uploadAvatar(file: File, kind: string): Promise<string> {
   const problem = checkAvatarFile(file);
-  if (problem) throw toAppError({ message: problem, code: `avatar_${problem}` });
-  const { getSupabase } = await import("../../lib/supabase");
-  const client = getSupabase();
+  if (problem) throw new AppError({ status: 0, code: `avatar_${problem}`, message: problem });
+  const client = await loadSupabase();
   const { data: auth } = await client.auth.getSession();
   const uid = auth.session?.user.id;
-  if (!uid) throw toAppError({ message: "Sign in first", code: "401" });
+  if (!uid) throw new AppError({ status: 401, code: "401", message: "Sign in first" });
   const path = `${uid}/${kind}-${Date.now()}.${EXT[file.type]}`;
   const { error } = await client.storage.from("avatars").upload(path, file, { contentType: file.type, upsert: false });
-  if (error) throw toAppError({ message: error.message, code: (error as { statusCode?: string }).statusCode });
+  if (error) throw toAppError(error);
   return client.storage.from("avatars").getPublicUrl(path).data.publicUrl;
 }

@@ -1,7 +1,8 @@
 // Per-day conversations, messages and ratings of one bot over the last `days` days, with totals
 // and the average answer latency. Read under RLS, so only the bot's team sees them.
 import { useQuery } from "@tanstack/react-query";
-import { toAppError } from "../teams/errors";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { bucketByDay, dayRange, type DayPoint } from "./aggregate";
 import { statsKeys } from "./keys";
 
@@ -18,26 +19,20 @@ export interface BotStats {
 const MAX_ROWS = 10_000;
 
 export async function fetchBotStats(botId: string, days: number, now = new Date()): Promise<BotStats> {
-  const { getSupabase } = await import("../../lib/supabase");
-  const db = getSupabase();
+  const db = await loadSupabase();
   const since = `${dayRange(days, now)[0]}T00:00:00Z`;
   const [chats, messages, feedback] = await Promise.all([
     db.from("chats").select("created_at").eq("bot_id", botId).gte("created_at", since).limit(MAX_ROWS),
     db.from("messages").select("created_at, role, latency_ms").eq("bot_id", botId).gte("created_at", since).limit(MAX_ROWS),
     db.from("message_feedback").select("created_at, rating").eq("bot_id", botId).gte("created_at", since).limit(MAX_ROWS),
   ]);
-  for (const r of [chats, messages, feedback]) if (r.error) throw toAppError(r.error);
-  const msgs = (messages.data ?? []) as { created_at: string; role: string; latency_ms: number | null }[];
-  const points = bucketByDay(days, now, {
-    conversations: (chats.data ?? []) as { created_at: string }[],
-    messages: msgs,
-    feedback: (feedback.data ?? []) as { created_at: string; rating: string }[],
-  });
+  const msgs = unwrap(messages) ?? [];
+  const points = bucketByDay(days, now, { conversations: unwrap(chats) ?? [], messages: msgs, feedback: unwrap(feedback) ?? [] });
   const totals = points.reduce(
     (t, p) => ({ conversations: t.conversations + p.conversations, messages: t.messages + p.messages, up: t.up + p.up, down: t.down + p.down }),
     { conversations: 0, messages: 0, up: 0, down: 0 },
   );
-  const latencies = msgs.filter((m) => m.role === "assistant" && typeof m.latency_ms === "number").map((m) => m.latency_ms as number);
+  const latencies = msgs.flatMap((m) => (m.role === "assistant" && typeof m.latency_ms === "number" ? [m.latency_ms] : []));
   const avgLatencyMs = latencies.length ? Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length) : null;
   return { points, totals, avgLatencyMs };
 }

@@ -2,5 +2,4 @@
 export const statsKeys = {
   all: ["stats"] as const,
   bot: (botId: string, days: number) => [...statsKeys.all, "bot", botId, days] as const,
-  latest: (botId: string) => [...statsKeys.all, "latest", botId] as const,
 };

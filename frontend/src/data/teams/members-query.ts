@@ -1,23 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { toAppError } from "./errors";
+import type { RpcRow } from "../../lib/database";
+import { unwrap } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { teamKeys } from "./keys";
-import type { TeamRole } from "./my-teams-query";
 
-export interface TeamMember {
-  user_id: string;
-  role: TeamRole;
+/** get_team_members: the profile columns may be null (the CLI cannot tell for an RPC). */
+export type TeamMember = Omit<RpcRow<"get_team_members">, "display_name" | "avatar_url" | "email"> & {
   display_name: string | null;
   avatar_url: string | null;
   email: string | null;
-  is_current_user: boolean;
-  joined_at: string;
-}
+};
 
 export async function fetchTeamMembers(teamId: string): Promise<TeamMember[]> {
-  const { getSupabase } = await import("../../lib/supabase");
-  const { data, error } = await getSupabase().rpc("get_team_members", { team_id: teamId });
-  if (error) throw toAppError(error);
-  return (data ?? []) as TeamMember[];
+  return unwrap(await (await loadSupabase()).rpc("get_team_members", { team_id: teamId })) ?? [];
 }
 
 export function useTeamMembersQuery(teamId: string) {

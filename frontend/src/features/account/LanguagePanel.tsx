@@ -3,10 +3,11 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useLocation, useNavigate } from "react-router";
 import { Button, Select } from "../../components/ui";
-import { useUpdateProfileMutation, type Profile } from "../../data/profiles/profile";
+import { useUpdateProfileMutation } from "../../data/profiles/profile-update-mutation";
+import { type Profile } from "../../data/profiles/profile-query";
 import { LOCALES, switchLocalePath, type LocaleCode } from "../../i18n/locales";
-import { rememberLocale } from "../site/LanguageSwitcher";
-import { ErrorNote } from "../teams/ErrorNote";
+import { rememberLocale } from "../../lib/locale-cookie";
+import { ErrorNote } from "../../components/ErrorNote";
 
 export function LanguagePanel({ profile }: { profile: Profile }) {
   const intl = useIntl();

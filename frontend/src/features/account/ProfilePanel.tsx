@@ -2,10 +2,11 @@
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input } from "../../components/ui";
-import { useUpdateProfileMutation, type Profile } from "../../data/profiles/profile";
-import { ErrorNote } from "../teams/ErrorNote";
-import { AvatarPicker } from "./FilePicker";
-import "../teams/teams.css";
+import { useUpdateProfileMutation } from "../../data/profiles/profile-update-mutation";
+import { type Profile } from "../../data/profiles/profile-query";
+import { ErrorNote } from "../../components/ErrorNote";
+import { AvatarPicker } from "../../components/FilePicker";
+import "../../components/panels.css";
 
 export function ProfilePanel({ profile, email }: { profile: Profile; email: string }) {
   const intl = useIntl();

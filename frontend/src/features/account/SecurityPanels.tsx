@@ -3,10 +3,12 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { Button, Input } from "../../components/ui";
-import { useChangeEmailMutation, useChangePasswordMutation, useDeleteAccountMutation } from "../../data/profiles/account";
-import { useLocalePath } from "../site/LocalizedLink";
-import { ConfirmDialog } from "../teams/ConfirmDialog";
-import { ErrorNote } from "../teams/ErrorNote";
+import { useChangeEmailMutation } from "../../data/profiles/email-change-mutation";
+import { useChangePasswordMutation } from "../../data/profiles/password-change-mutation";
+import { useDeleteAccountMutation } from "../../data/profiles/account-delete-mutation";
+import { useLocalePath } from "../../components/LocalizedLink";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ErrorNote } from "../../components/ErrorNote";
 
 export const MIN_PASSWORD = 8;
 

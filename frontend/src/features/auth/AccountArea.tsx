@@ -4,8 +4,8 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { buttonClassName, Menu } from "../../components/ui";
-import { LocalizedLink, useLocalePath } from "../site/LocalizedLink";
-import { useSession } from "./session";
+import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
+import { useSession } from "../../lib/session";
 import { useAuthDeps } from "./deps";
 import "./auth.css";
 

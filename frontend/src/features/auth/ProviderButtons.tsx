@@ -1,7 +1,7 @@
 // "Sign in with Google / Notion", shown only for providers /auth/v1/settings reports enabled.
 import { FormattedMessage } from "react-intl";
 import { buttonClassName } from "../../components/ui";
-import { LocalizedLink } from "../site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { useAuthSettingsQuery } from "../../data/auth/auth-settings-query";
 import { useAuthDeps } from "./deps";
 

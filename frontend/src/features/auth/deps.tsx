@@ -1,17 +1,18 @@
 // What the auth screens need from outside: the Supabase client, the auth settings and the
 // site URL. A context so component tests can hand in fakes; the app uses the defaults.
 import { createContext, useContext, type ReactNode } from "react";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { AppSupabaseClient } from "../../lib/supabase";
+import { loadSupabase } from "../../lib/supabase-ready";
 import { fetchAuthSettings, type AuthSettings } from "../../data/auth/auth-settings-query";
 
 export interface AuthDeps {
-  client: () => Promise<SupabaseClient>;
+  client: () => Promise<AppSupabaseClient>;
   settings: () => Promise<AuthSettings>;
   siteUrl: () => string;
 }
 
 const defaults: AuthDeps = {
-  client: async () => (await import("../../lib/supabase")).getSupabase(),
+  client: loadSupabase,
   settings: fetchAuthSettings,
   siteUrl: () => window.location.origin,
 };

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useLocale } from "../site/LocalizedLink";
+import { useLocale } from "../../components/LocalizedLink";
 import { localizePath } from "../../i18n/locales";
 import { useAuthDeps } from "./deps";
 

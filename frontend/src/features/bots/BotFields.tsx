@@ -1,18 +1,17 @@
 // Form pieces the wizard and the settings page share: language, model, visibility.
+import { providerLabelId } from "../../components/labels";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Input, Select } from "../../components/ui";
-import { BOT_LANGUAGES, MODEL_PROVIDERS, MODEL_SUGGESTIONS, type BotLanguage, type BotVisibility, type ModelProvider } from "../../data/botSettings/types";
+import { BOT_LANGUAGES, MODEL_PROVIDERS, MODEL_SUGGESTIONS, type BotLanguage, type BotVisibility, type ModelProvider } from "../../data/bots/types";
 import { LOCALES } from "../../i18n/locales";
-import "../teams/teams.css";
+import "../../components/panels.css";
 
 export function languageName(code: string): string {
   return LOCALES.find((l) => l.code === code)?.name ?? code;
 }
 
 /** Message ids use dashes: "openai_compatible" → bots.provider.openai-compatible. */
-export function providerLabelId(provider: string): string {
-  return `bots.provider.${provider.replace(/_/g, "-")}`;
-}
+export { providerLabelId };
 
 export function LanguageField({ value, onChange }: { value: BotLanguage; onChange: (v: BotLanguage) => void }) {
   const intl = useIntl();

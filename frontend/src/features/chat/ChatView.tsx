@@ -1,23 +1,23 @@
-// The chat: one component for the chat page, the embeds and the widget's iframe.
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+// The chat: one component for the chat page, the embeds and the widget's iframe. The turns and
+// their streaming live in useChatStream, pending images in useChatImages, the conversation
+// menu in ChatMenu; this file decides who may see the chat and lays it out.
+import { useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useLocation } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, EmptyState, Loading, Menu, Select, useToast, TOAST_MESSAGES, type MenuItem } from "../../components/ui";
-import { usePublicBotQuery, type PublicBot } from "../../data/chats/public-bot-query";
-import { useBotGrantQuery } from "../../data/chats/bot-grant-query";
-import { fetchChat, useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
-import { useChatShareMutation } from "../../data/chats/chat-share-mutation";
-import { useTeamBotsQuery } from "../../data/chats/team-bots-query";
+import { Button, EmptyState, Loading } from "../../components/ui";
+import { usePublicBotQuery, type PublicBot } from "../../data/bots/public-bot-query";
+import { useBotGrantQuery } from "../../data/bots/bot-grant-query";
+import { useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
 import { chatKeys } from "../../data/chats/keys";
 import { getConfig } from "../../lib/config";
-import { useLocalePath } from "../site/LocalizedLink";
-import { ChatApiError, downloadTranscript, sendChatMessage } from "./api";
-import { Composer, type PendingImage } from "./Composer";
+import { useLocalePath } from "../../components/LocalizedLink";
+import { ChatMenu } from "./ChatMenu";
+import { Composer } from "./Composer";
 import { chatErrorMessageId } from "./errors";
-import { uploadImage } from "./images";
-import { MessageItem, type ViewMessage } from "./MessageItem";
-import { mergeStored, toView, useChatAnnouncements } from "./live";
+import { MessageItem } from "./MessageItem";
+import { useChatImages } from "./useChatImages";
+import { useChatStream } from "./useChatStream";
 import { useVisitorSession } from "./useVisitorSession";
 import "./chat.css";
 
@@ -86,31 +86,15 @@ function Conversation({
   ensureVisitor: () => Promise<string>;
 }) {
   const intl = useIntl();
-  const toast = useToast();
   const navigate = useNavigate();
   const lp = useLocalePath();
   const qc = useQueryClient();
   const existing = useChatQuery(routeChatId, userId);
-  const share = useChatShareMutation();
-  const [chatId, setChatId] = useState<string | undefined>(routeChatId);
-  const [messages, setMessages] = useState<ViewMessage[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [images, setImages] = useState<PendingImage[]>([]);
-  const [pickerOpen, setPickerOpen] = useState(false);
+  const stream = useChatStream(routeChatId, userId, existing.data);
+  const images = useChatImages(ensureVisitor);
   const listRef = useRef<HTMLOListElement>(null);
-  const abortRef = useRef<AbortController | null>(null);
-  const loaded = useRef(false);
-  const busyRef = useRef(false);
-  const refreshing = useRef(false);
-  const refreshAgain = useRef(false);
+  const { chatId, messages, busy } = stream;
 
-  useEffect(() => {
-    if (!loaded.current && existing.data) {
-      loaded.current = true;
-      setMessages(existing.data.messages.map(toView));
-    }
-  }, [existing.data]);
-  useEffect(() => () => abortRef.current?.abort(), []);
   useEffect(() => {
     const el = listRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -121,171 +105,34 @@ function Conversation({
   const siteUrl = getConfig().siteUrl;
   const botUrl = `${siteUrl}${lp(`/bots/${bot.id}`)}`;
 
-  // Turns stored elsewhere (the visitor's other tab, or the owner of a shared chat) appear
-  // live. This tab's own send is already on screen: announcements during it are skipped.
-  async function refresh() {
-    if (!chatId || busyRef.current) return;
-    if (refreshing.current) {
-      refreshAgain.current = true;
-      return;
-    }
-    refreshing.current = true;
-    try {
-      do {
-        refreshAgain.current = false;
-        if (!userId) return;
-        const detail = await fetchChat(chatId, userId);
-        if (detail && !busyRef.current) setMessages((shown) => mergeStored(shown, detail.messages));
-      } while (refreshAgain.current);
-    } catch {
-      // A failed refresh leaves the chat as shown; the next announcement tries again.
-    } finally {
-      refreshing.current = false;
-    }
-  }
-  useChatAnnouncements(chatId, () => void refresh());
-
-  function update(key: string, patch: (m: ViewMessage) => ViewMessage) {
-    setMessages((list) => list.map((m) => (m.key === key ? patch(m) : m)));
-  }
-
   async function send(text: string) {
     if (busy) return;
-    const paths = images.filter((i) => i.status === "ready" && i.path).map((i) => i.path!);
-    images.forEach((i) => URL.revokeObjectURL(i.preview));
-    setImages([]);
-    const stamp = Date.now().toString(36);
-    const userKey = `u-${stamp}`;
-    const botKey = `a-${stamp}`;
-    setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], imageCount: paths.length }, { key: botKey, role: "assistant", content: "", sources: [], imageCount: 0, streaming: true }]);
-    setBusy(true);
-    busyRef.current = true;
-    const controller = new AbortController();
-    abortRef.current = controller;
-    let newChatId = chatId;
-    let answerId: string | undefined;
-    let visitorId = userId;
-    try {
-      visitorId = await ensureVisitor();
-      for await (const ev of sendChatMessage({ botId: bot.id, chatId, message: text, images: paths, channel: embedded ? "widget" : "web", signal: controller.signal })) {
-        if (ev.type === "meta") {
-          newChatId = ev.chat_id;
-          answerId = ev.message_id;
-          setChatId(ev.chat_id);
-          update(botKey, (m) => ({ ...m, id: ev.message_id }));
-          if (ev.user_message_id) update(userKey, (m) => ({ ...m, id: ev.user_message_id }));
-        } else if (ev.type === "token") update(botKey, (m) => ({ ...m, content: m.content + ev.text }));
-        else if (ev.type === "sources") update(botKey, (m) => ({ ...m, sources: ev.sources }));
-        else if (ev.type === "done") update(botKey, (m) => ({ ...m, id: ev.message_id || answerId, streaming: false }));
-        else if (ev.type === "error") update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(ev.code) }));
-      }
-      update(botKey, (m) => ({ ...m, streaming: false }));
-    } catch (err) {
-      if (controller.signal.aborted) return;
-      const e = err instanceof ChatApiError ? err : new ChatApiError(0, "network_error", String(err));
-      if (e.code === "password_required") {
-        navigate(`${lp(`/bots/${bot.id}/login`)}?redirect=${encodeURIComponent(window.location.pathname)}`, { replace: true });
-        return;
-      }
-      update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(e.code), errorValues: { seconds: e.retryAfter ?? 60 } }));
-    } finally {
-      setBusy(false);
-      busyRef.current = false;
+    const result = await stream.send(text, { botId: bot.id, channel: embedded ? "widget" : "web", images: images.take(), ensureVisitor });
+    if (result.kind === "password_required") {
+      navigate(`${lp(`/bots/${bot.id}/login`)}?redirect=${encodeURIComponent(window.location.pathname)}`, { replace: true });
+      return;
     }
     // The page's URL names the chat once it has an answer, so a reload or a link finds it.
-    if (variant === "page" && newChatId && !routeChatId) {
-      setMessages((list) => {
+    if (result.kind === "done" && variant === "page" && result.chatId && !routeChatId) {
+      const newChatId = result.chatId;
+      stream.withLatest((list) => {
         const detail: ChatDetail = {
-          chat: { id: newChatId!, bot_id: bot.id, user_id: visitorId ?? "", title: null, shared: false },
+          chat: { id: newChatId, bot_id: bot.id, user_id: result.visitorId ?? "", title: null, shared: false },
           messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: [], error: null })),
           readOnly: false,
         };
-        qc.setQueryData(chatKeys.detail(newChatId!), detail);
-        return list;
+        qc.setQueryData(chatKeys.detail(newChatId), detail);
       });
       navigate(lp(`/bots/${bot.id}/chats/${newChatId}`), { replace: true });
     }
   }
 
-  async function addImages(files: File[]) {
-    const { getSupabase } = await import("../../lib/supabase");
-    const added = files.map((file) => ({ id: crypto.randomUUID(), file, preview: URL.createObjectURL(file), status: "uploading" as const }));
-    setImages((list) => [...list, ...added]);
-    let visitorId: string;
-    try {
-      visitorId = await ensureVisitor();
-    } catch (err) {
-      setImages((list) => list.map((i) => (added.some((a) => a.id === i.id) ? { ...i, status: "failed" } : i)));
-      toast.show(err instanceof ChatApiError && err.code === "sign_in_rate_limited" ? "chat.error.busy" : "chat.images.failed", "error");
-      return;
-    }
-    await Promise.all(
-      added.map(async (img) => {
-        try {
-          const path = await uploadImage(getSupabase(), visitorId, img.file);
-          setImages((list) => list.map((i) => (i.id === img.id ? { ...i, status: "ready", path } : i)));
-        } catch {
-          setImages((list) => list.map((i) => (i.id === img.id ? { ...i, status: "failed" } : i)));
-          toast.show("chat.images.failed", "error");
-        }
-      }),
-    );
-  }
-
-  function removeImage(id: string) {
-    setImages((list) => {
-      const gone = list.find((i) => i.id === id);
-      if (gone) URL.revokeObjectURL(gone.preview);
-      return list.filter((i) => i.id !== id);
-    });
-  }
-
-  async function copy(text: string, messageId: string) {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast.show(messageId);
-    } catch {
-      toast.show("chat.options.copyFailed", "error");
-    }
-  }
-
-  async function shareChat() {
-    if (!chatId) return;
-    try {
-      await share.mutateAsync(chatId);
-      await copy(`${siteUrl}${lp(`/bots/${bot.id}/chats/${chatId}`)}`, TOAST_MESSAGES.chatUrlCopied);
-    } catch {
-      toast.show("chat.options.shareFailed", "error");
-    }
-  }
-
-  async function download(format: "txt" | "md") {
-    if (!chatId) return;
-    try {
-      await downloadTranscript(chatId, format);
-    } catch {
-      toast.show("chat.options.downloadFailed", "error");
-    }
-  }
-
   function newChat(targetBot = bot.id) {
-    abortRef.current?.abort();
     if (variant === "page" || targetBot !== bot.id) {
       navigate(lp(variant === "page" ? `/bots/${targetBot}` : `/bots/${targetBot}/${variant}`));
     }
-    setChatId(undefined);
-    setMessages([]);
+    stream.reset();
   }
-
-  const menuItems: MenuItem[] = [];
-  if (chatId && !readOnly) menuItems.push({ key: "share-chat", label: intl.formatMessage({ id: "chat.options.shareChat" }), onSelect: () => void shareChat() });
-  menuItems.push({ key: "share-link", label: intl.formatMessage({ id: "chat.options.shareLink" }), onSelect: () => void copy(botUrl, TOAST_MESSAGES.linkCopied) });
-  if (chatId) {
-    menuItems.push({ key: "download-txt", label: intl.formatMessage({ id: "chat.options.downloadTxt" }), onSelect: () => void download("txt") });
-    menuItems.push({ key: "download-md", label: intl.formatMessage({ id: "chat.options.downloadMd" }), onSelect: () => void download("md") });
-  }
-  menuItems.push({ key: "new-chat", label: intl.formatMessage({ id: "chat.options.newChat" }), onSelect: () => newChat() });
-  if (!anonymous && !embedded) menuItems.push({ key: "other-bot", label: intl.formatMessage({ id: "chat.options.otherBot" }), onSelect: () => setPickerOpen(true) });
 
   const suggestions = useMemo(() => (bot.suggested_questions ?? []).filter((q) => q.trim()).slice(0, 6), [bot.suggested_questions]);
 
@@ -308,7 +155,15 @@ function Conversation({
           <h1 className="chat-header__name">{bot.name}</h1>
           {!embedded && bot.description && <p className="chat-header__desc">{bot.description}</p>}
         </div>
-        <Menu className="chat-options" buttonLabel={intl.formatMessage({ id: "chat.options.open" })} label={<span aria-hidden="true">⋯</span>} items={menuItems} />
+        <ChatMenu
+          botId={bot.id}
+          chatId={chatId}
+          readOnly={readOnly}
+          canPickBot={!anonymous && !embedded}
+          botUrl={botUrl}
+          chatUrl={(id) => `${siteUrl}${lp(`/bots/${bot.id}/chats/${id}`)}`}
+          onNewChat={(id) => newChat(id)}
+        />
       </header>
       <ol className="chat-messages" ref={listRef} aria-live="polite" aria-label={intl.formatMessage({ id: "chat.messages.label" })}>
         {messages.length === 0 && (
@@ -348,7 +203,7 @@ function Conversation({
           </Button>
         </div>
       ) : (
-        <Composer busy={busy} onSend={(t) => void send(t)} images={images} onAddImages={(f) => void addImages(f)} onRemoveImage={removeImage} />
+        <Composer busy={busy} onSend={(t) => void send(t)} images={images.images} onAddImages={(f) => void images.add(f)} onRemoveImage={images.remove} />
       )}
       {bot.show_powered_by && (
         <p className="chat-powered">
@@ -357,48 +212,10 @@ function Conversation({
           </a>
         </p>
       )}
-      {pickerOpen && <BotPicker botId={bot.id} onClose={() => setPickerOpen(false)} onPick={(id) => newChat(id)} />}
     </>
   );
 }
 
 function safeAvatar(url: string): boolean {
   return /^(https?:|\/)/i.test(url);
-}
-
-function BotPicker({ botId, onClose, onPick }: { botId: string; onClose: () => void; onPick: (id: string) => void }) {
-  const intl = useIntl();
-  const bots = useTeamBotsQuery(botId, true);
-  const [choice, setChoice] = useState(botId);
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={intl.formatMessage({ id: "chat.picker.title" })}
-      footer={
-        <>
-          <Button theme="secondary" onClick={onClose}>
-            <FormattedMessage id="chat.picker.cancel" />
-          </Button>
-          <Button
-            onClick={() => {
-              onClose();
-              onPick(choice);
-            }}
-            disabled={!bots.data?.length}
-          >
-            <FormattedMessage id="chat.picker.start" />
-          </Button>
-        </>
-      }
-    >
-      {bots.isPending ? (
-        <Loading />
-      ) : bots.isError ? (
-        <p role="alert"><FormattedMessage id="chat.error.generic" /></p>
-      ) : (
-        <Select label={intl.formatMessage({ id: "chat.picker.label" })} value={choice} onChange={(e) => setChoice(e.target.value)} options={(bots.data ?? []).map((b) => ({ value: b.id, label: b.name }))} />
-      )}
-    </Dialog>
-  );
 }

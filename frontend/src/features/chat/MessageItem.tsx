@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useToast, TOAST_MESSAGES } from "../../components/ui";
 import { useMessageFeedbackMutation } from "../../data/messages/message-feedback-mutation";
 import { Markdown, safeHref } from "./Markdown";
-import type { ChatSource } from "./sse";
+import type { ChatSource } from "../../data/chats/types";
 
 export interface ViewMessage {
   key: string;

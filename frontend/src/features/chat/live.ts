@@ -1,9 +1,6 @@
-// Live chat for its viewers: the database announces each stored turn on the private
-// Realtime topic chat:<chat id> (ids only; see migration 20261121021100_chat_live_updates).
-// A viewer (the visitor's other tabs, readers of a shared chat) then reads the chat again the
-// way it may and merges what it got into what it shows.
-import { useEffect, useRef } from "react";
-import type { ChatMessage } from "../../data/messages/messages-query";
+// What a viewer shows of a chat read again after an announcement
+// (data/chats/use-chat-announcements): stored turns merged into those on screen.
+import type { ChatMessage } from "../../data/chats/types";
 import type { ViewMessage } from "./MessageItem";
 
 export function toView(m: ChatMessage): ViewMessage {
@@ -12,8 +9,8 @@ export function toView(m: ChatMessage): ViewMessage {
     id: m.id,
     role: m.role,
     content: m.content,
-    sources: Array.isArray(m.sources) ? m.sources : [],
-    imageCount: Array.isArray(m.images) ? m.images.length : 0,
+    sources: m.sources,
+    imageCount: m.images.length,
     errorId: m.role === "assistant" && m.error ? "chat.error.provider" : undefined,
   };
 }
@@ -40,36 +37,4 @@ export function mergeStored(shown: ViewMessage[], stored: ChatMessage[], now = D
   const waiting: ViewMessage[] =
     last?.role === "user" && recent && unsent.length === 0 ? [{ key: `pending-${last.id}`, role: "assistant", content: "", sources: [], imageCount: 0, streaming: true }] : [];
   return [...merged, ...unsent, ...waiting];
-}
-
-/**
- * Calls onAnnounce when a turn of this chat is stored, and each time the subscription is
- * (re)joined: turns stored between the first read and the join, or while a dropped
- * connection was down, were announced to nobody.
- */
-export function useChatAnnouncements(chatId: string | undefined, onAnnounce: () => void) {
-  const callback = useRef(onAnnounce);
-  useEffect(() => {
-    callback.current = onAnnounce;
-  });
-  useEffect(() => {
-    if (!chatId) return;
-    let stopped = false;
-    let stop: (() => void) | undefined;
-    void import("../../lib/supabase").then(({ getSupabase }) => {
-      if (stopped) return;
-      const client = getSupabase();
-      const channel = client
-        .channel(`chat:${chatId}`, { config: { private: true } })
-        .on("broadcast", { event: "message" }, () => callback.current())
-        .subscribe((status) => {
-          if (status === "SUBSCRIBED") callback.current();
-        });
-      stop = () => void client.removeChannel(channel);
-    });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }, [chatId]);
 }

@@ -4,15 +4,15 @@
 // create no users, and a network with many visitors spends the per-IP sign-in limit only on
 // those who write.
 import { useCallback, useEffect, useState } from "react";
-import { useSession } from "../auth/session";
-import { ChatApiError } from "./api";
+import { useSession } from "../../lib/session";
+import { AppError } from "../../lib/errors";
+import { loadSupabase } from "../../lib/supabase-ready";
 
 let pending: Promise<string> | null = null;
 
 /** The visitor's user id, signing in anonymously first when there is no session. */
 async function ensureVisitor(): Promise<string> {
-  const { getSupabase } = await import("../../lib/supabase");
-  const auth = getSupabase().auth;
+  const auth = (await loadSupabase()).auth;
   const { data } = await auth.getSession();
   if (data.session) return data.session.user.id;
   pending ??= auth
@@ -22,7 +22,7 @@ async function ensureVisitor(): Promise<string> {
         const status = error?.status ?? 0;
         // GoTrue: 429 over_request_rate_limit when this network made too many new sessions.
         const code = status === 429 ? "sign_in_rate_limited" : (error?.code ?? "anonymous_sign_in_failed");
-        throw new ChatApiError(status, code, error?.message ?? "No session");
+        throw new AppError({ status, code, message: error?.message ?? "No session" });
       }
       return signedIn.user.id;
     })
@@ -44,7 +44,7 @@ export function useVisitorSession({ eager = false }: { eager?: boolean } = {}) {
       setError(null);
       return id;
     } catch (err) {
-      setError(err instanceof ChatApiError ? err.code : "anonymous_sign_in_failed");
+      setError(err instanceof AppError ? err.code : "anonymous_sign_in_failed");
       throw err;
     }
   }, [user]);

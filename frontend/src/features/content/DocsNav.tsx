@@ -1,5 +1,5 @@
 import { FormattedMessage, useIntl } from "react-intl";
-import { LocalizedNavLink, useLocale } from "../site/LocalizedLink";
+import { LocalizedNavLink, useLocale } from "../../components/LocalizedLink";
 import { listContent } from "./collections";
 
 export function DocsNav() {

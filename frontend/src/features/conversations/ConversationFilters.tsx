@@ -1,7 +1,7 @@
 // The filter bar; every change rewrites the URL (the URL is the state).
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input, Select } from "../../components/ui";
-import { CHANNELS } from "../../data/conversations/types";
+import { CHANNELS } from "../../data/chats/types";
 import { FEEDBACK_FILTERS, type ConversationFilters as Filters } from "./filters";
 
 export function ConversationFilters(props: { filters: Filters; bots: { id: string; name: string }[]; onChange: (f: Filters) => void }) {

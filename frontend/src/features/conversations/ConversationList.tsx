@@ -1,7 +1,7 @@
 // The list of conversations; each row links to its conversation view.
 import { FormattedMessage, FormattedRelativeTime, useIntl } from "react-intl";
-import type { ConversationSummary } from "../../data/conversations/types";
-import { LocalizedLink } from "../site/LocalizedLink";
+import type { ConversationSummary } from "../../data/chats/types";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { lastActivity } from "./format";
 
 function relative(iso: string): { value: number; unit: "second" | "minute" | "hour" | "day" } {

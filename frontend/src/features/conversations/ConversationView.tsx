@@ -2,13 +2,13 @@
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, EmptyState, Loading } from "../../components/ui";
-import { useConversationQuery } from "../../data/conversations/conversation-query";
-import { useDeleteConversationMutation } from "../../data/conversations/delete-conversation-mutation";
-import { ConfirmDialog } from "../teams/ConfirmDialog";
-import { ErrorNote } from "../teams/ErrorNote";
-import { LocalizedLink } from "../site/LocalizedLink";
+import { useConversationQuery } from "../../data/chats/conversation-query";
+import { useDeleteConversationMutation } from "../../data/chats/conversation-delete-mutation";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ErrorNote } from "../../components/ErrorNote";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { MessageItem } from "./MessageItem";
-import { useLiveConversation } from "./useLiveConversations";
+import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
 
 export function ConversationView({ chatId, canDelete, onDeleted }: { chatId: string; canDelete: boolean; onDeleted: () => void }) {

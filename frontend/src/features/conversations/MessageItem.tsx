@@ -1,7 +1,7 @@
 // One turn of a conversation. Text is rendered as text (React escapes it), never as HTML.
 import type { ReactNode } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
-import type { ConversationMessage, MessageRating } from "../../data/conversations/types";
+import type { ConversationMessage, MessageRating } from "../../data/chats/types";
 import { safeUrl } from "./format";
 
 // Answers use **bold** for the passage headings; that one mark becomes <strong>, built as React

@@ -1,18 +1,11 @@
 // The conversation screen's state lives in the URL so it can be shared and survives reloads:
 // bot and open chat in the path (/app/conversations/all, /bot/{botId}, .../chat/{chatId}),
 // channel, date range and feedback in the query (?channel=web&from=2026-11-01&to=…&feedback=up).
-import { CHANNELS, type Channel } from "../../data/conversations/types";
+import { CHANNELS, type ConversationFilters, type FeedbackFilter } from "../../data/chats/types";
 
-export type FeedbackFilter = "up" | "down" | "none";
+export type { ConversationFilters, FeedbackFilter };
+
 export const FEEDBACK_FILTERS: readonly FeedbackFilter[] = ["up", "down", "none"];
-
-export interface ConversationFilters {
-  botId?: string;
-  channel?: Channel;
-  from?: string;
-  to?: string;
-  feedback?: FeedbackFilter;
-}
 
 export interface ConversationLocation {
   filters: ConversationFilters;
@@ -44,7 +37,8 @@ export function parseConversationLocation(slug: string, search: URLSearchParams)
     }
   }
   const channel = search.get("channel");
-  if (channel && (CHANNELS as readonly string[]).includes(channel)) filters.channel = channel as Channel;
+  const known = CHANNELS.find((c) => c === channel);
+  if (known) filters.channel = known;
   const from = validDate(search.get("from"));
   const to = validDate(search.get("to"));
   if (from) filters.from = from;

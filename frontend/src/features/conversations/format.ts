@@ -1,5 +1,5 @@
 // Shared display helpers for the conversation screens.
-import type { ConversationSummary } from "../../data/conversations/types";
+import type { ConversationSummary } from "../../data/chats/types";
 
 /** Only http(s) links are rendered as links; anything else (javascript:, data:) stays text. */
 export function safeUrl(url: string | null | undefined): string | null {

@@ -1,4 +1,4 @@
-import { LocalizedLink } from "../site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import type { GalleryBot } from "../../data/bots/gallery-bots-query";
 
 export function BotAvatar({ bot, size = 48 }: { bot: GalleryBot; size?: number }) {

@@ -3,7 +3,7 @@
 import { useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
-import { FilePicker } from "../account/FilePicker";
+import { FilePicker } from "../../components/FilePicker";
 import { ACCEPT, checkFile, type FileProblem } from "./files";
 
 export interface PickedFile {

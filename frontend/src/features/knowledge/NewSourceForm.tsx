@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
-import { useCreateDataSourceMutation } from "../../data/dataSources/data-source-mutations";
+import { useCreateDataSourceMutation } from "../../data/dataSources/data-source-create-mutation";
 import { DATA_SOURCE_TYPES, type DataSourceType } from "../../data/dataSources/types";
 import { SourceTypeIcon, ErrorText } from "./badges";
 import { csvHeader } from "./csv";
@@ -11,7 +11,7 @@ import { FileFields, pickFiles, type PickedFile } from "./FileFields";
 import { fileKind, storagePath } from "./files";
 import { emptyForm, toSettings, validateForm, type FormErrors, type SourceForm } from "./form";
 import { CsvColumnPicker, NameField, NotionFields, ScheduleField, TextFields, WebGeneralFields, WebScrapingFields, YoutubeFields } from "./SourceFields";
-import { uploadSourceFile } from "./upload";
+import { uploadSourceFile } from "../../data/dataSources/source-file-upload";
 import "./knowledge.css";
 
 export interface NewSourceFormProps {

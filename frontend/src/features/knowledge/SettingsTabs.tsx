@@ -2,9 +2,10 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { Button, Dialog, Input, Loading, useToast } from "../../components/ui";
-import { useUpdateDataSourceMutation } from "../../data/dataSources/data-source-mutations";
+import { useUpdateDataSourceMutation } from "../../data/dataSources/data-source-update-mutation";
 import type { DataSource } from "../../data/dataSources/types";
-import { useDeleteDocumentMutation, useReingestDocumentMutation } from "../../data/documents/document-mutations";
+import { useDeleteDocumentMutation } from "../../data/documents/document-delete-mutation";
+import { useReingestDocumentMutation } from "../../data/documents/document-reingest-mutation";
 import { useDocumentQuery } from "../../data/documents/document-query";
 import { useDocumentsQuery, type DocumentRow } from "../../data/documents/documents-query";
 import { useSourceJobsQuery } from "../../data/ingestionJobs/ingestion-jobs-query";

@@ -3,7 +3,7 @@
 import type { ReactElement } from "react";
 import { FormattedMessage } from "react-intl";
 import { buttonClassName, EmptyState, Loading } from "../../components/ui";
-import { LocalizedLink } from "../site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { ErrorText } from "./badges";
 import { sourcesPath } from "./SourceParts";
 

@@ -3,10 +3,11 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { Button, Dialog, useToast } from "../../components/ui";
-import { useDeleteDataSourceMutation, useSyncDataSourceMutation } from "../../data/dataSources/data-source-mutations";
+import { useDeleteDataSourceMutation } from "../../data/dataSources/data-source-delete-mutation";
+import { useSyncDataSourceMutation } from "../../data/dataSources/data-source-sync-mutation";
 import type { DataSource } from "../../data/dataSources/types";
 import type { JobError } from "../../data/ingestionJobs/types";
-import { LocalizedLink, useLocalePath } from "../site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
 import { ErrorText, SourceTypeIcon, StatusBadge } from "./badges";
 import "./knowledge.css";
 

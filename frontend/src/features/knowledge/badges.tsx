@@ -80,6 +80,7 @@ export function ErrorText({ error }: { error: unknown }) {
     "42501": "sources.error.forbidden",
     PGRST301: "sources.error.session",
     not_signed_in: "sources.error.session",
+    session_required: "sources.error.session",
     sync_in_progress: "sources.error.syncInProgress",
     not_found: "sources.error.notFound",
     network_error: "sources.error.network",

@@ -1,6 +1,6 @@
 // The add/edit form of a data source as plain state, its checks (message ids) and the
 // `settings` object the ingest function expects (supabase/functions/ingest/README.md).
-import type { DataSourceType, SyncSchedule } from "../../data/dataSources/types";
+import type { DataSourceType, SourceSettings, SyncSchedule } from "../../data/dataSources/types";
 
 export interface WebFields {
   url: string;
@@ -105,7 +105,7 @@ export function validateForm(form: SourceForm, opts: { hasFiles?: boolean; isNew
 }
 
 /** The data_sources.settings of the form (files come from the upload step). */
-export function toSettings(form: SourceForm, files: { path: string; name: string; mime: string }[] = []): Record<string, unknown> {
+export function toSettings(form: SourceForm, files: { path: string; name: string; mime: string }[] = []): SourceSettings {
   switch (form.type) {
     case "web": {
       const w = form.web;
@@ -123,7 +123,7 @@ export function toSettings(form: SourceForm, files: { path: string; name: string
       };
     }
     case "file": {
-      const out: Record<string, unknown> = { files };
+      const out: SourceSettings = { files };
       if (form.csv.header) {
         out.text_columns = form.csv.textColumns;
         if (form.csv.titleColumn) out.title_column = form.csv.titleColumn;

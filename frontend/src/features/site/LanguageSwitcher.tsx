@@ -1,13 +1,9 @@
 import { useIntl } from "react-intl";
 import { useLocation, useNavigate } from "react-router";
 import { Menu } from "../../components/ui";
-import { LOCALES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, switchLocalePath, type LocaleCode } from "../../i18n/locales";
-import { writeCookie } from "../../lib/cookies";
-import { useLocale } from "./LocalizedLink";
-
-export function rememberLocale(code: LocaleCode): void {
-  writeCookie(LOCALE_COOKIE, code, { maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax" });
-}
+import { LOCALES, switchLocalePath } from "../../i18n/locales";
+import { rememberLocale } from "../../lib/locale-cookie";
+import { useLocale } from "../../components/LocalizedLink";
 
 /** Switches language and stays on the same page (query and hash kept). */
 export function LanguageSwitcher() {

@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useLocation } from "react-router";
 import { cx } from "../../components/ui";
-import { LocalizedNavLink } from "./LocalizedLink";
+import { LocalizedNavLink } from "../../components/LocalizedLink";
 
 export interface NavEntry {
   to: string;

@@ -3,10 +3,12 @@
 import { useState } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { Button, Input, Loading, Select } from "../../components/ui";
-import { usePendingInvitationsQuery, useRevokeInvitationMutation, useSendInvitationMutation } from "../../data/invitations/invitations";
+import { usePendingInvitationsQuery } from "../../data/invitations/pending-invitations-query";
+import { useRevokeInvitationMutation } from "../../data/invitations/invitation-revoke-mutation";
+import { useSendInvitationMutation } from "../../data/invitations/invitation-send-mutation";
 import type { MyTeam, TeamRole } from "../../data/teams/my-teams-query";
-import { useLocale } from "../site/LocalizedLink";
-import { ErrorNote } from "./ErrorNote";
+import { useLocale } from "../../components/LocalizedLink";
+import { ErrorNote } from "../../components/ErrorNote";
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 

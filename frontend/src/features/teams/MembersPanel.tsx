@@ -4,12 +4,14 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { Button, Loading } from "../../components/ui";
-import { useChangeMemberRoleMutation, useRemoveMemberMutation, useTransferOwnershipMutation } from "../../data/teams/member-mutations";
+import { useChangeMemberRoleMutation } from "../../data/teams/member-role-mutation";
+import { useRemoveMemberMutation } from "../../data/teams/member-remove-mutation";
+import { useTransferOwnershipMutation } from "../../data/teams/ownership-transfer-mutation";
 import { useTeamMembersQuery, type TeamMember } from "../../data/teams/members-query";
 import type { MyTeam, TeamRole } from "../../data/teams/my-teams-query";
-import { useLocalePath } from "../site/LocalizedLink";
-import { ConfirmDialog } from "./ConfirmDialog";
-import { ErrorNote } from "./ErrorNote";
+import { useLocalePath } from "../../components/LocalizedLink";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ErrorNote } from "../../components/ErrorNote";
 
 type Pending = { kind: "remove" | "transfer" | "leave"; member: TeamMember } | null;
 

@@ -3,10 +3,13 @@
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input, Loading, Select } from "../../components/ui";
-import { PROVIDERS, useProviderKeysQuery, useRemoveProviderKeyMutation, useSetProviderKeyMutation, type Provider } from "../../data/teams/provider-keys";
+import { KEY_PROVIDERS as PROVIDERS, type KeyProvider as Provider } from "../../data/bots/types";
+import { useProviderKeysQuery } from "../../data/teams/provider-keys-query";
+import { useRemoveProviderKeyMutation } from "../../data/teams/provider-key-remove-mutation";
+import { useSetProviderKeyMutation } from "../../data/teams/provider-key-set-mutation";
 import type { MyTeam } from "../../data/teams/my-teams-query";
-import { ErrorNote } from "./ErrorNote";
-import { providerLabelId } from "../bots/BotFields";
+import { ErrorNote } from "../../components/ErrorNote";
+import { providerLabelId } from "../../components/labels";
 
 export function ProviderKeysPanel({ team }: { team: MyTeam }) {
   const intl = useIntl();

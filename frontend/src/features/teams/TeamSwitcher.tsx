@@ -1,8 +1,8 @@
 // The team picker shared by the app pages: choosing a team makes it current everywhere.
 import { FormattedMessage, useIntl } from "react-intl";
-import { LocalizedLink } from "../site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { useCurrentTeam } from "./currentTeam";
-import "./teams.css";
+import "../../components/panels.css";
 
 export function TeamSwitcher({ showManage = true }: { showManage?: boolean }) {
   const intl = useIntl();

@@ -2,7 +2,7 @@
 // the query/hash). Shows success, or the error and a resend form.
 import { FormattedMessage } from "react-intl";
 import { buttonClassName, Loading } from "../../components/ui";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { ResendConfirmation } from "../../features/auth/ResendConfirmation";
 import { useLandingSession } from "../../features/auth/useLandingSession";

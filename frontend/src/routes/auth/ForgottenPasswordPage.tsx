@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input } from "../../components/ui";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert, useFieldError } from "../../features/auth/ui";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";

@@ -5,23 +5,14 @@
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { Button, buttonClassName, Loading } from "../../components/ui";
-import { LocalizedLink, useLocalePath } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { NewPasswordForm } from "../../features/auth/NewPasswordForm";
 import { useLandingSession } from "../../features/auth/useLandingSession";
 import { useAuthDeps } from "../../features/auth/deps";
-import { authKeys } from "../../data/auth/keys";
-
-interface Invitation {
-  team_id: string;
-  team_name: string;
-  email: string;
-  role: "owner" | "admin";
-  expires_at: string;
-  accepted: boolean;
-}
+import { acceptInvitation, useInvitationQuery } from "../../data/invitations/invitation-query";
+import { toAppError } from "../../lib/errors";
 
 export function invitationErrorId(err: { code?: string; message?: string } | null | undefined): string {
   const msg = err?.message ?? "";
@@ -46,15 +37,7 @@ export default function InvitePage() {
   const [busy, setBusy] = useState(false);
   const signedIn = landing.status === "session" && !landing.session.user.is_anonymous;
 
-  const invitation = useQuery({
-    queryKey: authKeys.invitation(token),
-    enabled: signedIn && token.length > 0,
-    queryFn: async () => {
-      const { data, error } = await (await client()).rpc("get_invitation", { token });
-      if (error) throw error;
-      return ((data as Invitation[] | null) ?? [])[0] ?? null;
-    },
-  });
+  const invitation = useInvitationQuery(client, token, signedIn);
 
   const here = location.pathname + `?token=${encodeURIComponent(token)}`;
   // The invite email (and the sign-in link for existing users) signs the person in.
@@ -64,11 +47,10 @@ export default function InvitePage() {
     setBusy(true);
     setAcceptError(null);
     try {
-      const { data, error } = await (await client()).rpc("accept_invitation", { token });
-      if (error) setAcceptError(invitationErrorId(error));
-      else navigate(lp(`/app/teams/${String(data)}`), { replace: true });
+      const teamId = await acceptInvitation(await client(), token);
+      navigate(lp(`/app/teams/${teamId}`), { replace: true });
     } catch (err) {
-      setAcceptError(invitationErrorId(err as { message?: string }));
+      setAcceptError(invitationErrorId(toAppError(err)));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { Button, Input } from "../../components/ui";
-import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
 import {
   AuthCard,
   FailureText,
@@ -15,7 +15,7 @@ import {
 import { ProviderButtons } from "../../features/auth/ProviderButtons";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
-import { defaultAfterLogin, safeRedirect } from "../../features/auth/redirect";
+import { defaultAfterLogin, safeRedirect } from "../../lib/redirect";
 import { toFailure, type AuthFailure } from "../../features/auth/errors";
 import { checkEmail, checkPassword, type FieldError } from "../../features/auth/validation";
 

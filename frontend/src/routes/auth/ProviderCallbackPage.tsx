@@ -7,12 +7,12 @@ import { FormattedMessage } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { buttonClassName, Loading } from "../../components/ui";
 import { useRouteDef } from "../../app/handle";
-import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { useLandingSession } from "../../features/auth/useLandingSession";
-import { defaultAfterLogin, safeRedirect, takeHeading } from "../../features/auth/redirect";
+import { defaultAfterLogin, safeRedirect, takeHeading } from "../../lib/redirect";
 import { PROVIDERS } from "../../features/auth/ProviderButtons";
-import { NotionConnectCallback } from "../../features/knowledge/NotionConnect";
+import { NotionConnectCallback } from "./notion-connect";
 
 function NotAvailable({ provider }: { provider: string }) {
   return (

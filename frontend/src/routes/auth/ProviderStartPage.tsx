@@ -7,14 +7,14 @@ import { useSearchParams } from "react-router";
 import type { Provider } from "@supabase/supabase-js";
 import { buttonClassName, Loading } from "../../components/ui";
 import { useRouteDef } from "../../app/handle";
-import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
-import { defaultAfterLogin, rememberHeading, safeRedirect } from "../../features/auth/redirect";
+import { defaultAfterLogin, rememberHeading, safeRedirect } from "../../lib/redirect";
 import { toFailure, type AuthFailure } from "../../features/auth/errors";
 import { PROVIDERS } from "../../features/auth/ProviderButtons";
-import { NotionConnectStart } from "../../features/knowledge/NotionConnect";
+import { NotionConnectStart } from "./notion-connect";
 
 export default function ProviderStartPage() {
   const def = useRouteDef();

@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { Button, Input, Select } from "../../components/ui";
-import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
 import {
   AuthCard,
   FailureText,
@@ -16,7 +16,7 @@ import {
 } from "../../features/auth/ui";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
-import { defaultAfterLogin, safeRedirect } from "../../features/auth/redirect";
+import { defaultAfterLogin, safeRedirect } from "../../lib/redirect";
 import { toFailure, type AuthFailure } from "../../features/auth/errors";
 import { checkEmail, checkName, checkPassword, type FieldError } from "../../features/auth/validation";
 import { minPasswordLength, useAuthSettingsQuery } from "../../data/auth/auth-settings-query";

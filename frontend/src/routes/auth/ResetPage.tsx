@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { FormattedMessage } from "react-intl";
 import { buttonClassName, Loading } from "../../components/ui";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { NewPasswordForm } from "../../features/auth/NewPasswordForm";
 import { useLandingSession } from "../../features/auth/useLandingSession";

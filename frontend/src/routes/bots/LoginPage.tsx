@@ -5,10 +5,11 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, EmptyState, Input, Loading } from "../../components/ui";
-import { usePublicBotQuery } from "../../data/chats/public-bot-query";
-import { chatKeys } from "../../data/chats/keys";
-import { useLocalePath } from "../../features/site/LocalizedLink";
-import { botLogin, ChatApiError } from "../../features/chat/api";
+import { usePublicBotQuery } from "../../data/bots/public-bot-query";
+import { botKeys } from "../../data/bots/keys";
+import { useLocalePath } from "../../components/LocalizedLink";
+import { botLogin } from "../../data/bots/bot-login-mutation";
+import { AppError } from "../../lib/errors";
 import { useVisitorSession } from "../../features/chat/useVisitorSession";
 import "../../features/chat/chat.css";
 
@@ -39,10 +40,10 @@ export default function BotLoginPage() {
     try {
       await visitor.ensure();
       await botLogin(botId!, password);
-      await qc.invalidateQueries({ queryKey: chatKeys.all });
+      await qc.invalidateQueries({ queryKey: botKeys.all });
       navigate(safeRedirect(search.get("redirect"), lp(`/bots/${botId}`)), { replace: true });
     } catch (err) {
-      const code = err instanceof ChatApiError ? err.code : "network_error";
+      const code = err instanceof AppError ? err.code : "network_error";
       setError(code === "incorrect_password" ? "chat.login.incorrect" : code === "rate_limited" ? "chat.error.rateLimited" : code === "sign_in_rate_limited" ? "chat.error.busy" : code === "bot_not_found" ? "chat.error.notFound" : "chat.error.generic");
     } finally {
       setPending(false);

@@ -6,7 +6,7 @@ import { useParams } from "react-router";
 import { Button, Select, useToast, TOAST_MESSAGES } from "../../components/ui";
 import { getConfig } from "../../lib/config";
 import { LOCALES } from "../../i18n/locales";
-import { useLocale } from "../../features/site/LocalizedLink";
+import { useLocale } from "../../components/LocalizedLink";
 import { useWidgetScript } from "../../features/chat/useWidgetScript";
 import "../../features/chat/chat.css";
 

@@ -2,7 +2,7 @@
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { useRouteDef } from "../../app/handle";
 import { listContent } from "../../features/content/collections";
-import { LocalizedLink, useLocale } from "../../features/site/LocalizedLink";
+import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
 import { EmptyState } from "../../components/ui";
 
 export default function ContentListPage() {

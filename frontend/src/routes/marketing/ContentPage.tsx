@@ -6,7 +6,7 @@ import { usePageTitle } from "../../app/head";
 import { notFound } from "../../app/errors";
 import type { ScreenLoaderArgs } from "../../app/routes";
 import { loadContent, type ContentEntry } from "../../features/content/collections";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 
 export async function loader({ params, def, locale, request }: ScreenLoaderArgs): Promise<ContentEntry> {
   const collection = def.meta?.collection ?? "pages";

@@ -4,7 +4,7 @@ import { buttonClassName, EmptyState, Loading } from "../../components/ui";
 import { usePageTitle } from "../../app/head";
 import { useGalleryBotQuery } from "../../data/bots/gallery-bots-query";
 import { BotAvatar } from "../../features/gallery/BotCard";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 
 export default function GalleryBotPage() {
   const { botId = "" } = useParams();

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { FormattedMessage } from "react-intl";
 import { buttonClassName } from "../../components/ui";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 
 /** The top band of a marketing page. Shared so every page looks the same. */
 export function Hero({ eyebrow, title, lead, children, cta = true }: { eyebrow?: ReactNode; title: ReactNode; lead?: ReactNode; children?: ReactNode; cta?: boolean }) {

@@ -1,7 +1,7 @@
 // One channel or data-source page (/channels/slack, /data-sources/file/pdf...).
 import { FormattedMessage } from "react-intl";
 import { useRouteDef } from "../../app/handle";
-import { LocalizedLink } from "../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../components/LocalizedLink";
 import { TOPIC_KINDS, type TopicKind } from "../../features/site/topics";
 import { Hero } from "./Hero";
 

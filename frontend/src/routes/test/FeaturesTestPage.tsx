@@ -3,7 +3,7 @@
 import { FormattedMessage } from "react-intl";
 import { useSearchParams } from "react-router";
 import { ChatView } from "../../features/chat/ChatView";
-import { useLocalePath } from "../../features/site/LocalizedLink";
+import { useLocalePath } from "../../components/LocalizedLink";
 import "../../features/chat/chat.css";
 import { DEMO_BOT_ID } from "./demoBot";
 

@@ -1,7 +1,7 @@
 // /test/widget: a plain page with the widget loaded, as on a customer's site.
 import { FormattedMessage } from "react-intl";
 import { useSearchParams } from "react-router";
-import { useLocale } from "../../features/site/LocalizedLink";
+import { useLocale } from "../../components/LocalizedLink";
 import { useWidgetScript } from "../../features/chat/useWidgetScript";
 import { DEMO_BOT_ID } from "./demoBot";
 import "../../features/chat/chat.css";

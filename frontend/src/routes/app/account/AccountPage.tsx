@@ -1,13 +1,13 @@
 // /app/account: profile, language, password, email and account deletion.
 import { FormattedMessage } from "react-intl";
 import { Loading } from "../../../components/ui";
-import { useMyProfileQuery } from "../../../data/profiles/profile";
+import { useMyProfileQuery } from "../../../data/profiles/profile-query";
 import { LanguagePanel } from "../../../features/account/LanguagePanel";
 import { ProfilePanel } from "../../../features/account/ProfilePanel";
 import { DeleteAccountPanel, EmailPanel, PasswordPanel } from "../../../features/account/SecurityPanels";
-import { useSession } from "../../../features/auth/session";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
-import "../../../features/teams/teams.css";
+import { useSession } from "../../../lib/session";
+import { ErrorNote } from "../../../components/ErrorNote";
+import "../../../components/panels.css";
 
 export default function AccountPage() {
   const { user } = useSession();

@@ -4,18 +4,18 @@ import { useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useParams } from "react-router";
 import { buttonClassName, EmptyState, Loading } from "../../../components/ui";
-import { useBotQuery } from "../../../data/botSettings/bot-query";
+import { useBotQuery } from "../../../data/bots/bot-query";
 import { STAT_PERIODS, useBotStatsQuery, type StatPeriod } from "../../../data/stats/bot-stats-query";
-import { useLatestConversationsQuery } from "../../../data/stats/latest-conversations-query";
+import { useLatestConversationsQuery } from "../../../data/chats/latest-conversations-query";
 import { BotAvatar } from "../../../features/bots/BotAvatar";
 import { languageName, providerLabelId, VisibilityBadge } from "../../../features/bots/BotFields";
 import { BarChart, type ChartPoint } from "../../../features/charts/BarChart";
 import { ConversationList } from "../../../features/conversations/ConversationList";
 import { conversationPath } from "../../../features/conversations/filters";
-import { useLiveChatList } from "../../../features/conversations/useLiveConversations";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
-import "../../../features/teams/teams.css";
+import { useLiveChatList } from "../../../data/chats/use-live-conversations";
+import { LocalizedLink } from "../../../components/LocalizedLink";
+import { ErrorNote } from "../../../components/ErrorNote";
+import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
 
 function PeriodSwitch({ value, onChange }: { value: StatPeriod; onChange: (p: StatPeriod) => void }) {

@@ -4,17 +4,19 @@ import { useEffect, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams } from "react-router";
 import { Button, buttonClassName, EmptyState, Input, Loading, Textarea } from "../../../components/ui";
-import { useDeleteBotMutation, useSetBotPasswordMutation, useUpdateBotMutation } from "../../../data/botSettings/bot-mutations";
-import { useBotQuery } from "../../../data/botSettings/bot-query";
-import type { Bot, BotVisibility } from "../../../data/botSettings/types";
-import { AvatarPicker } from "../../../features/account/FilePicker";
+import { useDeleteBotMutation } from "../../../data/bots/bot-delete-mutation";
+import { useSetBotPasswordMutation } from "../../../data/bots/bot-password-mutation";
+import { useUpdateBotMutation } from "../../../data/bots/bot-update-mutation";
+import { useBotQuery } from "../../../data/bots/bot-query";
+import type { Bot, BotVisibility } from "../../../data/bots/types";
+import { AvatarPicker } from "../../../components/FilePicker";
 import { BotAvatar } from "../../../features/bots/BotAvatar";
 import { LanguageField, ModelFields, VisibilityField } from "../../../features/bots/BotFields";
 import { SuggestedQuestionsEditor } from "../../../features/bots/SuggestedQuestionsEditor";
-import { ConfirmDialog } from "../../../features/teams/ConfirmDialog";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
-import "../../../features/teams/teams.css";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { ErrorNote } from "../../../components/ErrorNote";
+import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
+import "../../../components/panels.css";
 
 export default function BotSettingsPage() {
   const { botId = "" } = useParams();

@@ -2,14 +2,14 @@
 import { useMemo, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { buttonClassName, EmptyState, Input, Loading } from "../../../components/ui";
-import { useTeamBotsQuery } from "../../../data/botSettings/team-bots-query";
+import { useTeamBotsQuery } from "../../../data/bots/team-bots-query";
 import { BotAvatar } from "../../../features/bots/BotAvatar";
 import { languageName, providerLabelId, VisibilityBadge } from "../../../features/bots/BotFields";
 import { useCurrentTeam } from "../../../features/teams/currentTeam";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
+import { ErrorNote } from "../../../components/ErrorNote";
 import { TeamSwitcher } from "../../../features/teams/TeamSwitcher";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
-import "../../../features/teams/teams.css";
+import { LocalizedLink } from "../../../components/LocalizedLink";
+import "../../../components/panels.css";
 
 export default function BotsPage() {
   const intl = useIntl();

@@ -4,18 +4,18 @@ import { useEffect, useMemo } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { EmptyState, Loading } from "../../../components/ui";
-import { useTeamBotsQuery } from "../../../data/botSettings/team-bots-query";
-import { useConversationsQuery } from "../../../data/conversations/conversations-query";
+import { useTeamBotsQuery } from "../../../data/bots/team-bots-query";
+import { useConversationsQuery } from "../../../data/chats/conversations-query";
 import { ConversationFilters } from "../../../features/conversations/ConversationFilters";
 import { ConversationList } from "../../../features/conversations/ConversationList";
 import { ConversationView } from "../../../features/conversations/ConversationView";
 import { conversationPath, parseConversationLocation, type ConversationFilters as Filters } from "../../../features/conversations/filters";
-import { useLiveChatList } from "../../../features/conversations/useLiveConversations";
-import { useLocalePath } from "../../../features/site/LocalizedLink";
+import { useLiveChatList } from "../../../data/chats/use-live-conversations";
+import { useLocalePath } from "../../../components/LocalizedLink";
 import { setCurrentTeamId, useCurrentTeam } from "../../../features/teams/currentTeam";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
+import { ErrorNote } from "../../../components/ErrorNote";
 import { TeamSwitcher } from "../../../features/teams/TeamSwitcher";
-import "../../../features/teams/teams.css";
+import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
 
 export default function ConversationsPage() {

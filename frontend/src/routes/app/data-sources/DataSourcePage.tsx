@@ -6,7 +6,8 @@ import { useParams } from "react-router";
 import { Button, buttonClassName, Loading } from "../../../components/ui";
 import { useDataSourceQuery } from "../../../data/dataSources/data-source-query";
 import { useSourceJobsQuery } from "../../../data/ingestionJobs/ingestion-jobs-query";
-import { useCancelJobMutation, useRetryJobMutation } from "../../../data/ingestionJobs/job-mutations";
+import { useCancelJobMutation } from "../../../data/ingestionJobs/job-cancel-mutation";
+import { useRetryJobMutation } from "../../../data/ingestionJobs/job-retry-mutation";
 import { isActiveJob } from "../../../data/ingestionJobs/types";
 import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
 import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
@@ -14,7 +15,7 @@ import { ErrorText, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
 import { ContentTab } from "../../../features/knowledge/SettingsTabs";
 import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, SyncNowButton } from "../../../features/knowledge/SourceParts";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../../components/LocalizedLink";
 import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
 import "../../../features/knowledge/knowledge.css";
 

@@ -8,7 +8,7 @@ import { useDataSourceQuery } from "../../../data/dataSources/data-source-query"
 import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
 import { settingsPath, SourceHeader, sourcePath } from "../../../features/knowledge/SourceParts";
 import { ContentTab, DocumentsTab, GeneralTab, ScrapingTab, SyncingTab } from "../../../features/knowledge/SettingsTabs";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
+import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
 import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
 import "../../../features/knowledge/knowledge.css";
 

@@ -10,7 +10,7 @@ import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-sourc
 import { ErrorText, SourceTypeIcon, StatusBadge, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
 import { sourcePath, SyncNowButton } from "../../../features/knowledge/SourceParts";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
+import { LocalizedLink } from "../../../components/LocalizedLink";
 import "../../../features/knowledge/knowledge.css";
 
 export default function DataSourcesPage() {

@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useParams, useSearchParams } from "react-rout
 import { DATA_SOURCE_TYPES, type DataSourceType } from "../../../data/dataSources/types";
 import { NewSourceForm } from "../../../features/knowledge/NewSourceForm";
 import { sourcePath, sourcesPath, SourcesCrumbs } from "../../../features/knowledge/SourceParts";
-import { useLocalePath } from "../../../features/site/LocalizedLink";
+import { useLocalePath } from "../../../components/LocalizedLink";
 import "../../../features/knowledge/knowledge.css";
 
 export default function NewDataSourcePage() {

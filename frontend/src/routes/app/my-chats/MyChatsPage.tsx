@@ -2,12 +2,12 @@
 import { useMemo, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { buttonClassName, EmptyState, Input, Loading } from "../../../components/ui";
-import { useMyChatsQuery, type MyChat } from "../../../data/conversations/my-chats-query";
-import { useSession } from "../../../features/auth/session";
+import { useMyChatsQuery, type MyChat } from "../../../data/chats/my-chats-query";
+import { useSession } from "../../../lib/session";
 import { ConversationList } from "../../../features/conversations/ConversationList";
-import { LocalizedLink } from "../../../features/site/LocalizedLink";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
-import "../../../features/teams/teams.css";
+import { LocalizedLink } from "../../../components/LocalizedLink";
+import { ErrorNote } from "../../../components/ErrorNote";
+import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
 
 const titleOf = (c: MyChat) => c.title || c.first_message;

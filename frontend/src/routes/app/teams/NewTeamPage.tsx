@@ -3,11 +3,11 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { Button, Input } from "../../../components/ui";
-import { useCreateTeamMutation } from "../../../data/teams/team-mutations";
+import { useCreateTeamMutation } from "../../../data/teams/team-create-mutation";
 import { setCurrentTeamId } from "../../../features/teams/currentTeam";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
-import { useLocalePath } from "../../../features/site/LocalizedLink";
-import "../../../features/teams/teams.css";
+import { ErrorNote } from "../../../components/ErrorNote";
+import { useLocalePath } from "../../../components/LocalizedLink";
+import "../../../components/panels.css";
 
 export default function NewTeamPage() {
   const intl = useIntl();

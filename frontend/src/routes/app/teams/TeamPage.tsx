@@ -5,16 +5,17 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams } from "react-router";
 import { Button, buttonClassName, EmptyState, Input, Loading } from "../../../components/ui";
 import { useMyTeamsQuery, type MyTeam } from "../../../data/teams/my-teams-query";
-import { useDeleteTeamMutation, useRenameTeamMutation } from "../../../data/teams/team-mutations";
-import { ConfirmDialog } from "../../../features/teams/ConfirmDialog";
+import { useDeleteTeamMutation } from "../../../data/teams/team-delete-mutation";
+import { useRenameTeamMutation } from "../../../data/teams/team-rename-mutation";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { setCurrentTeamId } from "../../../features/teams/currentTeam";
-import { ErrorNote } from "../../../features/teams/ErrorNote";
+import { ErrorNote } from "../../../components/ErrorNote";
 import { InvitePanel } from "../../../features/teams/InvitePanel";
 import { MembersPanel } from "../../../features/teams/MembersPanel";
 import { ProviderKeysPanel } from "../../../features/teams/ProviderKeysPanel";
 import { TeamSwitcher } from "../../../features/teams/TeamSwitcher";
-import { LocalizedLink, useLocalePath } from "../../../features/site/LocalizedLink";
-import "../../../features/teams/teams.css";
+import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
+import "../../../components/panels.css";
 
 export default function TeamPage() {
   const { teamId = "" } = useParams();

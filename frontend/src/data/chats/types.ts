@@ -1,0 +1,83 @@
+// Chats and their turns as the app reads them (RLS decides which ones a person sees): columns
+// of the generated rows, with role, channel and the jsonb sources/images read into their shapes.
+import type { ChatChannel, ChatImageRef, ChatSource } from "@shared/contracts/chat.ts";
+import { CHAT_CHANNELS } from "@shared/contracts/chat.ts";
+import type { Json, Tables } from "../../lib/database";
+import { jsonObjects, jsonString } from "../../lib/json";
+
+export type { ChatChannel, ChatSource };
+export const CHANNELS = CHAT_CHANNELS;
+
+export type MessageRole = "user" | "assistant";
+export const readRole = (role: string): MessageRole => (role === "user" ? "user" : "assistant");
+export const readChannel = (channel: string): ChatChannel => CHAT_CHANNELS.find((c) => c === channel) ?? "web";
+
+/** messages.sources: the passages an answer cites (missing fields of older rows read as empty). */
+export function readSources(value: Json | undefined): ChatSource[] {
+  return jsonObjects(value).map((o) => ({
+    chunk_id: jsonString(o.chunk_id) ?? "",
+    document_id: jsonString(o.document_id) ?? "",
+    title: jsonString(o.title) ?? "",
+    url: jsonString(o.url) ?? null,
+    excerpt: jsonString(o.excerpt) ?? "",
+  }));
+}
+
+/** messages.images: paths in the chat-images bucket. */
+export function readImages(value: Json | undefined): ChatImageRef[] {
+  return jsonObjects(value).flatMap((o) => {
+    const path = jsonString(o.path);
+    return path ? [{ path }] : [];
+  });
+}
+
+/** A turn of a chat as the visitor sees it. */
+export type ChatMessage = Pick<Tables<"messages">, "id" | "content" | "error"> & {
+  role: MessageRole;
+  sources: ChatSource[];
+  images: ChatImageRef[];
+  created_at?: string;
+};
+
+export const CHAT_MESSAGE_COLUMNS = "id, role, content, sources, images, error, created_at";
+
+export function toChatMessage(row: Pick<Tables<"messages">, "id" | "role" | "content" | "sources" | "images" | "error" | "created_at">): ChatMessage {
+  return { ...row, role: readRole(row.role), sources: readSources(row.sources), images: readImages(row.images) };
+}
+
+/** A chat in the team's (or the visitor's own) lists, with its bot's face. */
+export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "message_count" | "last_message_at" | "created_at"> & {
+  channel: ChatChannel;
+  bot: { name: string; avatar_url: string | null } | null;
+};
+
+export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
+
+export function toConversationSummary(row: Omit<ConversationSummary, "channel"> & { channel: string }): ConversationSummary {
+  return { ...row, channel: readChannel(row.channel) };
+}
+
+/** A turn as the team sees it in a conversation (with timings and the provider). */
+export type ConversationMessage = Pick<Tables<"messages">, "id" | "chat_id" | "content" | "latency_ms" | "first_token_ms" | "model" | "provider" | "error" | "created_at"> & {
+  role: MessageRole;
+  sources: ChatSource[];
+};
+
+export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, latency_ms, first_token_ms, model, provider, error, created_at";
+
+export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources"> & { role: string; sources: Json }): ConversationMessage {
+  return { ...row, role: readRole(row.role), sources: readSources(row.sources) };
+}
+
+export type MessageRating = Pick<Tables<"message_feedback">, "message_id" | "comment"> & { rating: "up" | "down" };
+export const readRating = (rating: string): "up" | "down" => (rating === "down" ? "down" : "up");
+
+/** The conversation screens' filters (they live in the URL; features/conversations/filters reads them). */
+export type FeedbackFilter = "up" | "down" | "none";
+export interface ConversationFilters {
+  botId?: string;
+  channel?: ChatChannel;
+  from?: string;
+  to?: string;
+  feedback?: FeedbackFilter;
+}

@@ -114,7 +114,8 @@ describe("new data source form", { timeout: 20_000 }, () => {
     await userEvent.type(screen.getByLabelText("Name", { exact: true }), "Notes");
     await userEvent.type(screen.getByLabelText("Text"), "Opening hours are nine to five.");
     await userEvent.click(screen.getByRole("button", { name: "Add and start syncing" }));
-    expect(await screen.findByText(/You do not have permission to do this/)).toBeInTheDocument();
+    expect(await screen.findByText("You are not allowed to do this.")).toBeInTheDocument();
+    expect(screen.queryByText(/row-level security/)).toBeNull();
     expect(fetchCalls).toHaveLength(0);
   });
 

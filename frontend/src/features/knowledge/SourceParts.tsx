@@ -10,6 +10,7 @@ import type { JobError } from "../../data/ingestionJobs/types";
 import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
 import { ErrorText, SourceTypeIcon, StatusBadge } from "./badges";
 import "./knowledge.css";
+import { jobErrorMessage } from "../../lib/errors";
 
 export const sourcesPath = (botId: string) => `/app/bots/${botId}/data-sources`;
 export const sourcePath = (botId: string, id: string) => `/app/bots/${botId}/data-source/${id}`;
@@ -132,7 +133,7 @@ export function JobErrors({ errors }: { errors: JobError[] }) {
     <ul className="ks-errors" aria-label={intl.formatMessage({ id: "sources.job.errors" })}>
       {errors.map((e, i) => (
         <li key={i} data-level={e.level ?? "error"}>
-          {e.url && <span className="ks-url">{e.url}</span>} {e.code && <code>{e.code}</code>} {e.message}
+          {e.url && <span className="ks-url">{e.url}</span>} <FormattedMessage {...jobErrorMessage(e.code ?? "")} />
         </li>
       ))}
     </ul>

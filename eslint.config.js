@@ -42,6 +42,8 @@ const frontendBoundaries = [
         {
           patterns: [
             layer(["routes"], "Features are used by routes, never the other way round."),
+            // The shell (app/) composes features; a feature may only read the matched route's entry.
+            { group: ["../../app/*", "!../../app/handle"], message: "Features do not import the app shell: shared state belongs in lib/." },
             // "../<other feature>/...": one level up from a feature folder is features/ itself.
             { regex: "^\\.\\./(?!\\.\\./)", message: "Features do not import each other: move the shared piece to components/, data/ or lib/." },
           ],

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
-import { CONSENT_COOKIE, serializeConsent } from "../frontend/src/app/consent.ts";
+import { CONSENT_COOKIE, serializeConsent } from "../frontend/src/lib/consent.ts";
 
 type Msgs = Record<string, string>;
 const ART = path.join(import.meta.dirname, "artifacts");

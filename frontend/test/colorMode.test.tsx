@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { act, render, screen } from "@testing-library/react";
-import { COLOR_MODE_STORAGE_KEY, readPreference, resolveColorMode, normalizeForced } from "../src/app/colorMode";
-import { ColorModeProvider, useColorMode } from "../src/app/ColorModeProvider";
+import { COLOR_MODE_STORAGE_KEY, readPreference, resolveColorMode, normalizeForced } from "../src/lib/colorMode";
+import { ColorModeProvider, useColorMode } from "../src/lib/ColorModeProvider";
 
 function mockSystem(dark: boolean) {
   window.matchMedia = ((q: string) => ({ matches: dark && q.includes("dark"), media: q, addEventListener() {}, removeEventListener() {} })) as never;

@@ -3,7 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { IntlProvider } from "react-intl";
 import en from "../src/i18n/messages/en.json";
-import { CONSENT_COOKIE, hasConsent, necessaryCookies, optionalCookies, parseConsent, readConsent, serializeConsent } from "../src/app/consent";
+import { CONSENT_COOKIE, hasConsent, necessaryCookies, optionalCookies, parseConsent, readConsent, serializeConsent } from "../src/lib/consent";
 import { ConsentBanner } from "../src/features/consent/ConsentBanner";
 
 describe("consent logic", () => {

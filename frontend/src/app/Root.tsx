@@ -3,7 +3,7 @@ import { IntlProvider } from "react-intl";
 import { Outlet, useLoaderData, useMatches } from "react-router";
 import { langOf, type LocaleCode } from "../i18n/locales";
 import type { Messages } from "../i18n/messages";
-import { ColorModeProvider } from "./ColorModeProvider";
+import { ColorModeProvider } from "../lib/ColorModeProvider";
 import { handleOf } from "./handle";
 import { ConsentBanner } from "../features/consent/ConsentBanner";
 import { AnalyticsTracker } from "../features/analytics/AnalyticsTracker";

@@ -2,7 +2,7 @@ import { useIntl } from "react-intl";
 import { Outlet, useLocation, useMatches } from "react-router";
 import { langOf, localeFromPath } from "../i18n/locales";
 import { getConfig } from "../lib/config";
-import { normalizeForced } from "./colorMode";
+import { normalizeForced } from "../lib/colorMode";
 import { BRAND, DocumentHead, headLinks } from "./head";
 import { handleOf } from "./handle";
 

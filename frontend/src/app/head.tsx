@@ -3,7 +3,7 @@
 // writes into the HTML; in the browser they are applied to the live document.
 import { createContext, useContext, useEffect } from "react";
 import { LOCALES, localizePath, splitLocale } from "../i18n/locales";
-import type { ColorValue } from "./colorMode";
+import type { ColorValue } from "../lib/colorMode";
 
 export interface HeadLink {
   rel: "canonical" | "alternate";

@@ -1,6 +1,7 @@
 // GET /auth/v1/settings: which providers are enabled, whether sign-up is open.
 import { useQuery } from "@tanstack/react-query";
 import { getConfig } from "../../lib/config";
+import { AppError } from "../../lib/errors";
 import { authKeys } from "./keys";
 
 export interface AuthSettings {
@@ -14,11 +15,20 @@ export interface AuthSettings {
 /** The project's configured minimum (config.toml) when the server does not say. */
 export const DEFAULT_MIN_PASSWORD_LENGTH = 8;
 
+/** GoTrue's answer, read field by field (a missing or odd field reads as "off"). */
+export function readAuthSettings(body: unknown): AuthSettings {
+  const o: Record<string, unknown> = body && typeof body === "object" ? { ...body } : {};
+  const external: Record<string, boolean> = {};
+  if (o.external && typeof o.external === "object") for (const [k, v] of Object.entries(o.external)) external[k] = v === true;
+  const min = o.password_min_length;
+  return { external, disable_signup: o.disable_signup === true, mailer_autoconfirm: o.mailer_autoconfirm === true, ...(typeof min === "number" ? { password_min_length: min } : {}) };
+}
+
 export async function fetchAuthSettings(): Promise<AuthSettings> {
   const { supabaseUrl, supabaseAnonKey } = getConfig();
   const res = await fetch(`${supabaseUrl}/auth/v1/settings`, { headers: { apikey: supabaseAnonKey } });
-  if (!res.ok) throw Object.assign(new Error(`auth settings: HTTP ${res.status}`), { code: "auth_settings_failed" });
-  return (await res.json()) as AuthSettings;
+  if (!res.ok) throw new AppError({ status: res.status, code: "auth_settings_failed", message: `auth settings: HTTP ${res.status}` });
+  return readAuthSettings(await res.json());
 }
 
 export function useAuthSettingsQuery(fetcher: () => Promise<AuthSettings> = fetchAuthSettings) {

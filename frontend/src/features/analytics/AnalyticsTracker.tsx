@@ -3,10 +3,11 @@
 // which also follows sign-in and sign-out.
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { hasConsent, onConsentChange, readConsent, type ConsentChoice } from "../../app/consent";
+import { hasConsent, onConsentChange, readConsent, type ConsentChoice } from "../../lib/consent";
 import { trackPageView } from "../../lib/analytics";
 import { getConfig } from "../../lib/config";
 import { posthogPageView, posthogSignedIn, posthogSignedOut } from "../../lib/posthog";
+import { loadSupabase } from "../../lib/supabase-ready";
 
 export function AnalyticsTracker() {
   const location = useLocation();
@@ -29,10 +30,10 @@ export function AnalyticsTracker() {
     if (!product) return;
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    import("../../lib/supabase")
-      .then(({ getSupabase }) => {
+    loadSupabase()
+      .then((client) => {
         if (cancelled) return;
-        const { data } = getSupabase().auth.onAuthStateChange((event, session) => {
+        const { data } = client.auth.onAuthStateChange((event, session) => {
           if ((event === "SIGNED_IN" || event === "INITIAL_SESSION") && session?.user && !session.user.is_anonymous) {
             void posthogSignedIn({ id: session.user.id, email: session.user.email });
           } else if (event === "SIGNED_OUT") void posthogSignedOut();

@@ -3,7 +3,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Dialog } from "../../components/ui";
-import { necessaryCookies, optionalCookies, readConsent, writeConsent, type ConsentChoice } from "../../app/consent";
+import { necessaryCookies, optionalCookies, readConsent, writeConsent, type ConsentChoice } from "../../lib/consent";
 
 let dialogOpen = false;
 const listeners = new Set<() => void>();

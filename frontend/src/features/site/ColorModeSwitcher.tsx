@@ -1,6 +1,6 @@
 import { useIntl } from "react-intl";
-import { useColorMode } from "../../app/ColorModeProvider";
-import type { ColorPreference } from "../../app/colorMode";
+import { useColorMode } from "../../lib/ColorModeProvider";
+import type { ColorPreference } from "../../lib/colorMode";
 
 const ORDER: ColorPreference[] = ["system", "light", "dark"];
 const ICON: Record<ColorPreference, string> = { system: "◐", light: "☀", dark: "☾" };

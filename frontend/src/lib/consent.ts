@@ -1,6 +1,6 @@
 // Cookie consent. Necessary cookies are always set; optional ones (and the analytics they
 // enable) only after the visitor agreed. The choice is kept in a first-party cookie.
-import { readCookie, writeCookie } from "../lib/cookies";
+import { readCookie, writeCookie } from "./cookies";
 
 export interface CookieInfo {
   id: string;

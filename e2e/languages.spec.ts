@@ -14,7 +14,7 @@ import { launchBrowser } from "./lib/browser.ts";
 import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 import { LOCALE_CODES } from "../frontend/src/i18n/locales.ts";
-import { CONSENT_COOKIE, serializeConsent } from "../frontend/src/app/consent.ts";
+import { CONSENT_COOKIE, serializeConsent } from "../frontend/src/lib/consent.ts";
 
 const BOT = "c0000000-0000-4000-8000-000000000001";
 const TEAM = "b0000000-0000-4000-8000-000000000001";

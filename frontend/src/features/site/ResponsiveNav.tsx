@@ -19,7 +19,7 @@ import "./site-nav.css";
 const useBrowserLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 /** True while the row of links does not fit its header (measured on every resize). */
-function useCollapsed(navRef: RefObject<HTMLElement | null>, listRef: RefObject<HTMLUListElement | null>, locale: string): boolean {
+function useCollapsed(navRef: RefObject<HTMLElement | null>, listRef: RefObject<HTMLUListElement | null>, locale: string, pathname: string): boolean {
   const [collapsed, setCollapsed] = useState(false);
   // Header width the row needed when it collapsed: it opens again once the header is that wide.
   const needed = useRef(0);
@@ -46,7 +46,7 @@ function useCollapsed(navRef: RefObject<HTMLElement | null>, listRef: RefObject<
     const observer = new ResizeObserver(check);
     observer.observe(header);
     return () => observer.disconnect();
-  }, [collapsed, locale, navRef, listRef]);
+  }, [collapsed, locale, pathname, navRef, listRef]); // a new page bolds another link: measure again
   return collapsed;
 }
 
@@ -65,8 +65,8 @@ export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "ap
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const listId = useId();
-  const collapsed = useCollapsed(navRef, listRef, intl.locale);
   const { pathname } = useLocation();
+  const collapsed = useCollapsed(navRef, listRef, intl.locale, pathname);
 
   useEffect(() => setOpen(false), [pathname]);
 

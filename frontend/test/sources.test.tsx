@@ -8,6 +8,7 @@ import { IntlProvider } from "react-intl";
 import type { ReactNode } from "react";
 import shared from "../src/i18n/messages/en.json";
 import sources from "../src/i18n/messages/sources/en.json";
+import errors from "../src/i18n/messages/errors/en.json";
 
 const BOT = "6f1c1a4e-9a56-4e55-8a39-0d3c3c1d9a11";
 const SOURCE = "0b6c9a53-8e0e-4a44-a7a5-9ad3a1c1d2e3";
@@ -39,7 +40,7 @@ import { mergeJob, type IngestionJob } from "../src/data/ingestionJobs/types";
 import { isStaleAfterJob } from "../src/data/ingestionJobs/use-stale-source-check";
 import { ToastProvider } from "../src/components/ui";
 
-const messages = { ...shared, ...sources } as Record<string, string>;
+const messages = { ...shared, ...sources, ...errors } as Record<string, string>;
 
 function wrap(children: ReactNode, client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return (
@@ -114,7 +115,8 @@ describe("new data source form", { timeout: 20_000 }, () => {
     await userEvent.type(screen.getByLabelText("Name", { exact: true }), "Notes");
     await userEvent.type(screen.getByLabelText("Text"), "Opening hours are nine to five.");
     await userEvent.click(screen.getByRole("button", { name: "Add and start syncing" }));
-    expect(await screen.findByText(/You do not have permission to do this/)).toBeInTheDocument();
+    expect(await screen.findByText("You are not allowed to do this.")).toBeInTheDocument();
+    expect(screen.queryByText(/row-level security/)).toBeNull();
     expect(fetchCalls).toHaveLength(0);
   });
 

@@ -10,8 +10,9 @@ import base from "../src/i18n/messages/en.json";
 import teams from "../src/i18n/messages/teams/en.json";
 import bots from "../src/i18n/messages/bots/en.json";
 import account from "../src/i18n/messages/account/en.json";
+import errors from "../src/i18n/messages/errors/en.json";
 
-export const messages = { ...base, ...teams, ...bots, ...account } as Record<string, string>;
+export const messages = { ...base, ...teams, ...bots, ...account, ...errors } as Record<string, string>;
 
 export interface Call {
   kind: "from" | "rpc" | "upload" | "updateUser";

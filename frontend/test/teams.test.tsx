@@ -46,8 +46,9 @@ describe("NewTeamPage", () => {
     renderScreen(NewTeamPage, { path: "/app/teams/new", url: "/app/teams/new" });
     await userEvent.type(screen.getByLabelText("Team name"), "X");
     await userEvent.click(screen.getByRole("button", { name: "Create team" }));
-    expect(await screen.findByText("You are not allowed to do this.")).toBeInTheDocument();
-    expect(screen.getByText("Guest users cannot create teams: sign up first")).toBeInTheDocument();
+    // The refusal in the user's language (the SQL sentence mapped by lib/errors.ts), never the server's raw text.
+    expect(await screen.findByText("Guest users cannot create teams: sign up first.")).toBeInTheDocument();
+    expect(screen.queryByText("Guest users cannot create teams: sign up first")).toBeNull();
   });
 });
 

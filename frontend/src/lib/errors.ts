@@ -93,3 +93,198 @@ export function unwrap<R extends { data: unknown; error: object | null }>(result
   if (result.error !== null) throw toAppError(result.error);
   return result.data as SuccessData<R>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Codes to messages: the one table that turns any AppError into a sentence in the user's
+// language (ids in i18n/messages/errors/ and the areas' own). Screens show this, never the
+// server's English `message`. Sources of the codes: ERROR_CODES of the functions
+// (supabase/functions/_shared/contracts/errors.ts), the ingest job's per-document codes, the
+// auth server's codes, RAISE ... USING HINT names and SQLSTATEs of supabase/migrations.
+
+/** A message id and its values, ready for `intl.formatMessage`. */
+export interface ErrorMessage {
+  id: string;
+  values?: Record<string, string | number>;
+}
+
+const BY_CODE: Record<string, string> = {
+  // functions, any
+  method_not_allowed: "error.badRequest",
+  invalid_json: "error.badRequest",
+  invalid_request: "error.badRequest",
+  invalid_body: "error.badRequest",
+  invalid_event: "error.badRequest",
+  invalid_redirect_uri: "error.badRequest",
+  invalid_return_path: "error.badRequest",
+  body_too_large: "error.tooLarge",
+  not_found: "error.gone",
+  session_required: "error.session",
+  not_signed_in: "error.session",
+  forbidden: "error.forbidden",
+  rate_limited: "error.rateLimited",
+  service_unavailable: "error.unavailable",
+  internal_error: "error.internal",
+  request_failed: "error.generic",
+  network_error: "error.network",
+  // chat
+  bot_not_found: "error.botNotFound",
+  chat_not_found: "error.chatNotFound",
+  password_required: "error.passwordRequired",
+  invalid_image: "error.invalidImage",
+  retrieval_failed: "error.retrievalFailed",
+  provider_auth: "error.providerAuth",
+  provider_rate_limited: "error.provider",
+  provider_unavailable: "error.provider",
+  provider_bad_request: "error.provider",
+  provider_timeout: "error.provider",
+  provider_error: "error.provider",
+  // bot-login, ingest, notion-connect, team-invite, account-delete
+  incorrect_password: "error.incorrectPassword",
+  sync_in_progress: "sources.error.syncInProgress",
+  not_notion: "error.notNotion",
+  notion_not_configured: "knowledge.notion.error.notionNotConfigured",
+  too_many_connections: "knowledge.notion.error.tooManyConnections",
+  invalid_state: "knowledge.notion.error.invalidState",
+  notion_denied: "knowledge.notion.error.notionDenied",
+  notion_oauth_failed: "knowledge.notion.error.notionOauthFailed",
+  notion_unreachable: "knowledge.notion.error.notionUnreachable",
+  notion_unauthorized: "knowledge.notion.error.notionUnauthorized",
+  connection_not_found: "knowledge.notion.error.connectionNotFound",
+  notion_error: "error.notion",
+  invite_failed: "error.inviteFailed",
+  mail_rate_limited: "teams.error.mailRateLimited",
+  last_owner: "teams.error.lastOwner",
+  no_team: "teams.error.noTeam",
+  avatar_too_large: "account.avatar.tooLarge",
+  avatar_wrong_type: "account.avatar.wrongType",
+  // ingest jobs: one code per document that could not be read
+  fetch_failed: "error.job.unreachable",
+  dns_failed: "error.job.unreachable",
+  timeout: "error.job.unreachable",
+  blocked_address: "error.job.blockedAddress",
+  link_local: "error.job.blockedAddress",
+  invalid_url: "error.job.invalidUrl",
+  unsupported_scheme: "error.job.invalidUrl",
+  too_many_redirects: "error.job.tooManyRedirects",
+  too_large: "error.job.tooLarge",
+  file_too_large: "error.job.tooLarge",
+  file_not_found: "error.job.fileNotFound",
+  file_error: "error.job.unreadable",
+  unreadable_pdf: "error.job.unreadable",
+  unreadable_docx: "error.job.unreadable",
+  unsupported_file: "error.job.unsupportedFile",
+  unsupported_type: "error.job.unsupportedFile",
+  invalid_csv: "error.job.csvColumns",
+  unknown_columns: "error.job.csvColumns",
+  too_many_rows: "error.job.tooManyRows",
+  robots_disallowed: "error.job.robots",
+  off_site: "error.job.skipped",
+  forbidden_path: "error.job.skipped",
+  too_many_pages: "error.job.tooManyPages",
+  no_transcript: "error.job.noTranscript",
+  invalid_transcript: "error.job.noTranscript",
+  youtube_error: "error.job.youtube",
+  youtube_unreachable: "error.job.youtube",
+  youtube_not_found: "error.job.youtubeNotFound",
+  invalid_youtube_url: "error.job.youtubeNotFound",
+  notion_not_connected: "error.notion",
+  notion_not_found: "error.notion",
+  invalid_notion_id: "error.notion",
+  stalled: "error.job.stalled",
+  redirected: "error.job.redirected",
+  noindex: "error.job.noindex",
+  invalid_settings: "error.job.invalidSettings",
+  // auth (GoTrue)
+  invalid_credentials: "auth.error.invalidCredentials",
+  email_not_confirmed: "auth.error.emailNotConfirmed",
+  over_request_rate_limit: "auth.error.rateLimited",
+  over_email_send_rate_limit: "auth.error.rateLimited",
+  user_already_exists: "auth.error.userExists",
+  email_exists: "auth.error.userExists",
+  weak_password: "auth.error.weakPassword",
+  same_password: "auth.error.samePassword",
+  session_not_found: "auth.error.sessionMissing",
+  validation_failed: "auth.error.validation",
+  // PostgREST
+  PGRST301: "error.session",
+  PGRST303: "error.session",
+  PGRST116: "error.gone",
+};
+
+/** The English sentences of RAISE EXCEPTION in supabase/migrations (start of the text). */
+const BY_SQL_MESSAGE: [prefix: string, id: string][] = [
+  ["A team must keep at least one owner", "teams.error.lastOwner"],
+  ["Sign in to create a team", "error.sql.signInToCreateTeam"],
+  ["Guest users cannot create teams", "error.sql.guestCannotCreateTeam"],
+  ["Only team owners can", "error.sql.onlyOwners"],
+  ["Only admins and owners of the", "error.sql.onlyAdmins"],
+  ["This user is not a member of the team", "error.sql.notMember"],
+  ["The new owner must already be a member", "error.sql.notMember"],
+  ["You already own this team", "error.sql.alreadyOwner"],
+  ["A personal team cannot have other members", "error.sql.personalTeam"],
+  ["This is not a valid email address", "error.sql.invalidEmail"],
+  ["Choose a role for the invitation", "error.sql.chooseRole"],
+  ["Sign in to accept an invitation", "error.sql.signInToAccept"],
+  ["This invitation link is not valid", "error.sql.invitationInvalid"],
+  ["This invitation has already been used", "error.sql.invitationUsed"],
+  ["This invitation has expired", "error.sql.invitationExpired"],
+  ["This invitation was sent to another email address", "error.sql.invitationOtherEmail"],
+  ["Set a chat password", "error.sql.setPasswordFirst"],
+  ["A chat password has 4 to 128 characters", "error.sql.passwordLength"],
+  ["Give an API key, a base URL or both", "error.sql.keyOrBaseUrl"],
+  ["This bot is answering too many messages", "error.sql.botBusy"],
+  ["Too many new ", "error.rateLimited"],
+  ["Sign in (an anonymous session is enough)", "error.session"],
+  ["Your session is not valid", "error.session"],
+  ["Bot not found", "error.botNotFound"],
+  ["Chat not found", "error.chatNotFound"],
+];
+
+/** SQLSTATEs (Postgres' and the PostgREST-status ones our functions raise) when nothing finer matched. */
+const BY_SQLSTATE: Record<string, string> = {
+  "42501": "error.forbidden",
+  "22023": "error.badRequest",
+  "23502": "error.badRequest",
+  "23503": "error.gone",
+  "23505": "error.badRequest",
+  "23514": "error.badRequest",
+  "22P02": "error.badRequest",
+  P0002: "error.gone",
+  PT401: "error.session",
+  PT403: "error.forbidden",
+  PT404: "error.gone",
+  PT429: "error.rateLimited",
+};
+
+const BY_STATUS: Record<number, string> = {
+  0: "error.network",
+  400: "error.badRequest",
+  401: "error.session",
+  403: "error.forbidden",
+  404: "error.gone",
+  413: "error.tooLarge",
+  429: "error.rateLimited",
+  503: "error.unavailable",
+};
+
+/** The translated message for any error the app meets (AppError, a supabase-js error, a thrown Error). */
+export function errorMessage(error: unknown): ErrorMessage {
+  const e = toAppError(error);
+  const id = (e.hint && BY_CODE[e.hint]) || BY_CODE[e.code] || BY_SQL_MESSAGE.find(([prefix]) => e.message.startsWith(prefix))?.[1] || BY_SQLSTATE[e.code];
+  if (id) return { id };
+  const http = /^http_(\d{3})$/.exec(e.code);
+  const status = http ? Number(http[1]) : e.status;
+  return { id: BY_STATUS[status] ?? (status >= 500 ? "error.internal" : "error.generic") };
+}
+
+/** The translated message of one problem an ingestion job recorded (`{url, code, message}`). */
+export function jobErrorMessage(code: string): ErrorMessage {
+  const http = /^http_(\d{3})$/.exec(code);
+  if (http) return { id: "error.job.http", values: { status: Number(http[1]) } };
+  return { id: BY_CODE[code] ?? "error.generic" };
+}
+
+/** Every message id errorMessage() may return (the locale test checks all ten languages have them). */
+export const ERROR_MESSAGE_IDS: readonly string[] = [
+  ...new Set([...Object.values(BY_CODE), ...BY_SQL_MESSAGE.map(([, id]) => id), ...Object.values(BY_SQLSTATE), ...Object.values(BY_STATUS), "error.internal", "error.generic", "error.job.http"]),
+];

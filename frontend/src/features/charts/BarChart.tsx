@@ -103,7 +103,9 @@ export function BarChart(props: { title: string; description?: string; labelHead
           ))}
         </span>
       )}
-      <table className="sr-only">
+      {/* The wrapper hides the table: a table itself ignores width: 1px and would widen phones. */}
+      <div className="sr-only">
+      <table>
         <caption>{title}</caption>
         <thead>
           <tr>
@@ -120,6 +122,7 @@ export function BarChart(props: { title: string; description?: string; labelHead
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }

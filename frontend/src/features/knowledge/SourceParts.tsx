@@ -10,19 +10,31 @@ import type { JobError } from "../../data/ingestionJobs/types";
 import { LocalizedLink, useLocalePath } from "../../components/LocalizedLink";
 import { ErrorText, SourceTypeIcon, StatusBadge } from "./badges";
 import "./knowledge.css";
+import { jobErrorMessage } from "../../lib/errors";
+import { useBotQuery } from "../../data/bots/bot-query";
 
 export const sourcesPath = (botId: string) => `/app/bots/${botId}/data-sources`;
 export const sourcePath = (botId: string, id: string) => `/app/bots/${botId}/data-source/${id}`;
 export const settingsPath = (botId: string, id: string, tab?: string) => `${sourcePath(botId, id)}/settings${tab ? `/${tab}` : ""}`;
 
 /** The breadcrumb back to a bot's data sources. */
+/** Where a data-source page sits: Your bots › {bot name} › Data sources (each a link back). */
 export function SourcesCrumbs({ botId }: { botId: string }) {
   const intl = useIntl();
+  const bot = useBotQuery(botId);
   return (
     <nav className="ks-crumbs" aria-label={intl.formatMessage({ id: "sources.crumbs" })}>
-      <LocalizedLink to={sourcesPath(botId)}>
-        <FormattedMessage id="sources.list.back" />
-      </LocalizedLink>
+      <ol>
+        <li>
+          <LocalizedLink to="/app/bots"><FormattedMessage id="page.app.bots.title" /></LocalizedLink>
+        </li>
+        <li>
+          <LocalizedLink to={`/app/bots/${botId}`} data-user-content>{bot.data?.name ?? "…"}</LocalizedLink>
+        </li>
+        <li>
+          <LocalizedLink to={sourcesPath(botId)}><FormattedMessage id="page.app.bot.dataSources.title" /></LocalizedLink>
+        </li>
+      </ol>
     </nav>
   );
 }
@@ -132,7 +144,7 @@ export function JobErrors({ errors }: { errors: JobError[] }) {
     <ul className="ks-errors" aria-label={intl.formatMessage({ id: "sources.job.errors" })}>
       {errors.map((e, i) => (
         <li key={i} data-level={e.level ?? "error"}>
-          {e.url && <span className="ks-url">{e.url}</span>} {e.code && <code>{e.code}</code>} {e.message}
+          {e.url && <span className="ks-url">{e.url}</span>} <FormattedMessage {...jobErrorMessage(e.code ?? "")} />
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
 import type React from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { DataSourceStatus, DataSourceType } from "../../data/dataSources/types";
+import { errorMessage } from "../../lib/errors";
 import "./knowledge.css";
 
 // Inline SVG (stroke icons, currentColor): emoji fonts are not everywhere.
@@ -60,33 +61,8 @@ export function Duration({ from, to }: { from: string | null; to: string | null 
   return <FormattedMessage id="sources.duration" values={{ min: Math.floor(s / 60), sec: s % 60 }} />;
 }
 
-const NOTION_ERRORS = [
-  "notion_denied",
-  "invalid_state",
-  "notion_oauth_failed",
-  "notion_not_configured",
-  "connection_not_found",
-  "notion_unauthorized",
-  "notion_unreachable",
-  "too_many_connections",
-];
-
 /** An error for people: the code's message when we have one, else the server's text. */
 export function ErrorText({ error }: { error: unknown }) {
-  const intl = useIntl();
-  const e = error as { code?: string; message?: string; status?: number } | null;
-  const code = e?.code ?? "";
-  const known: Record<string, string> = {
-    "42501": "sources.error.forbidden",
-    PGRST301: "sources.error.session",
-    not_signed_in: "sources.error.session",
-    session_required: "sources.error.session",
-    sync_in_progress: "sources.error.syncInProgress",
-    not_found: "sources.error.notFound",
-    network_error: "sources.error.network",
-    "23514": "sources.error.invalid",
-    ...Object.fromEntries(NOTION_ERRORS.map((c) => [c, `knowledge.notion.error.${c.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase())}`])),
-  };
-  const id = known[code] ?? (e?.status === 404 ? "sources.error.notFound" : e?.status === 413 ? "sources.file.error.size" : undefined);
-  return <>{id ? intl.formatMessage({ id }) : intl.formatMessage({ id: "sources.error.generic" }, { message: e?.message ?? String(error) })}</>;
+  const { id, values } = errorMessage(error);
+  return <FormattedMessage id={id} values={values} />;
 }

@@ -4,11 +4,51 @@
 // the button says whether it is open (aria-expanded) and which list it controls; Escape
 // closes it and returns focus to the button; leaving it (focus, click outside, a new page)
 // closes it too.
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+// Whether the row fits is measured, not guessed from a breakpoint: link texts differ from
+// language to language ("Datenquellen", "Πηγές δεδομένων"), so when the row would overflow
+// the header at any width, the nav collapses into the menu button, and opens up again when
+// the header has grown wide enough (site-nav.css).
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useLocation } from "react-router";
 import { cx } from "../../components/ui";
 import { LocalizedNavLink } from "../../components/LocalizedLink";
+import "./site-nav.css";
+
+// useLayoutEffect warns during the prerender (no DOM there); the measurement is browser-only.
+const useBrowserLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
+
+/** True while the row of links does not fit its header (measured on every resize). */
+function useCollapsed(navRef: RefObject<HTMLElement | null>, listRef: RefObject<HTMLUListElement | null>, locale: string, pathname: string): boolean {
+  const [collapsed, setCollapsed] = useState(false);
+  // Header width the row needed when it collapsed: it opens again once the header is that wide.
+  const needed = useRef(0);
+  useBrowserLayoutEffect(() => {
+    setCollapsed(false);
+    needed.current = 0;
+  }, [locale]);
+  useBrowserLayoutEffect(() => {
+    const nav = navRef.current;
+    const header = nav?.parentElement;
+    if (!nav || !header || typeof ResizeObserver === "undefined") return;
+    const check = () => {
+      const list = listRef.current;
+      if (!collapsed) {
+        if (list && list.offsetParent !== null && list.scrollWidth > list.clientWidth + 1) {
+          needed.current = header.clientWidth + (list.scrollWidth - list.clientWidth);
+          setCollapsed(true);
+        }
+      } else if (header.clientWidth >= needed.current) {
+        setCollapsed(false);
+      }
+    };
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, [collapsed, locale, pathname, navRef, listRef]); // a new page bolds another link: measure again
+  return collapsed;
+}
 
 export interface NavEntry {
   to: string;
@@ -23,8 +63,10 @@ export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "ap
   const [open, setOpen] = useState(false);
   const navRef = useRef<HTMLElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
   const listId = useId();
   const { pathname } = useLocation();
+  const collapsed = useCollapsed(navRef, listRef, intl.locale, pathname);
 
   useEffect(() => setOpen(false), [pathname]);
 
@@ -47,7 +89,7 @@ export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "ap
   return (
     <nav
       ref={navRef}
-      className={cx("primary-nav", `primary-nav--${variant}`, variant === "site" ? "site-nav" : "app-nav", open && "primary-nav--open")}
+      className={cx("primary-nav", `primary-nav--${variant}`, variant === "site" ? "site-nav" : "app-nav", collapsed && "primary-nav--collapsed", open && "primary-nav--open")}
       aria-label={intl.formatMessage({ id: "nav.main" })}
       onKeyDown={(e) => {
         if (e.key === "Escape" && open) {
@@ -74,7 +116,7 @@ export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "ap
         </svg>
       </button>
       <div id={listId} className="primary-nav__panel">
-        <ul className="primary-nav__list">
+        <ul ref={listRef} className="primary-nav__list">
           {links.map((item) => (
             <li key={item.to}>
               <LocalizedNavLink to={item.to} end={item.end} className={variant === "site" ? "site-nav__link" : "app-nav__link"}>

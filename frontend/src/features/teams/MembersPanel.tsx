@@ -1,5 +1,5 @@
 // Members and their roles. Owners change roles, transfer ownership and remove members;
-// admins see the list read-only. Everyone may leave (the last owner is refused by the database).
+// admins see the list read-only. Everyone may leave but a sole owner (the database refuses that too).
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate } from "react-router";
@@ -25,6 +25,8 @@ export function MembersPanel({ team }: { team: MyTeam }) {
   const transfer = useTransferOwnershipMutation();
   const [pending, setPending] = useState<Pending>(null);
   const isOwner = team.role === "owner";
+  // The database refuses the last owner's leaving; the screen does not offer it.
+  const soleOwner = (m: TeamMember) => m.role === "owner" && (members.data ?? []).filter((x) => x.role === "owner").length === 1;
   const name = (m: TeamMember) => m.display_name || m.email || m.user_id;
 
   const confirm = () => {
@@ -88,7 +90,12 @@ export function MembersPanel({ team }: { team: MyTeam }) {
                 ) : (
                   <span className={`badge badge--${m.role}`}>{intl.formatMessage({ id: `teams.role.${m.role}` })}</span>
                 )}
-                {m.is_current_user && !team.personal && (
+                {m.is_current_user && !team.personal && soleOwner(m) && (
+                  <p className="muted team-members__hint">
+                    <FormattedMessage id="teams.members.soleOwner" />
+                  </p>
+                )}
+                {m.is_current_user && !team.personal && !soleOwner(m) && (
                   <Button size="sm" theme="gray" onClick={() => setPending({ kind: "leave", member: m })}>
                     <FormattedMessage id="teams.members.leave" />
                   </Button>

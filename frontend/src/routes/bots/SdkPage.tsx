@@ -8,6 +8,7 @@ import { getConfig } from "../../lib/config";
 import { LOCALES } from "../../i18n/locales";
 import { useLocale } from "../../components/LocalizedLink";
 import { useWidgetScript } from "../../features/chat/useWidgetScript";
+import { BackToApp } from "../../features/site/BackToApp";
 import "../../features/chat/chat.css";
 
 export function widgetSnippet(origin: string, botId: string, o: { position: string; color: string; open: boolean; lang: string }): string {
@@ -32,6 +33,7 @@ export default function SdkPage() {
 
   return (
     <main id="main" className="sdk-page__main">
+      <BackToApp botId={botId!} />
       <h1>
         <FormattedMessage id="chat.sdk.title" />
       </h1>

@@ -7,6 +7,7 @@ import { notFound } from "../../app/errors";
 import type { ScreenLoaderArgs } from "../../app/routes";
 import { loadContent, type ContentEntry } from "../../features/content/collections";
 import { LocalizedLink } from "../../components/LocalizedLink";
+import "../../features/content/content.css";
 
 export async function loader({ params, def, locale, request }: ScreenLoaderArgs): Promise<ContentEntry> {
   const collection = def.meta?.collection ?? "pages";

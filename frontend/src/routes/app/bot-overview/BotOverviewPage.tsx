@@ -15,6 +15,7 @@ import { conversationPath } from "../../../features/conversations/filters";
 import { useLiveChatList } from "../../../data/chats/use-live-conversations";
 import { LocalizedLink } from "../../../components/LocalizedLink";
 import { ErrorNote } from "../../../components/ErrorNote";
+import { FROM_APP } from "../../../features/site/BackToApp";
 import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
 
@@ -70,10 +71,10 @@ export default function BotOverviewPage() {
           </div>
         </div>
         <nav className="overview-head__links" aria-label={t("conversations.overview.links")}>
-          <LocalizedLink className={buttonClassName({})} to={`/bots/${b.id}`}><FormattedMessage id="conversations.overview.openChat" /></LocalizedLink>
+          <LocalizedLink className={buttonClassName({})} to={`/bots/${b.id}?${FROM_APP}`}><FormattedMessage id="conversations.overview.openChat" /></LocalizedLink>
           <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/app/bots/${b.id}/settings`}><FormattedMessage id="conversations.overview.settings" /></LocalizedLink>
           <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/app/bots/${b.id}/data-sources`}><FormattedMessage id="conversations.overview.dataSources" /></LocalizedLink>
-          <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/bots/${b.id}/sdk`}><FormattedMessage id="conversations.overview.embed" /></LocalizedLink>
+          <LocalizedLink className={buttonClassName({ theme: "white" })} to={`/bots/${b.id}/sdk?${FROM_APP}`}><FormattedMessage id="conversations.overview.embed" /></LocalizedLink>
         </nav>
       </header>
 

@@ -17,6 +17,7 @@ import { ContentTab } from "../../../features/knowledge/SettingsTabs";
 import { DeleteSourceButton, JobErrors, settingsPath, SourceHeader, SyncNowButton } from "../../../features/knowledge/SourceParts";
 import { LocalizedLink } from "../../../components/LocalizedLink";
 import { sourceLoadState } from "../../../features/knowledge/SourceLoadState";
+import { errorMessage } from "../../../lib/errors";
 import "../../../features/knowledge/knowledge.css";
 
 export default function DataSourcePage() {
@@ -66,7 +67,7 @@ export default function DataSourcePage() {
 
       {s.error && (
         <div className="ks-alert" role="alert">
-          <FormattedMessage id="sources.detail.lastError" values={{ message: s.error }} />
+          <FormattedMessage id="sources.detail.lastError" values={{ message: intl.formatMessage(errorMessage(new Error(s.error))) }} />
         </div>
       )}
 

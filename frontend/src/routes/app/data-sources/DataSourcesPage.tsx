@@ -9,7 +9,7 @@ import { useLiveJobs } from "../../../data/ingestionJobs/use-live-jobs";
 import { useStaleSourceCheck } from "../../../data/ingestionJobs/use-stale-source-check";
 import { ErrorText, SourceTypeIcon, StatusBadge, When } from "../../../features/knowledge/badges";
 import { JobProgress } from "../../../features/knowledge/JobProgress";
-import { sourcePath, SyncNowButton } from "../../../features/knowledge/SourceParts";
+import { sourcePath, SourcesCrumbs, SyncNowButton } from "../../../features/knowledge/SourceParts";
 import { LocalizedLink } from "../../../components/LocalizedLink";
 import "../../../features/knowledge/knowledge.css";
 
@@ -28,6 +28,7 @@ export default function DataSourcesPage() {
   );
   return (
     <div className="ks-page">
+      <SourcesCrumbs botId={botId} />
       <header className="ks-head">
         <div>
           <h1>

@@ -90,7 +90,11 @@ Deno.test("extractive: streams in pieces that add up to the text", async () => {
   const text = "A fairly long answer that should arrive in several pieces, like a model's tokens would.";
   let joined = "";
   let tokens = 0;
-  for await (const ev of streamText(text)) if (ev.type === "token") (joined += ev.text, tokens++);
+  for await (const ev of streamText(text)) {
+    if (ev.type !== "token") continue;
+    joined += ev.text;
+    tokens++;
+  }
   assert.equal(joined, text);
   assert.ok(tokens > 3);
 });

@@ -250,7 +250,7 @@ export class Gateway {
       return sendJson(res, 401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
     }
     if (this.o.restAvailable && !this.o.restAvailable()) {
-      return sendJson(res, 503, restError("database_unavailable", "The database is not reachable right now; try again shortly"), {
+      return sendJson(res, 503, restError("PGRST000", "Could not connect with the database: it is not reachable right now; try again shortly"), {
         "retry-after": String(RETRY_AFTER_UNAVAILABLE),
       });
     }

@@ -161,7 +161,7 @@ describe("REST while PostgREST or its database is down", () => {
     const dbDown = await raw(url, { headers: { apikey: keys.anonKey } });
     expect(dbDown.status).toBe(503);
     expect(dbDown.headers["retry-after"]).toBe("5");
-    expect(json(dbDown)).toMatchObject({ code: "database_unavailable", hint: null });
+    expect(json(dbDown)).toMatchObject({ code: "PGRST000", hint: null });
 
     await postgrest.stop();
     upstreamPort = await freePort(); // nothing listens there now

@@ -7,6 +7,7 @@ import { type Profile } from "../../data/profiles/profile-query";
 import { ErrorNote } from "../../components/ErrorNote";
 import { AvatarPicker } from "../../components/FilePicker";
 import "../../components/panels.css";
+import { avatarSrc } from "../../lib/avatars";
 
 export function ProfilePanel({ profile, email }: { profile: Profile; email: string }) {
   const intl = useIntl();
@@ -21,7 +22,7 @@ export function ProfilePanel({ profile, email }: { profile: Profile; email: stri
       <h2 id="profile-title"><FormattedMessage id="account.profile.title" /></h2>
       <div className="form-stack">
         <div className="avatar-field">
-          {profile.avatar_url ? <img className="avatar avatar--lg" src={profile.avatar_url} alt={intl.formatMessage({ id: "account.avatar.alt" })} /> : <span className="avatar avatar--lg" aria-hidden="true">{initial}</span>}
+          {profile.avatar_url ? <img className="avatar avatar--lg" src={avatarSrc(profile.avatar_url)} alt={intl.formatMessage({ id: "account.avatar.alt" })} /> : <span className="avatar avatar--lg" aria-hidden="true">{initial}</span>}
           <div className="form-stack" style={{ gap: "0.4rem" }}>
             <label className="field__label" htmlFor="avatar-file"><FormattedMessage id="account.avatar.label" /></label>
             <AvatarPicker id="avatar-file" kind="profile" save={(url) => update.mutateAsync({ avatar_url: url })} onError={setAvatarError} />

@@ -20,6 +20,7 @@ import { useChatImages } from "./useChatImages";
 import { useChatStream } from "./useChatStream";
 import { useVisitorSession } from "./useVisitorSession";
 import "./chat.css";
+import { avatarSrc } from "../../lib/avatars";
 
 export type ChatVariant = "page" | "embed" | "embed-center";
 
@@ -160,7 +161,7 @@ function Conversation({
   return (
     <>
       <header className="chat-header">
-        {bot.avatar_url && safeAvatar(bot.avatar_url) ? <img className="chat-avatar" src={bot.avatar_url} alt="" /> : <span className="chat-avatar chat-avatar--letter" aria-hidden="true">{bot.name.slice(0, 1).toUpperCase()}</span>}
+        {bot.avatar_url ? <img className="chat-avatar" src={avatarSrc(bot.avatar_url)} alt="" /> : <span className="chat-avatar chat-avatar--letter" aria-hidden="true">{bot.name.slice(0, 1).toUpperCase()}</span>}
         <div className="chat-header__text">
           <h1 className="chat-header__name">{bot.name}</h1>
           {!embedded && bot.description && <p className="chat-header__desc">{bot.description}</p>}
@@ -226,6 +227,3 @@ function Conversation({
   );
 }
 
-function safeAvatar(url: string): boolean {
-  return /^(https?:|\/)/i.test(url);
-}

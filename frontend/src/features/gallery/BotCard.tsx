@@ -1,8 +1,9 @@
 import { LocalizedLink } from "../../components/LocalizedLink";
 import type { GalleryBot } from "../../data/bots/gallery-bots-query";
+import { avatarSrc } from "../../lib/avatars";
 
 export function BotAvatar({ bot, size = 48 }: { bot: GalleryBot; size?: number }) {
-  if (bot.avatar_url) return <img className="avatar" src={bot.avatar_url} alt="" width={size} height={size} loading="lazy" />;
+  if (bot.avatar_url) return <img className="avatar" src={avatarSrc(bot.avatar_url)} alt="" width={size} height={size} loading="lazy" />;
   return (
     <span className="avatar avatar--initial" style={{ width: size, height: size }} aria-hidden="true">
       {bot.name.slice(0, 1).toUpperCase()}

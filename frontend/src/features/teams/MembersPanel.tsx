@@ -12,6 +12,7 @@ import type { MyTeam, TeamRole } from "../../data/teams/my-teams-query";
 import { useLocalePath } from "../../components/LocalizedLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNote } from "../../components/ErrorNote";
+import { avatarSrc } from "../../lib/avatars";
 
 type Pending = { kind: "remove" | "transfer" | "leave"; member: TeamMember } | null;
 
@@ -55,7 +56,7 @@ export function MembersPanel({ team }: { team: MyTeam }) {
         <ul className="rows" aria-label={intl.formatMessage({ id: "teams.members.title" })}>
           {members.data.map((m) => (
             <li key={m.user_id} data-member={m.email ?? m.user_id}>
-              {m.avatar_url ? <img className="avatar" src={m.avatar_url} alt="" /> : <span className="avatar" aria-hidden="true">{name(m).slice(0, 1).toUpperCase()}</span>}
+              {m.avatar_url ? <img className="avatar" src={avatarSrc(m.avatar_url)} alt="" /> : <span className="avatar" aria-hidden="true">{name(m).slice(0, 1).toUpperCase()}</span>}
               <div className="rows__main">
                 <div className="rows__title">
                   {name(m)} {m.is_current_user && <span className="badge"><FormattedMessage id="teams.members.you" /></span>}

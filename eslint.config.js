@@ -56,7 +56,7 @@ const frontendBoundaries = [
 export default tseslint.config(
   {
     ignores: [
-      "**/node_modules/**", "**/dist/**", ".data/**", ".cache/**", "coverage/**",
+      "**/node_modules/**", "**/dist/**", "**/dist-ssr/**", ".data/**", ".cache/**", "coverage/**",
       "stack/test/fixture/supabase/functions/**", "**/database.types.ts",
       "bench/**/results/**", "e2e/artifacts/**",
     ],

@@ -188,12 +188,13 @@ export class FileStore {
   /** Creates the (empty) temp file; a concurrent delete may prune the folder in between, so retry. */
   private async createExclusive(dir: string, file: string) {
     for (let attempt = 0; ; attempt++) {
-      await fsp.mkdir(dir, { recursive: true });
       try {
+        // Inside the retry: a concurrent prune may remove a parent while mkdir creates the chain.
+        await fsp.mkdir(dir, { recursive: true });
         await (await fsp.open(file, "wx", 0o600)).close();
         return;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw e;
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw e;
       }
     }
   }

@@ -93,15 +93,15 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         await page.screenshot({ path: path.join(ART, `channels-settings-${code}.png`), fullPage: true });
 
         // A message from Telegram is answered at the fake.
-        const res = await deliverTelegram(fake.telegramWebhook!.url, fake.telegramWebhook!.secret_token, telegramMessage("Where are my notes stored?", { chatId }));
+        const res = await deliverTelegram(fake.telegramWebhook!.url, fake.telegramWebhook!.secret_token, telegramMessage("Are my notes encrypted?", { chatId }));
         assert.equal(res.status, 200);
         await res.body?.cancel();
         const [reply] = await fake.waitFor((c) => c.platform === "telegram" && c.method === "sendMessage" && c.body.chat_id === String(chatId));
-        assert.match(reply!.body.text, /Frankfurt/);
+        assert.match(reply!.body.text, /encrypted/);
 
         // The conversation is in the owner's conversations.
         await page.goto(`${app.appUrl}${prefix}/app/conversations`);
-        await page.getByText("Where are my notes stored?").first().waitFor({ timeout: 20_000 });
+        await page.getByText("Are my notes encrypted?").first().waitFor({ timeout: 20_000 });
         await page.screenshot({ path: path.join(ART, `channels-conversations-${code}.png`), fullPage: true });
 
         // The HTTP API: a key shown once, used by the SDK.
@@ -113,7 +113,7 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         const key = (await page.getByTestId("api-key-fresh").textContent({ timeout: 20_000 }))!.trim();
         assert.match(key, /^pk_[A-Za-z0-9_-]{43}$/);
         await page.locator("tr", { hasText: `e2e ${code}` }).waitFor();
-        const answer = await new Parley({ apiKey: key, baseUrl: app.apiUrl }).chat.send({ message: "Can I get my data out?" });
+        const answer = await new Parley({ apiKey: key, baseUrl: app.apiUrl }).chat.send({ message: "Can I download all my data?" });
         assert.match(answer.content, /Export|download/i);
         await page.screenshot({ path: path.join(ART, `channels-api-${code}.png`), fullPage: true });
       });
@@ -152,15 +152,15 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         // Slack
         const slack = await addAndConnect("slack", { "bot-token": fake.tokens.slack, "signing-secret": SIGNING_SECRET });
         const ts = `${Math.floor(Date.now() / 1000)}.00${chatId}`;
-        const s = await deliverSlack(slack.url, SIGNING_SECRET, slackMention("Where are my notes stored?", { ts }));
+        const s = await deliverSlack(slack.url, SIGNING_SECRET, slackMention("Are my notes encrypted?", { ts }));
         assert.equal(s.status, 200);
         await s.body?.cancel();
         const [post] = await fake.waitFor((c) => c.platform === "slack" && c.method === "chat.postMessage" && c.body.thread_ts === ts);
-        assert.match(post!.body.text, /Frankfurt/);
+        assert.match(post!.body.text, /encrypted/);
 
         // Discord
         const discord = await addAndConnect("discord", { "bot-token": fake.tokens.discord });
-        const ask = discordAsk(fake.discord.applicationId, "Can I get my data out?");
+        const ask = discordAsk(fake.discord.applicationId, "Can I download all my data?");
         const d = await deliverDiscord(discord.url, fake.discord.privateKey, ask);
         assert.deepEqual(await d.json(), { type: 5 });
         const [edit] = await fake.waitFor((c) => c.platform === "discord" && c.path.includes(encodeURIComponent(ask.token)));
@@ -180,11 +180,11 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         await page.locator('header [data-status="needs_attention"]').waitFor({ timeout: 20_000 });
         await page.getByRole("alert").filter({ hasText: "24 hours" }).waitFor();
         // The next answered message clears it.
-        const w = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1555${chatId}`, "Where are my notes stored?"));
+        const w = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1555${chatId}`, "Are my notes encrypted?"));
         assert.equal(w.status, 200);
         await w.body?.cancel();
         const [sent] = await fake.waitFor((c) => c.platform === "whatsapp" && c.method === "messages" && c.body.to === `1555${chatId}`);
-        assert.match(sent!.body.text.body, /Frankfurt/);
+        assert.match(sent!.body.text.body, /encrypted/);
 
         // All three are connected in the list.
         await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/channels`);

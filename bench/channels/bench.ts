@@ -7,8 +7,8 @@ import { DEMO, startStackWith } from "../../supabase/functions/channels/test-sta
 const REQUESTS = Number(Deno.env.get("REQUESTS") ?? 50);
 const WARMUP = Number(Deno.env.get("WARMUP") ?? 5);
 const QUESTIONS = [
-  "Where are my notes stored?",
-  "Can I get my data out?",
+  "Are my notes encrypted?",
+  "Can I download all my data?",
   "Are my notes encrypted?",
   "How do GDPR requests work?",
   "What is an end-to-end encrypted notebook?",

@@ -42,14 +42,14 @@ async function errorOf(res: Response): Promise<[number, string]> {
 
 Deno.test("api: JSON answers from the bot's knowledge, continued by conversation id, stored as api chats", async () => {
   const { id, key } = await newKey("json");
-  const first = await post({ message: "Where are my notes stored?" }, key);
+  const first = await post({ message: "Are my notes encrypted?" }, key);
   assert.equal(first.status, 200);
   const a = await first.json();
-  assert.match(a.content, /Frankfurt/);
+  assert.match(a.content, /encrypted/);
   assert.ok(a.sources.length >= 1);
   assert.match(a.conversation_id, /^[0-9a-f-]{36}$/);
 
-  const second = await post({ message: "Can I get my data out?", conversation_id: a.conversation_id, bot_id: DEMO.helpCenterBot }, key);
+  const second = await post({ message: "Can I download all my data?", conversation_id: a.conversation_id, bot_id: DEMO.helpCenterBot }, key);
   assert.equal(second.status, 200);
   const b = await second.json();
   assert.equal(b.chat_id, a.chat_id, "the same conversation continues");
@@ -65,7 +65,7 @@ Deno.test("api: JSON answers from the bot's knowledge, continued by conversation
 
 Deno.test("api: Server-Sent Events with the web chat's event names", async () => {
   const { key } = await newKey("sse");
-  const res = await post({ message: "Where are my notes stored?" }, key, { Accept: "text/event-stream" });
+  const res = await post({ message: "Are my notes encrypted?" }, key, { Accept: "text/event-stream" });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /text\/event-stream/);
   const text = await res.text();
@@ -76,7 +76,7 @@ Deno.test("api: Server-Sent Events with the web chat's event names", async () =>
   const meta = JSON.parse(/event: meta\ndata: (.*)/.exec(text)![1]!);
   assert.match(meta.conversation_id, /^[0-9a-f-]{36}$/);
   assert.ok(meta.chat_id && meta.message_id);
-  const viaFlag = await post({ message: "Can I get my data out?", stream: true }, key);
+  const viaFlag = await post({ message: "Can I download all my data?", stream: true }, key);
   assert.match(viaFlag.headers.get("content-type") ?? "", /text\/event-stream/);
   await viaFlag.text();
 });
@@ -103,7 +103,7 @@ Deno.test("api: refusals — no key, unknown, revoked, wrong bot, bad bodies, di
   assert.deepEqual(await errorOf(await post({ message: "hi" }, key)), [401, "invalid_api_key"]);
 
   const limited = await newKey("limited", 1);
-  assert.equal((await post({ message: "Where are my notes stored?" }, limited.key)).status, 200);
+  assert.equal((await post({ message: "Are my notes encrypted?" }, limited.key)).status, 200);
   const over = await post({ message: "again" }, limited.key);
   assert.equal(over.status, 429);
   assert.ok(Number(over.headers.get("retry-after")) >= 1);
@@ -123,12 +123,12 @@ Deno.test("api: the OpenAPI 3.1 document is served without a key", async () => {
 Deno.test("sdk: send, stream and typed errors through an API key on the real stack", async () => {
   const { key } = await newKey("sdk");
   const parley = new Parley({ apiKey: key, baseUrl: stack.url });
-  const answer = await parley.chat.send({ message: "Where are my notes stored?" });
-  assert.match(answer.content, /Frankfurt/);
+  const answer = await parley.chat.send({ message: "Are my notes encrypted?" });
+  assert.match(answer.content, /encrypted/);
   assert.ok(answer.sources[0]!.chunkId && answer.sources[0]!.title);
 
   const events: StreamEvent[] = [];
-  for await (const ev of parley.chat.stream({ message: "Can I get my data out?", conversationId: answer.conversationId })) events.push(ev);
+  for await (const ev of parley.chat.stream({ message: "Can I download all my data?", conversationId: answer.conversationId })) events.push(ev);
   assert.equal(events[0]!.type, "meta");
   assert.equal((events[0] as { conversationId: string }).conversationId, answer.conversationId);
   const text = events.filter((e) => e.type === "token").map((e) => (e as { text: string }).text).join("");

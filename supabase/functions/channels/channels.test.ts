@@ -149,7 +149,7 @@ Deno.test({
         const challenge = await deliverSlack(receiver("slack"), SIGNING_SECRET, { type: "url_verification", challenge: "c-123", token: "x" });
         assert.deepEqual(await challenge.json(), { challenge: "c-123" });
 
-        const event = slackMention("Where are my notes stored?", { eventId: "EvSLACK1", ts: "1700000000.000100" });
+        const event = slackMention("Are my notes encrypted?", { eventId: "EvSLACK1", ts: "1700000000.000100" });
         const started = performance.now();
         const ack = await deliverSlack(receiver("slack"), SIGNING_SECRET, event);
         assert.equal(ack.status, 200);
@@ -184,7 +184,7 @@ Deno.test({
       await t.step("slack refusals: duplicate, bad, missing and stale signatures, oversized bodies; never answered", async () => {
         const posts = () => fake.calls.filter((c) => c.method === "chat.postMessage").length;
         const before = posts();
-        const dup = slackMention("Where are my notes stored?", { eventId: "EvSLACK1" });
+        const dup = slackMention("Are my notes encrypted?", { eventId: "EvSLACK1" });
         assert.deepEqual(await status(await deliverSlack(receiver("slack"), SIGNING_SECRET, dup, { headers: { "x-slack-retry-num": "1" } })), [409, "duplicate_delivery"]);
         assert.deepEqual(await status(await deliverSlack(receiver("slack"), "wrong-secret", slackMention("hi"))), [401, "bad_signature"]);
         assert.deepEqual(await status(await deliverSlack(receiver("slack"), SIGNING_SECRET, slackMention("hi"), { timestamp: Math.floor(Date.now() / 1000) - 600 })), [401, "stale_request"]);
@@ -224,12 +224,12 @@ Deno.test({
         assert.equal(greet!.body.text, "Welcome to Acme help\\!");
         assert.equal(greet!.body.parse_mode, "MarkdownV2");
 
-        const update = telegramMessage("Where are my notes stored?", { chatId: 4242 });
+        const update = telegramMessage("Are my notes encrypted?", { chatId: 4242 });
         const res = await deliverTelegram(receiver("telegram"), secret, update);
         assert.equal(res.status, 200);
         await res.body?.cancel();
         const answers = await fake.waitFor((c) => c.platform === "telegram" && c.method === "sendMessage" && c.body.chat_id === "4242", 2);
-        assert.match(answers[1]!.body.text, /Frankfurt/);
+        assert.match(answers[1]!.body.text, /encrypted/);
         const chat = await stack.service.from("chats").select("channel, external_user_id").eq("external_thread_id", `${ids.telegram}:4242`).single();
         assert.deepEqual(chat.data, { channel: "telegram", external_user_id: "4242" });
 
@@ -256,7 +256,7 @@ Deno.test({
         assert.equal(await ok.text(), "987654");
         assert.deepEqual(await status(await check("wrong")), [403, "verification_failed"]);
 
-        const msg = whatsappText(PHONE_ID, "15551230000", "Can I get my data out?");
+        const msg = whatsappText(PHONE_ID, "15551230000", "Can I download all my data?");
         const res = await deliverWhatsApp(receiver("whatsapp"), APP_SECRET, msg);
         assert.equal(res.status, 200);
         await res.body?.cancel();

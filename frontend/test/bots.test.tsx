@@ -121,7 +121,7 @@ describe("BotSettingsPage", () => {
     fake.on((c) => (c.name === "set_bot_password" ? { data: null, error: { message: "Only admins and owners of the bot's team can set its password", code: "42501" } } : undefined));
     await userEvent.type(screen.getByLabelText("Chat password"), "open-sesame");
     await userEvent.click(screen.getByRole("button", { name: "Save access" }));
-    expect(await screen.findByText("You are not allowed to do this.")).toBeInTheDocument();
+    expect(await screen.findByText("Only admins and owners of the team can do this.")).toBeInTheDocument();
     expect(fake.calls.find((c) => c.name === "set_bot_password")?.args).toEqual({ bot_id: BOT_ID, password: "open-sesame" });
   });
 

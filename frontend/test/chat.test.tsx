@@ -160,7 +160,7 @@ describe("widget loader attributes", () => {
     const { readConfig, embedUrl } = await import("../../sdk/src/widget");
     const id = "c0000000-0000-4000-8000-000000000001";
     const ok = readConfig({ botId: id, position: "left", color: "#0f766e", open: "true", lang: "de" }, "https://app.test/widget.js");
-    expect(ok).toEqual({ botId: id, position: "left", color: "#0f766e", open: true, lang: "de", origin: "https://app.test" });
+    expect(ok).toEqual({ botId: id, position: "left", color: "#0f766e", open: true, lang: "de", origin: "https://app.test", greeting: "", greetingDelay: 5, hideOn: [], icon: "" });
     expect(embedUrl(ok!)).toBe(`https://app.test/de/bots/${id}/embed?color=%230f766e`);
     err.mockClear();
     const fallback = readConfig({ botId: id, position: "middle", color: "red;background:url(x)", open: "yes", lang: "xx" }, "https://app.test/widget.js");

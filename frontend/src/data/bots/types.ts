@@ -6,12 +6,9 @@ import { jsonObject, jsonString } from "../../lib/json";
 export const BOT_LANGUAGES = ["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"] as const;
 export type BotLanguage = (typeof BOT_LANGUAGES)[number];
 
-/** Providers a team stores an API key (and base URL) for (team_provider_keys.provider). */
-export const KEY_PROVIDERS = ["openai", "anthropic", "google", "mistral", "groq", "openai_compatible"] as const;
-export type KeyProvider = (typeof KEY_PROVIDERS)[number];
-/** What a bot answers with (bots.model_provider): the built-in extractive responder or a keyed provider. */
-export const MODEL_PROVIDERS = ["extractive", ...KEY_PROVIDERS] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+// The provider lists live once, in the functions' contracts.
+import { MODEL_PROVIDERS, type ModelProvider } from "@shared/contracts/providers.ts";
+export { KEY_PROVIDERS, MODEL_PROVIDERS, type KeyProvider, type ModelProvider } from "@shared/contracts/providers.ts";
 
 export type BotVisibility = Tables<"bots">["visibility"];
 

@@ -5,11 +5,12 @@ import { googleProvider } from "./google.ts";
 import { groqProvider } from "./groq.ts";
 import { mistralProvider } from "./mistral.ts";
 import { openAiProvider } from "./openai.ts";
+import { KEY_PROVIDERS } from "../contracts/providers.ts";
 import type { Provider, ProviderConfig, ProviderName } from "./types.ts";
 
 export * from "./types.ts";
 
-export const PROVIDERS: ProviderName[] = ["openai", "anthropic", "google", "mistral", "groq", "openai_compatible"];
+export const PROVIDERS: ProviderName[] = [...KEY_PROVIDERS];
 
 /** Default models when a bot names none. */
 export const DEFAULT_MODELS: Record<ProviderName, string> = {

@@ -1,7 +1,10 @@
 // One interface for every model provider: a system prompt and turns in, a
 // stream of tokens and then the usage out.
 
-export type ProviderName = "openai" | "anthropic" | "google" | "mistral" | "groq" | "openai_compatible";
+import type { KeyProvider } from "../contracts/providers.ts";
+
+/** A keyed model provider (the one list: contracts/providers.ts). */
+export type ProviderName = KeyProvider;
 
 export interface ImagePart {
   mime: string;

@@ -165,7 +165,9 @@ const SUITES = {
         // A platform key that must never reach a team's own base URL (chat.test.ts checks).
         PARLEY_OPENAI_API_KEY: "sk-platform-test-only" },
     });
-    const m = /(\d+) passed[^\d]+(\d+) failed/.exec(out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "");
+    // Deno's last line: "ok | 184 passed (14 steps) | 0 failed (2m24s)" (steps are inside tests).
+    const last = (out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "").replace(/\(\d+ steps?\)/g, "");
+    const m = /(\d+) passed[^\d]+(\d+) failed/.exec(last);
     return m ? { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === "0" ? 1 : 0) } : { passed: 0, failed: 1 };
   },
   frontend: vitest("frontend"),

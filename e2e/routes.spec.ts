@@ -12,7 +12,6 @@
 // the SPA's page and HTTP 404 from the app server (dist/route-manifest.json).
 // Run: node --import tsx --test e2e/routes.spec.ts (builds frontend/dist when missing).
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -57,10 +56,11 @@ const PARAMS: Record<string, (def: RouteDef) => string> = {
   chatId: () => SEED.sharedChat,
   dataSourceId: () => SEED.dataSource,
   userId: () => SEED.ownerUser,
-  testRunId: () => randomUUID(),
-  taskId: () => randomUUID(),
-  functionId: () => randomUUID(),
-  channelId: () => randomUUID(),
+  // The seed's test run, task, power-up and channel of the public bot (supabase/seed.sql).
+  testRunId: () => "f4100000-0000-4000-8000-000000000001",
+  taskId: () => "e2200000-0000-4000-8000-000000000001",
+  functionId: () => "f8000000-0000-4000-8000-000000000001",
+  channelId: () => "d1000000-0000-4000-8000-000000000001",
   slug: (def) => firstSlug(def.meta?.collection),
 };
 const SPLATS: Record<string, string> = {

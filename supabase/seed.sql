@@ -654,10 +654,10 @@ insert into public.leads (bot_id, chat_id, power_up_id, fields, created_at) valu
 
 -- webhooks and tasks (issue 21) ----------------------------------------------------------
 -- A switched-off example endpoint (so the demo sends nothing anywhere) and a weekly digest
--- of "Acme Internal" (Mondays 09:00 Berlin time; no recipients, so no mail is sent).
+-- of "Acme Help Center" (Mondays 09:00 Berlin time; no recipients, so no mail is sent).
 insert into public.webhook_endpoints (id, bot_id, url, events, enabled, description) values
   ('e2100000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'https://hooks.example.com/parley',
    array['chat.created', 'message.created', 'feedback.created'], false, 'Example endpoint (switched off)');
 insert into public.tasks (id, bot_id, name, type, cron, timezone, settings) values
-  ('e2200000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000002', 'Weekly digest', 'digest',
+  ('e2200000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Weekly digest', 'digest',
    '0 9 * * 1', 'Europe/Berlin', '{"period_hours": 168}');

@@ -41,3 +41,13 @@ export function createLogger(fn: string, requestId: string = crypto.randomUUID()
     with: (fields) => createLogger(fn, requestId, { ...base, ...fields }),
   };
 }
+
+/**
+ * Keeps work alive after the answer was sent: EdgeRuntime.waitUntil on hosted Supabase, a plain
+ * promise locally. A failure is logged under `event` (never thrown into nowhere).
+ */
+export function inBackground(work: Promise<unknown>, log: Logger, event = "background_work_failed"): void {
+  const guarded = work.catch((e) => log.error(event, { error: describe(e) }));
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
+  runtime?.waitUntil?.(guarded);
+}

@@ -19,16 +19,10 @@ import { exchangeSlackCode, slackClient } from "../_shared/channels/slack.ts";
 import { env } from "../_shared/env.ts";
 import { externalThreadId, firstDelivery, type LoadedChannel, loadChannel, receiverUrl, recordChannelEvent, saveChannel, welcomeText } from "../_shared/channels/store.ts";
 import { ChannelError, channelHttpError, type InboundMessage, PlatformError } from "../_shared/channels/types.ts";
-import type { Logger } from "../_shared/log.ts";
+import { inBackground, type Logger } from "../_shared/log.ts";
 
 export const MAX_DELIVERY_BYTES = 256 * 1024;
 
-/** Keeps the answer going after the acknowledgement: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
-function inBackground(work: Promise<unknown>, log: Logger) {
-  const guarded = work.catch((e) => log.error("channel_answer_failed", { error: String((e as Error)?.stack ?? e) }));
-  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
-  if (runtime?.waitUntil) runtime.waitUntil(guarded);
-}
 
 /** The engine's answer to one message (or the greeting), sent back to the platform. */
 async function answer(channel: LoadedChannel, msg: InboundMessage, receivedAt: Date, log: Logger): Promise<void> {
@@ -148,6 +142,7 @@ Deno.serve(
           for (const msg of fresh) await answer(channel, msg, receivedAt, log.with({ channel_id: channel.id, platform }));
         })(),
         log,
+        "channel_answer_failed",
       );
       return json(parsed.ack.status ?? 200, parsed.ack.body);
     } catch (e) {

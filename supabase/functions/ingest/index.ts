@@ -25,17 +25,11 @@ import { must } from "../_shared/db.ts";
 import { handler, HttpError, json } from "../_shared/http.ts";
 import { readBody } from "../_shared/knowledge/request.ts";
 import { claimConnection } from "../_shared/knowledge/notion-connections.ts";
-import { describe, type Logger } from "../_shared/log.ts";
+import { inBackground, type Logger } from "../_shared/log.ts";
 import { activeJob, createJob, nextSyncAt, runJob } from "./sync.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Keeps the work alive after the answer: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
-function inBackground(work: Promise<unknown>, log: Logger) {
-  const guarded = work.catch((e) => log.error("background_job_failed", { error: describe(e) }));
-  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
-  runtime?.waitUntil?.(guarded);
-}
 
 async function startSync(
   source: { id: string; bot_id: string },
@@ -47,7 +41,7 @@ async function startSync(
   const running = await activeJob(service, source.id);
   if (running) throw new HttpError(409, "sync_in_progress", "This data source is already syncing", { job_id: running });
   const jobId = await createJob(service, source, trigger, userId);
-  inBackground(runJob(service, jobId, { log: log.with({ job_id: jobId }) }), log);
+  inBackground(runJob(service, jobId, { log: log.with({ job_id: jobId }) }), log, "background_job_failed");
   return jobId;
 }
 

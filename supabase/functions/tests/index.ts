@@ -22,7 +22,7 @@ import type {
 } from "../_shared/contracts/tests.ts";
 import { must } from "../_shared/db.ts";
 import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
-import { describe, type Logger } from "../_shared/log.ts";
+import { inBackground, type Logger } from "../_shared/log.ts";
 import { type CsvCase, formatCases, parseCases } from "./csv.ts";
 import { processRun } from "./runner.ts";
 import { suggestCases } from "./suggest.ts";
@@ -30,12 +30,6 @@ import { suggestCases } from "./suggest.ts";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TICK_RUNS = 5;
 
-/** Keeps the work alive after the answer: EdgeRuntime.waitUntil on hosted Supabase, a plain promise locally. */
-function inBackground(work: Promise<unknown>, log: Logger) {
-  const guarded = work.catch((e) => log.error("background_run_failed", { error: describe(e) }));
-  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime;
-  runtime?.waitUntil?.(guarded);
-}
 
 const notFound = () => new HttpError(404, "not_found", "No such item");
 
@@ -52,7 +46,7 @@ async function startRun(botId: string, userId: string | null, log: Logger): Prom
   const inserted = await service.from("test_runs").insert({ bot_id: botId, trigger: "manual", created_by: userId }).select("id").single();
   if (inserted.error?.code === "23505") throw new HttpError(409, "run_in_progress", "A test run of this bot is already under way");
   const runId = must(inserted, "create run").id;
-  inBackground(processRun(service, runId, log), log);
+  inBackground(processRun(service, runId, log), log, "background_run_failed");
   return runId;
 }
 

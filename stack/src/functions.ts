@@ -232,13 +232,21 @@ export class FunctionsRuntime {
       const timeout = setTimeout(() => {
         upstream.destroy(new Error("wall clock limit reached"));
       }, this.o.requestTimeoutMs ?? 400_000);
+      // The caller went away (a closed tab, an aborted fetch): drop our side of the request. The
+      // worker lives on, as on hosted Supabase, where background work (EdgeRuntime.waitUntil)
+      // outlives the request: the reset this causes below is ours, not the worker dying.
+      let callerGone = false;
       res.on("close", () => {
         clearTimeout(timeout);
-        if (!res.writableFinished) upstream.destroy();
+        if (!res.writableFinished) {
+          callerGone = true;
+          upstream.destroy();
+        }
         resolve();
       });
       upstream.on("error", (e: NodeJS.ErrnoException) => {
         clearTimeout(timeout);
+        if (callerGone) return resolve();
         this.o.log.warn(`function ${name} request failed`, { error: e.message });
         // A refused or reset connection means the worker died (its exit event may not have
         // arrived yet): retire it now so the next request starts a fresh one.

@@ -79,6 +79,27 @@ describe("edge functions", () => {
     expect(again.pid).not.toBe(first.pid);
   });
 
+  it("keeps the worker (and its background work) when a caller goes away mid-response", async () => {
+    const s = stackInfo();
+    const before = (await (await fetch(`${s.apiUrl}/functions/v1/crash`)).json()).pid;
+    const abort = new AbortController();
+    const res = await fetch(`${s.apiUrl}/functions/v1/crash?stream`, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain(`pid ${before}`);
+    abort.abort();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await (await fetch(`${s.apiUrl}/functions/v1/crash`)).json()).pid).toBe(before);
+    // gone before the answer's headers
+    const early = new AbortController();
+    const pending = fetch(`${s.apiUrl}/functions/v1/crash?slow`, { signal: early.signal }).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    early.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect((await (await fetch(`${s.apiUrl}/functions/v1/crash`)).json()).pid).toBe(before);
+  });
+
   it("rejects oversized bodies with 413", async () => {
     const s = stackInfo();
     const r = await fetch(`${s.apiUrl}/functions/v1/echo`, {

@@ -111,6 +111,44 @@ async function warmDenoCacheOnce() {
   if (code !== 0) console.log("(deno cache reported a problem; functions will fetch what is missing on first use)");
 }
 
+// Browser specs: each file runs in its own `node --test` process with its own stack, taken
+// from one queue. The e2e lane works through it; the other lane joins in when its own suites
+// are done, so both cores stay busy to the end.
+const e2e = {
+  queue: null,
+  opened: null,
+  openedResolve: null,
+  helpers: [],
+  out: [],
+  passed: 0,
+  failed: 0,
+  open(files) {
+    this.queue = files;
+    this.openedResolve?.();
+  },
+  whenOpen() {
+    if (this.queue) return Promise.resolve();
+    this.opened ??= new Promise((resolve) => (this.openedResolve = resolve));
+    return this.opened;
+  },
+  async work() {
+    for (let file = this.queue?.shift(); file; file = this.queue?.shift()) {
+      const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", file], { env: denoEnv, capture: true });
+      const pass = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
+      const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
+      this.passed += pass;
+      this.failed += fail || (code !== 0 ? 1 : 0);
+      this.out.push(`\n--- ${file}\n${out}${code !== 0 ? `${file}: exit ${code}\n` : ""}`);
+    }
+  },
+  /** The other lane's share: waits for the build, then takes files until none are left. */
+  join() {
+    const helper = this.whenOpen().then(() => this.work());
+    this.helpers.push(helper);
+    return helper;
+  },
+};
+
 const SUITES = {
   // The committed generated files match the migrations: the Database type and the schema snapshot.
   types: async () => {
@@ -187,12 +225,25 @@ const SUITES = {
     ensureChromium();
     await warmDenoCache();
     const build = await run("npm", ["run", "build", "--workspace", "frontend"]);
-    if (build.code !== 0) return { passed: 0, failed: 1 };
+    if (build.code !== 0) {
+      e2e.open([]);
+      return { passed: 0, failed: 1 };
+    }
+    // The longest specs first (by size), so the last ones to finish are short.
     const files = fs.readdirSync(path.join(root, "e2e")).filter((f) => f.endsWith(".spec.ts")).map((f) => path.join("e2e", f));
-    const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { env: denoEnv });
-    const pass = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
-    const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
-    return { passed: pass, failed: fail || (code !== 0 ? 1 : 0) };
+    // PARLEY_E2E_FILTER (a regular expression on the file name) narrows the run while developing.
+    if (process.env.PARLEY_E2E_FILTER) files.splice(0, files.length, ...files.filter((f) => new RegExp(process.env.PARLEY_E2E_FILTER).test(f)));
+    files.sort((a, b) => fs.statSync(path.join(root, b)).size - fs.statSync(path.join(root, a)).size);
+    e2e.open(files);
+    await e2e.work();
+    // Wait for the other lane's share, if it joined.
+    await Promise.all(e2e.helpers);
+    const kept = suiteOutput.getStore();
+    for (const chunk of e2e.out) {
+      if (kept) kept.push(chunk);
+      else process.stdout.write(chunk);
+    }
+    return { passed: e2e.passed, failed: e2e.failed };
   },
 };
 
@@ -204,7 +255,8 @@ for (const n of names) if (!SUITES[n]) {
 }
 
 // Two lanes side by side (PARLEY_TEST_SERIAL=1 runs one after another): the browser suite,
-// which mostly waits on Chromium, beside everything else in order. Each suite's output is
+// which mostly waits on Chromium, beside everything else in order; when the other lane is
+// done it takes browser specs from the same queue. Each suite's output is
 // printed whole when it ends, so logs stay readable.
 const serial = process.env.PARLEY_TEST_SERIAL === "1" || names.length < 2 || !names.includes("e2e");
 const lanes = serial ? [names] : [names.filter((n) => n !== "e2e"), ["e2e"]];
@@ -232,6 +284,7 @@ async function runSuite(name) {
 }
 await Promise.all(lanes.map(async (lane) => {
   for (const name of lane) await runSuite(name);
+  if (!serial && !lane.includes("e2e")) await e2e.join();
 }));
 results.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { Logger } from "./log.ts";
 
-const platformDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../sql");
+export const platformDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../sql");
 
 export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

@@ -43,7 +43,7 @@ function ensurePostgresUser(): RunAs {
 }
 
 /** The server user must be able to reach its data dir: make every parent traversable. */
-function makeTraversable(dir: string) {
+export function makeTraversable(dir: string) {
   let d = path.resolve(dir);
   while (d !== path.dirname(d)) {
     try {

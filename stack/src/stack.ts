@@ -13,6 +13,7 @@ import { FunctionsRuntime } from "./functions.ts";
 import { defaultAllowedHosts, Gateway } from "./gateway.ts";
 import { loadKeys, type Keys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { restoreTemplate } from "./db-template.ts";
 import { applyMigrations, applyPlatform, applySeed } from "./migrations.ts";
 import { assertPortFree } from "./net.ts";
 import { readSchedules, startSchedules } from "./schedules.ts";
@@ -111,11 +112,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // PostgreSQL -------------------------------------------------------------
     let pg: PostgresHandle | undefined;
     let dbUrl: string;
+    let fromTemplate = false;
     if (options.databaseUrl) {
       dbUrl = options.databaseUrl;
     } else {
       const pgData = path.join(options.dataDir, "postgres");
-      await initCluster(pgData, DB_PASSWORD, log.child("postgres"));
+      const seedPaths = !options.noSeed && config.db?.seed?.enabled !== false ? (config.db?.seed?.sql_paths ?? ["./seed.sql"]) : null;
+      fromTemplate = await restoreTemplate(pgData, { workdir: options.workdir, seedPaths, password: DB_PASSWORD }, log.child("postgres"));
+      if (!fromTemplate) await initCluster(pgData, DB_PASSWORD, log.child("postgres"));
       pg = await startPostgres(pgData, options.dbPort, DB_PASSWORD, log.child("postgres"));
       dbUrl = pg.url;
       const watchPg = (handle: PostgresHandle) => {
@@ -137,7 +141,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       cleanup.push(() => pg?.stop());
     }
 
-    await applyPlatform(dbUrl, { authenticatorPassword: DB_PASSWORD });
+    // A cluster copied from the template has the platform objects; migrations and seed below
+    // find nothing left to do.
+    if (!fromTemplate) await applyPlatform(dbUrl, { authenticatorPassword: DB_PASSWORD });
     await applyMigrations(dbUrl, options.workdir, log.child("migrations"));
     if (!options.noSeed && config.db?.seed?.enabled !== false) {
       await applySeed(dbUrl, options.workdir, config.db?.seed?.sql_paths ?? ["./seed.sql"], log.child("seed"));

@@ -110,7 +110,7 @@ alter table public.bot_access_grants add constraint bot_access_grants_pkey PRIMA
 alter table public.bot_access_grants add constraint bot_access_grants_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 CREATE INDEX bot_access_grants_user_id_idx ON public.bot_access_grants USING btree (user_id);
 -- row level security: enabled
--- grants: anon: delete, maintain, references, select, trigger, truncate; authenticated: delete, maintain, references, select, trigger, truncate; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- grants: anon: delete, maintain, select; authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.bot_secrets ----------------------------------------------------------
 create table public.bot_secrets (
@@ -491,7 +491,7 @@ CREATE INDEX leads_bot_id_created_at_idx ON public.leads USING btree (bot_id, cr
 CREATE INDEX leads_chat_id_idx ON public.leads USING btree (chat_id);
 CREATE INDEX leads_power_up_id_idx ON public.leads USING btree (power_up_id);
 -- row level security: enabled
--- grants: anon: delete, maintain, references, select, trigger, truncate; authenticated: delete, maintain, references, select, trigger, truncate; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- grants: anon: delete, maintain, select; authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.message_feedback -----------------------------------------------------
 create table public.message_feedback (
@@ -635,7 +635,7 @@ CREATE INDEX power_up_calls_message_id_idx ON public.power_up_calls USING btree 
 CREATE INDEX power_up_calls_power_up_id_idx ON public.power_up_calls USING btree (power_up_id);
 CREATE TRIGGER count_power_up_call AFTER INSERT ON public.power_up_calls FOR EACH ROW EXECUTE FUNCTION private.count_power_up_call();
 -- row level security: enabled
--- grants: anon: maintain, references, select, trigger, truncate; authenticated: maintain, references, select, trigger, truncate; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- grants: anon: maintain, select; authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.power_up_secrets -----------------------------------------------------
 create table public.power_up_secrets (
@@ -683,7 +683,7 @@ alter table public.power_ups add constraint power_ups_type_check CHECK ((type = 
 CREATE INDEX power_ups_bot_id_idx ON public.power_ups USING btree (bot_id);
 CREATE TRIGGER protect_power_up_fields BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.protect_power_up_fields();
 -- row level security: enabled
--- grants: anon: delete, insert, maintain, references, select, trigger, truncate, update; authenticated: delete, insert, maintain, references, select, trigger, truncate, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+-- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.profiles -------------------------------------------------------------
 create table public.profiles (

@@ -77,9 +77,10 @@ export async function restoreTemplate(pgData: string, input: TemplateInput, log:
   try {
     if (!fs.existsSync(path.join(ready, "postgres", "PG_VERSION"))) {
       fs.mkdirSync(root(), { recursive: true });
-      // Templates of other days or migrations are dead weight.
+      // Templates from earlier days are dead weight (other checkouts may still use today's).
       for (const old of fs.readdirSync(root())) {
-        if (old !== key && !old.startsWith(".")) fs.rmSync(path.join(root(), old), { recursive: true, force: true });
+        const at = path.join(root(), old);
+        if (old !== key && Date.now() - fs.statSync(at).mtimeMs > 24 * 3600_000) fs.rmSync(at, { recursive: true, force: true });
       }
       const building = path.join(root(), `.building-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
       log.info("building the database template", { key });

@@ -37,7 +37,7 @@ import { emptyForm, toSettings, validateForm } from "../src/features/knowledge/f
 import { applyJobEvent } from "../src/data/ingestionJobs/use-live-jobs";
 import { ingestionJobKeys } from "../src/data/ingestionJobs/keys";
 import { mergeJob, type IngestionJob } from "../src/data/ingestionJobs/types";
-import { isStaleAfterJob } from "../src/data/ingestionJobs/use-stale-source-check";
+import { isJobStaleAfterSource, isStaleAfterJob } from "../src/data/ingestionJobs/use-stale-source-check";
 import { ToastProvider } from "../src/components/ui";
 
 const messages = { ...shared, ...sources, ...errors } as Record<string, string>;
@@ -238,5 +238,15 @@ describe("progress bar from ingestion job rows", () => {
     expect(isStaleAfterJob({ status: "ready", updated_at: "2026-11-21T10:00:06Z" }, done)).toBe(false);
     expect(isStaleAfterJob({ status: "ready", updated_at: "2026-11-21T10:00:02Z" }, done)).toBe(true);
     expect(isStaleAfterJob({ status: "running", updated_at: "2026-11-21T10:00:01Z" }, job({ status: "running" }))).toBe(false);
+  });
+
+  it("rereads a job that still says running after its source finished (the job is written last)", () => {
+    const running = job({ status: "running", created_at: "2026-11-21T10:00:00Z" });
+    expect(isJobStaleAfterSource({ status: "ready", last_synced_at: "2026-11-21T10:00:05Z" }, running)).toBe(true);
+    expect(isJobStaleAfterSource({ status: "error", last_synced_at: "2026-11-21T10:00:05Z" }, running)).toBe(true);
+    // the previous sync's time: this job has not finished yet
+    expect(isJobStaleAfterSource({ status: "ready", last_synced_at: "2026-11-20T09:00:00Z" }, running)).toBe(false);
+    expect(isJobStaleAfterSource({ status: "running", last_synced_at: "2026-11-21T10:00:05Z" }, running)).toBe(false);
+    expect(isJobStaleAfterSource({ status: "ready", last_synced_at: "2026-11-21T10:00:05Z" }, job({ status: "succeeded" }))).toBe(false);
   });
 });

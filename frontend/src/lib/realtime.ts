@@ -18,7 +18,10 @@ export interface RealtimeChannelOptions {
   listeners: RealtimeListener[];
   /** A private channel (realtime.messages policies decide who may join). */
   private?: boolean;
-  /** Called on every SUBSCRIBED: the first join and each rejoin after a dropped connection. */
+  /**
+   * Called on every SUBSCRIBED (the first join and each rejoin after a dropped connection) and,
+   * for table listeners, again when the server confirms it listens to the database.
+   */
   onSubscribed?: () => void;
 }
 
@@ -57,6 +60,15 @@ export function useRealtimeChannel(name: string | null, options: RealtimeChannel
           });
         }
       });
+      // The join reply (SUBSCRIBED) comes before the server listens to the database: Realtime
+      // confirms postgres_changes with a later system message ("Subscribed to PostgreSQL"), and
+      // a change committed in between is never sent. Channels with table listeners catch up
+      // again on that message, so nothing written around the join is missed.
+      if (latest.current.listeners.some((l) => l.kind === "changes")) {
+        channel.on("system", {}, (msg: { extension?: string; status?: string }) => {
+          if (msg.extension === "postgres_changes" && msg.status === "ok") latest.current.onSubscribed?.();
+        });
+      }
       channel.subscribe((status) => {
         if (status === "SUBSCRIBED") latest.current.onSubscribed?.();
       });

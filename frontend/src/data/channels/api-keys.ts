@@ -3,22 +3,22 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getSupabase } from "../../lib/supabase";
 import { channelKeys } from "./keys";
-import { API_KEY_COLUMNS, toAppError, type ApiKey } from "./types";
+import { API_KEY_COLUMNS, toAppError, type ApiKey, type NewApiKey } from "./types";
 
 export async function fetchApiKeys(botId: string): Promise<ApiKey[]> {
   const { data, error } = await getSupabase().from("api_keys").select(API_KEY_COLUMNS).eq("bot_id", botId).order("created_at", { ascending: false });
   if (error) throw toAppError(error);
-  return (data ?? []) as ApiKey[];
+  return data ?? [];
 }
 
 export function useApiKeysQuery(botId: string) {
   return useQuery({ queryKey: channelKeys.apiKeys(botId), queryFn: () => fetchApiKeys(botId) });
 }
 
-export async function createApiKey(input: { botId: string; name: string; ratePerMinute: number }): Promise<{ id: string; key: string; prefix: string }> {
+export async function createApiKey(input: { botId: string; name: string; ratePerMinute: number }): Promise<NewApiKey> {
   const { data, error } = await getSupabase().rpc("create_api_key", { bot_id: input.botId, name: input.name.trim(), rate_limit_per_minute: input.ratePerMinute });
   if (error) throw toAppError(error);
-  const row = (Array.isArray(data) ? data[0] : data) as { id: string; key: string; prefix: string } | undefined;
+  const row = data?.[0];
   if (!row) throw toAppError({ code: "request_failed" });
   return row;
 }

@@ -1,22 +1,15 @@
-// The `channels-connect` edge function: connect, send a test message, disconnect.
+// The `channels-connect` edge function: connect, send a test message, disconnect, install.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ChannelConnectAnswer, ChannelConnectRequest } from "@shared/contracts/channels.ts";
 import { callFunction } from "../../lib/functions";
 import { channelKeys } from "./keys";
-import type { Channel } from "./types";
 
-export type ChannelAction = "connect" | "test" | "disconnect" | "install";
+export type ChannelAction = ChannelConnectRequest["action"];
 
-export interface ChannelActionAnswer {
-  channel: Pick<Channel, "id" | "status" | "last_error" | "settings" | "last_event_at">;
-  webhook_url: string | null;
-  show_once?: Record<string, string>;
-  /** install (Slack OAuth): where to send the browser. */
-  authorize_url?: string;
-}
-
-export function runChannelAction({ id, action }: { id: string; botId: string; action: ChannelAction }): Promise<ChannelActionAnswer> {
+export function runChannelAction({ id, action }: { id: string; botId: string; action: ChannelAction }): Promise<ChannelConnectAnswer> {
   // Errors arrive as AppError with the function's code and message (lib/errors.ts).
-  return callFunction<ChannelActionAnswer>("channels-connect", { channel_id: id, action });
+  const body: ChannelConnectRequest = { channel_id: id, action };
+  return callFunction<ChannelConnectAnswer>("channels-connect", body);
 }
 
 export function useChannelActionMutation() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { getSupabase } from "../../lib/supabase";
 import { channelKeys } from "./keys";
-import { CHANNEL_COLUMNS, toAppError, type Channel, type ChannelType } from "./types";
+import { CHANNEL_COLUMNS, toAppError, toChannel, type Channel, type ChannelSettings, type ChannelType } from "./types";
 
 export interface NewChannel {
   botId: string;
@@ -18,7 +18,7 @@ export async function createChannel(input: NewChannel): Promise<Channel> {
     .select(CHANNEL_COLUMNS)
     .single();
   if (error) throw toAppError(error);
-  return data as Channel;
+  return toChannel(data);
 }
 
 export function useCreateChannelMutation() {
@@ -34,7 +34,7 @@ export interface ChannelPatch {
   botId: string;
   name?: string;
   enabled?: boolean;
-  settings?: Record<string, string>;
+  settings?: ChannelSettings;
 }
 
 export async function updateChannel({ id, botId: _botId, ...patch }: ChannelPatch): Promise<void> {

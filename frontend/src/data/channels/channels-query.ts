@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { getSupabase } from "../../lib/supabase";
 import { channelKeys } from "./keys";
-import { CHANNEL_COLUMNS, toAppError, type Channel } from "./types";
+import { CHANNEL_COLUMNS, toAppError, toChannel, type Channel } from "./types";
 
 export async function fetchChannels(botId: string): Promise<Channel[]> {
   const { data, error } = await getSupabase().from("channels").select(CHANNEL_COLUMNS).eq("bot_id", botId).order("created_at");
   if (error) throw toAppError(error);
-  return (data ?? []) as Channel[];
+  return (data ?? []).map(toChannel);
 }
 
 /** The bot's channels (useLiveChannels keeps them current). */
@@ -17,7 +17,7 @@ export function useChannelsQuery(botId: string) {
 export async function fetchChannel(id: string): Promise<Channel | null> {
   const { data, error } = await getSupabase().from("channels").select(CHANNEL_COLUMNS).eq("id", id).maybeSingle();
   if (error) throw toAppError(error);
-  return data as Channel | null;
+  return data && toChannel(data);
 }
 
 export function useChannelQuery(id: string) {

@@ -7,7 +7,7 @@ import { toAppError, type CredentialStatus } from "./types";
 export async function fetchCredentialStatus(channelId: string): Promise<CredentialStatus[]> {
   const { data, error } = await getSupabase().rpc("channel_credential_status", { channel_id: channelId });
   if (error) throw toAppError(error);
-  return (data ?? []) as CredentialStatus[];
+  return data ?? [];
 }
 
 export function useCredentialStatusQuery(channelId: string) {

@@ -1,7 +1,9 @@
 // Uploads to Storage with progress: fetch() has no upload progress, XMLHttpRequest does.
 // Same endpoint and headers supabase-js uses (POST /storage/v1/object/<bucket>/<path>).
 import { getConfig } from "../../lib/config";
+import type { Json } from "../../lib/database";
 import { AppError } from "../../lib/errors";
+import { jsonObject, jsonString } from "../../lib/json";
 import { loadSupabase } from "../../lib/supabase-ready";
 
 export const SOURCES_BUCKET = "data-sources";
@@ -28,16 +30,16 @@ export async function uploadSourceFile(path: string, file: Blob, mime: string, o
         resolve();
         return;
       }
-      let body: unknown;
+      let body: Json | undefined;
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
         /* not JSON: keep the status */
       }
       // Storage answers { statusCode, error, message }.
-      const e = body && typeof body === "object" ? (body as { error?: unknown; message?: unknown }) : {};
-      const code = typeof e.error === "string" ? e.error : `http_${xhr.status}`;
-      const message = typeof e.message === "string" ? e.message : xhr.statusText || `HTTP ${xhr.status}`;
+      const e = jsonObject(body);
+      const code = jsonString(e.error) ?? `http_${xhr.status}`;
+      const message = jsonString(e.message) ?? (xhr.statusText || `HTTP ${xhr.status}`);
       reject(new AppError({ status: xhr.status, code, message }));
     };
     xhr.onerror = () => reject(new AppError({ status: 0, code: "network_error", message: "The upload failed: network error." }));

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Json } from "../../lib/database";
 import { unwrap } from "../../lib/errors";
+import { toJsonObject } from "../../lib/json";
 import { loadSupabase } from "../../lib/supabase-ready";
 import { powerUpKeys } from "./keys";
 import { POWER_UP_COLUMNS, type PowerUp, type PowerUpType } from "./types";
@@ -20,7 +20,7 @@ export interface PowerUpInput {
 
 export async function savePowerUp({ botId, id, settings, ...fields }: PowerUpInput): Promise<PowerUp> {
   const supabase = await loadSupabase();
-  const row = { ...fields, ...(settings ? { settings: settings as { [key: string]: Json } } : {}) };
+  const row = { ...fields, ...(settings ? { settings: toJsonObject(settings) } : {}) };
   if (id) return unwrap(await supabase.from("power_ups").update(row).eq("id", id).select(POWER_UP_COLUMNS).single());
   return unwrap(await supabase.from("power_ups").insert({ bot_id: botId, type: fields.type ?? "http", name: fields.name ?? "action", ...row }).select(POWER_UP_COLUMNS).single());
 }

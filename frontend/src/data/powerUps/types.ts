@@ -1,4 +1,5 @@
-import type { Tables } from "../../lib/database";
+import type { Json, Tables } from "../../lib/database";
+import { jsonObject } from "../../lib/json";
 
 export const POWER_UP_COLUMNS = "id, bot_id, type, name, label, description, enabled, example_phrases, settings, call_count, last_called_at, created_at" as const;
 export type PowerUp = Pick<Tables<"power_ups">, "id" | "bot_id" | "type" | "name" | "label" | "description" | "enabled" | "example_phrases" | "settings" | "call_count" | "last_called_at" | "created_at">;
@@ -6,6 +7,6 @@ export type PowerUpType = "http" | "lead" | "link" | "handoff";
 export const POWER_UP_TYPES: readonly PowerUpType[] = ["http", "lead", "link", "handoff"];
 
 /** settings is jsonb: read as an object, whatever was stored. */
-export function readSettings(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+export function readSettings(value: Json | undefined): Record<string, unknown> {
+  return jsonObject(value);
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Json } from "../../lib/database";
 import { refused, toAppError, unwrap } from "../../lib/errors";
 import { loadSupabase } from "../../lib/supabase-ready";
 import { taskKeys } from "./keys";
@@ -10,7 +9,7 @@ export type TaskSave = { botId: string; input: TaskInput } & ({ id: string } | {
 /** Creates (with a type) or updates a task; answers its id. */
 export async function saveTask(s: TaskSave): Promise<string> {
   const db = await loadSupabase();
-  const row = { ...s.input, settings: s.input.settings as { [key: string]: Json } };
+  const row = s.input;
   if (s.id === undefined) return unwrap(await db.from("tasks").insert({ ...row, bot_id: s.botId, type: s.type }).select("id").single()).id;
   const { error, count } = await db.from("tasks").update(row, { count: "exact" }).eq("id", s.id);
   if (error) throw toAppError(error);

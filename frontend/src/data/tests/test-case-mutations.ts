@@ -36,7 +36,7 @@ export async function bulkEditTestCases(cases: { id: string; tags: string[] }[],
 
 export async function addTestCaseFromMessage(messageId: string, expectedAnswer?: string): Promise<string> {
   const db = await loadSupabase();
-  return unwrap(await db.rpc("add_test_case_from_message", { message_id: messageId, expected_answer: expectedAnswer ?? undefined })) as string;
+  return unwrap(await db.rpc("add_test_case_from_message", { message_id: messageId, expected_answer: expectedAnswer ?? undefined }));
 }
 
 export function useSaveTestCaseMutation(botId: string) {

@@ -8,7 +8,7 @@ import { DELIVERY_COLUMNS, type WebhookDelivery } from "./types";
 export async function fetchWebhookDeliveries(botId: string, endpointId: string | null): Promise<WebhookDelivery[]> {
   let q = (await loadSupabase()).from("webhook_deliveries").select(DELIVERY_COLUMNS).eq("bot_id", botId);
   if (endpointId) q = q.eq("endpoint_id", endpointId);
-  return (unwrap(await q.order("created_at", { ascending: false }).limit(50)) ?? []) as WebhookDelivery[];
+  return unwrap(await q.order("created_at", { ascending: false }).limit(50)) ?? [];
 }
 
 export function useWebhookDeliveriesQuery(botId: string, endpointId: string | null) {

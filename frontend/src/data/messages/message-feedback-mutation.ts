@@ -6,16 +6,17 @@ import { messageKeys } from "./keys";
 
 export interface FeedbackInput {
   messageId: string;
+  botId: string;
   rating: "up" | "down";
   comment?: string;
 }
 
 /** One rating per visitor and answer: a second one replaces the first. */
-export async function sendFeedback({ messageId, rating, comment }: FeedbackInput): Promise<void> {
-  // bot_id and user_id are filled by the database (a trigger and auth.uid()); the generated
-  // Insert type cannot know, so the row says only what the visitor chose.
-  const row: Omit<TablesInsert<"message_feedback">, "bot_id"> = { message_id: messageId, rating, comment: comment?.trim() || null };
-  unwrap(await (await loadSupabase()).from("message_feedback").upsert(row as TablesInsert<"message_feedback">, { onConflict: "message_id,user_id" }));
+export async function sendFeedback({ messageId, botId, rating, comment }: FeedbackInput): Promise<void> {
+  // user_id is auth.uid(); bot_id is required by the generated Insert type, and the database
+  // copies it from the message anyway (a trigger), so a wrong one cannot mislabel a rating.
+  const row: TablesInsert<"message_feedback"> = { message_id: messageId, bot_id: botId, rating, comment: comment?.trim() || null };
+  unwrap(await (await loadSupabase()).from("message_feedback").upsert(row, { onConflict: "message_id,user_id" }));
 }
 
 export function useMessageFeedbackMutation() {

@@ -201,7 +201,7 @@ function Conversation({
           </li>
         )}
         {messages.map((m) => (
-          <MessageItem key={m.key} message={m} botName={bot.name} canGiveFeedback={!readOnly} />
+          <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} />
         ))}
       </ol>
       {readOnly ? (

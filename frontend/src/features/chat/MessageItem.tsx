@@ -48,7 +48,7 @@ function Sources({ sources, anchor }: { sources: ChatSource[]; anchor: string })
   );
 }
 
-function Feedback({ messageId }: { messageId: string }) {
+function Feedback({ messageId, botId }: { messageId: string; botId: string }) {
   const intl = useIntl();
   const toast = useToast();
   const mutation = useMessageFeedbackMutation();
@@ -58,12 +58,12 @@ function Feedback({ messageId }: { messageId: string }) {
 
   function rate(r: "up" | "down") {
     setRating(r);
-    mutation.mutate({ messageId, rating: r }, { onSuccess: () => toast.show(TOAST_MESSAGES.feedbackThanks), onError: () => toast.show("chat.feedback.failed", "error") });
+    mutation.mutate({ messageId, botId, rating: r }, { onSuccess: () => toast.show(TOAST_MESSAGES.feedbackThanks), onError: () => toast.show("chat.feedback.failed", "error") });
   }
   function sendComment() {
     if (!rating || !comment.trim()) return;
     mutation.mutate(
-      { messageId, rating, comment },
+      { messageId, botId, rating, comment },
       {
         onSuccess: () => {
           setCommentSent(true);
@@ -111,7 +111,7 @@ function Feedback({ messageId }: { messageId: string }) {
   );
 }
 
-export function MessageItem({ message, botName, canGiveFeedback }: { message: ViewMessage; botName: string; canGiveFeedback: boolean }) {
+export function MessageItem({ message, botId, botName, canGiveFeedback }: { message: ViewMessage; botId: string; botName: string; canGiveFeedback: boolean }) {
   const anchor = `m-${message.key}`;
   if (message.role === "user") {
     return (
@@ -157,7 +157,7 @@ export function MessageItem({ message, botName, canGiveFeedback }: { message: Vi
         )}
         {!message.streaming && <Sources sources={message.sources} anchor={anchor} />}
       </div>
-      {!message.streaming && message.id && !message.errorId && canGiveFeedback && <Feedback messageId={message.id} />}
+      {!message.streaming && message.id && !message.errorId && canGiveFeedback && <Feedback messageId={message.id} botId={botId} />}
     </li>
   );
 }

@@ -5,6 +5,9 @@ import { readTheme, toBot } from "../src/data/bots/types";
 import { readImages, readSources, toConversationSummary } from "../src/data/chats/types";
 import { readJobErrors } from "../src/data/ingestionJobs/types";
 import { toDataSource } from "../src/data/dataSources/types";
+import { readChannelSettings, toChannel } from "../src/data/channels/types";
+import { readSettings } from "../src/data/powerUps/types";
+import { toJsonObject } from "../src/lib/json";
 
 describe("jsonb readers", () => {
   it("reads a bot's theme, language and provider", () => {
@@ -34,6 +37,22 @@ describe("jsonb readers", () => {
     const chat = { id: "c", bot_id: "b", user_id: "u", channel: "carrier-pigeon", title: null, shared: false, message_count: 0, last_message_at: null, created_at: "", bot: null };
     expect(toConversationSummary(chat).channel).toBe("web");
     expect(toConversationSummary({ ...chat, channel: "slack" }).channel).toBe("slack");
+  });
+
+  it("reads a channel's settings (strings only) and status", () => {
+    expect(readChannelSettings({ client_id: "123", test_recipient: "C1", count: 3, nested: { a: "b" } })).toEqual({ client_id: "123", test_recipient: "C1" });
+    expect(readChannelSettings(["x"])).toEqual({});
+    const row = { id: "ch", bot_id: "b", type: "slack" as const, name: "n", enabled: true, settings: { welcome_message: "Hi" }, status: "connected", last_error: null, last_event_at: null, message_count: 0, created_at: "" };
+    expect(toChannel(row)).toMatchObject({ settings: { welcome_message: "Hi" }, status: "connected" });
+    expect(toChannel({ ...row, status: "exploded" }).status).toBe("not_connected");
+  });
+
+  it("writes loose settings as JSON, leaving out what JSON cannot hold", () => {
+    expect(toJsonObject({ url: "https://a.test", max_chars: 4000, headers: { a: "b" }, fields: ["email"], body: undefined, fn: () => 1 })).toEqual({
+      url: "https://a.test", max_chars: 4000, headers: { a: "b" }, fields: ["email"], body: undefined,
+    });
+    expect(readSettings([1])).toEqual({});
+    expect(readSettings({ method: "GET" })).toEqual({ method: "GET" });
   });
 });
 

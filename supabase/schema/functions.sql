@@ -65,12 +65,14 @@ CREATE OR REPLACE FUNCTION private.bot_chat_budget(bot_id uuid)
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  -- Every bot gets the same ceiling until billing plans set it per team's plan. A benchmark may
-  -- raise it for a whole database: alter database ... set parley.bot_chat_budget = '1000000'.
-  select coalesce(nullif(current_setting('parley.bot_chat_budget', true), '')::integer, 600)
-  where bot_chat_budget.bot_id is not null;
+  -- Primary-key lookups only: the bot, its team, the team's plan.
+  select p.chat_requests_per_minute
+  from public.bots b
+  join public.teams t on t.id = b.team_id
+  join public.plans p on p.id = t.plan_id
+  where b.id = bot_chat_budget.bot_id;
 $function$;
-comment on function private.bot_chat_budget(bot_id uuid) is 'Answers a bot may give per minute, whoever asks (all visitors and channels together). The plan setting billing will change.';
+comment on function private.bot_chat_budget(bot_id uuid) is 'Answers a bot may give per minute, whoever asks (all visitors and channels together): its team''s plan''s chat_requests_per_minute. Null for an unknown bot.';
 -- execute: service_role
 
 -- private.bot_has_password(bot_id uuid)
@@ -1478,6 +1480,27 @@ begin
 end;
 $function$;
 -- execute: public
+
+-- private.protect_team_plan()
+CREATE OR REPLACE FUNCTION private.protect_team_plan()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' and new.plan_id is distinct from 'free' then
+      raise exception 'A new team starts on the free plan' using errcode = '42501';
+    end if;
+    if tg_op = 'UPDATE' and new.plan_id is distinct from old.plan_id then
+      raise exception 'A team''s plan changes through billing, not directly' using errcode = '42501';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.protect_team_plan() is 'Trigger: clients create teams on the free plan and never change teams.plan_id.';
+-- execute: owner only
 
 -- private.protect_test_case_fields()
 CREATE OR REPLACE FUNCTION private.protect_test_case_fields()

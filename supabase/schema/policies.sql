@@ -209,6 +209,14 @@ create policy "Visitors can read the messages of their own chats" on public.mess
   as permissive for select to authenticated
   using (( SELECT private.is_own_chat(messages.chat_id) AS is_own_chat));
 
+-- public.plans ----------------------------------------------------------------
+create policy "Anyone can read plans" on public.plans
+  as permissive for select to anon
+  using (true);
+create policy "Signed-in users can read plans" on public.plans
+  as permissive for select to authenticated
+  using (true);
+
 -- public.platform_admins ------------------------------------------------------
 create policy "Platform admins can read platform admins" on public.platform_admins
   as permissive for select to authenticated

@@ -594,6 +594,56 @@ CREATE INDEX notion_connections_user_id_idx ON public.notion_connections USING b
 -- row level security: enabled
 -- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.plans ----------------------------------------------------------------
+create table public.plans (
+  id text not null,
+  name jsonb not null,
+  sort_order integer default 0 not null,
+  chat_requests_per_minute integer not null,
+  bots integer,
+  messages_per_month integer,
+  data_sources integer,
+  stored_characters bigint,
+  members integer,
+  channels integer,
+  power_ups integer,
+  api_access boolean,
+  powered_by_removable boolean,
+  test_runs_per_month integer,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.plans is 'Billing plans and the limits each sets; a null limit is unlimited. Anyone reads them; only the service role writes them. Only chat_requests_per_minute is enforced so far (issue 22 enforces the rest).';
+comment on column public.plans.id is 'Stable key: free, pro, business. teams.plan_id refers to it.';
+comment on column public.plans.name is 'The plan''s name in each interface language: {"en": ..., "de": ..., ... "nl": ...} (all ten keys).';
+comment on column public.plans.sort_order is 'Order on the pricing page, smallest first.';
+comment on column public.plans.chat_requests_per_minute is 'Enforced: answers each bot of a team on this plan may give per minute, all visitors and channels together (private.bot_chat_budget).';
+comment on column public.plans.bots is 'Bots a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.messages_per_month is 'Answered messages a month, all the team''s bots together; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.data_sources is 'Data sources a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.stored_characters is 'Characters of ingested documents a team may store; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.members is 'Members a team may have, owners included; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.channels is 'Channels a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.power_ups is 'Power-ups a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.api_access is 'Whether the HTTP API channel and API keys are included; null: not restricted. Not enforced yet (billing, issue 22).';
+comment on column public.plans.powered_by_removable is 'Whether the "powered by" line can be hidden; null: not restricted. Not enforced yet (billing, issue 22).';
+comment on column public.plans.test_runs_per_month is 'Test runs a month, all the team''s bots together; null: unlimited. Not enforced yet (billing, issue 22).';
+alter table public.plans add constraint plans_bots_check CHECK ((bots >= 0));
+alter table public.plans add constraint plans_channels_check CHECK ((channels >= 0));
+alter table public.plans add constraint plans_chat_requests_per_minute_check CHECK (((chat_requests_per_minute >= 1) AND (chat_requests_per_minute <= 1000000)));
+alter table public.plans add constraint plans_data_sources_check CHECK ((data_sources >= 0));
+alter table public.plans add constraint plans_id_check CHECK ((id ~ '^[a-z][a-z0-9_-]{0,39}$'::text));
+alter table public.plans add constraint plans_members_check CHECK ((members >= 1));
+alter table public.plans add constraint plans_messages_per_month_check CHECK ((messages_per_month >= 0));
+alter table public.plans add constraint plans_name_check CHECK (((jsonb_typeof(name) = 'object'::text) AND (name ?& ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
+alter table public.plans add constraint plans_pkey PRIMARY KEY (id);
+alter table public.plans add constraint plans_power_ups_check CHECK ((power_ups >= 0));
+alter table public.plans add constraint plans_stored_characters_check CHECK ((stored_characters >= 0));
+alter table public.plans add constraint plans_test_runs_per_month_check CHECK ((test_runs_per_month >= 0));
+CREATE TRIGGER plans_set_timestamps BEFORE INSERT OR UPDATE ON public.plans FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: anon: select; authenticated: select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.platform_admins ------------------------------------------------------
 create table public.platform_admins (
   user_id uuid not null,
@@ -881,20 +931,25 @@ create table public.teams (
   billing_email text,
   created_by uuid default auth.uid(),
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  plan_id text default 'free'::text not null
 );
 comment on table public.teams is 'A team owns bots. Every user gets a personal team; shared teams are created with create_team().';
 comment on column public.teams.personal is 'The team created for a user at sign-up. Never shared, never deleted by the client.';
 comment on column public.teams.billing_email is 'Where invoices go. Owners only.';
+comment on column public.teams.plan_id is 'The team''s billing plan (public.plans). A new team starts on free; only the service role changes it (billing, platform administrators'' actions).';
 alter table public.teams add constraint teams_billing_email_check CHECK (((billing_email IS NULL) OR ((char_length(billing_email) <= 320) AND (billing_email ~ '^[^@\s]+@[^@\s]+$'::text))));
 alter table public.teams add constraint teams_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.teams add constraint teams_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 100)));
 alter table public.teams add constraint teams_pkey PRIMARY KEY (id);
+alter table public.teams add constraint teams_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES public.plans(id);
 alter table public.teams add constraint teams_slug_check CHECK ((slug ~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$'::text));
 alter table public.teams add constraint teams_slug_key UNIQUE (slug);
 CREATE INDEX teams_created_by_idx ON public.teams USING btree (created_by);
+CREATE INDEX teams_plan_id_idx ON public.teams USING btree (plan_id);
 CREATE TRIGGER on_team_created AFTER INSERT ON public.teams FOR EACH ROW EXECUTE FUNCTION private.add_team_creator_as_owner();
 CREATE TRIGGER protect_team_fields BEFORE UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.protect_team_fields();
+CREATE TRIGGER protect_team_plan BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.protect_team_plan();
 CREATE TRIGGER teams_set_timestamps BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update

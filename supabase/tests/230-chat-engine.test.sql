@@ -72,7 +72,7 @@ select throws_ok($$ update public.chats set external_thread_id = 'x' where id = 
 
 -- the bot's budget ---------------------------------------------------------------------------
 reset role;
-select is(private.bot_chat_budget(tests.bot_id('A gallery')), 600, 'a bot''s per-minute budget is 600 answers');
+select is(private.bot_chat_budget(tests.bot_id('A gallery')), 600, 'a bot''s per-minute budget is its team''s plan''s: free, 600 answers');
 select is((select hits from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A private')), 3,
   'three accepted channel turns spent three of A private''s budget (the refused visitor spent none)');
 select is((select count(*)::int from private.rate_limits where key = 'chat:bot:' || tests.bot_id('A gallery')), 0,

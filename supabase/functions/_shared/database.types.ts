@@ -956,6 +956,64 @@ export type Database = {
         };
         Relationships: [];
       };
+      plans: {
+        Row: {
+          api_access: boolean | null;
+          bots: number | null;
+          channels: number | null;
+          chat_requests_per_minute: number;
+          created_at: string;
+          data_sources: number | null;
+          id: string;
+          members: number | null;
+          messages_per_month: number | null;
+          name: NonNullable<Json>;
+          power_ups: number | null;
+          powered_by_removable: boolean | null;
+          sort_order: number;
+          stored_characters: number | null;
+          test_runs_per_month: number | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          api_access?: boolean | null;
+          bots?: number | null;
+          channels?: number | null;
+          chat_requests_per_minute: number;
+          created_at?: string;
+          data_sources?: number | null;
+          id: string;
+          members?: number | null;
+          messages_per_month?: number | null;
+          name: NonNullable<Json>;
+          power_ups?: number | null;
+          powered_by_removable?: boolean | null;
+          sort_order?: number;
+          stored_characters?: number | null;
+          test_runs_per_month?: number | null;
+          updated_at?: string;
+        };
+        Update: {
+          api_access?: boolean | null;
+          bots?: number | null;
+          channels?: number | null;
+          chat_requests_per_minute?: number;
+          created_at?: string;
+          data_sources?: number | null;
+          id?: string;
+          members?: number | null;
+          messages_per_month?: number | null;
+          name?: NonNullable<Json>;
+          power_ups?: number | null;
+          powered_by_removable?: boolean | null;
+          sort_order?: number;
+          stored_characters?: number | null;
+          test_runs_per_month?: number | null;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
       platform_admins: {
         Row: {
           created_at: string;
@@ -1473,6 +1531,7 @@ export type Database = {
           id: string;
           name: string;
           personal: boolean;
+          plan_id: string;
           slug: string;
           updated_at: string;
         };
@@ -1484,6 +1543,7 @@ export type Database = {
           id?: string;
           name: string;
           personal?: boolean;
+          plan_id?: string;
           slug: string;
           updated_at?: string;
         };
@@ -1494,10 +1554,19 @@ export type Database = {
           id?: string;
           name?: string;
           personal?: boolean;
+          plan_id?: string;
           slug?: string;
           updated_at?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "teams_plan_id_fkey";
+            columns: ["plan_id"];
+            isOneToOne: false;
+            referencedRelation: "plans";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       test_cases: {
         Row: {
@@ -2019,6 +2088,7 @@ export type Database = {
           id: string;
           name: string;
           personal: boolean;
+          plan_id: string;
           slug: string;
           updated_at: string;
         };

@@ -73,6 +73,13 @@ Deno.test({
 
       await t.step("channels-connect: only the bot's admins and owners; each platform registers Parley", async () => {
         assert.deepEqual(await status(await connect(ids.slack!, "connect", visitor.token)), [404, "channel_not_found"]);
+        // The platform administrator reads the channel but may not act on it.
+        const platform = await stack.as(DEMO.platformAdmin);
+        assert.equal((await platform.client.from("channels").select("id").eq("id", ids.slack!)).data?.length, 1);
+        for (const action of ["connect", "install", "test", "disconnect"]) {
+          assert.deepEqual(await status(await connect(ids.slack!, action, platform.token)), [403, "forbidden"], action);
+        }
+        assert.equal((await channelRow(ids.slack!)).status, "not_connected");
         assert.deepEqual(await status(await connect(ids.slack!, "launch")), [400, "invalid_request"]);
 
         const slack = await (await connect(ids.slack!, "connect")).json();

@@ -595,3 +595,24 @@ Deno.test("the bot's budget is spent only by turns that passed the visitor's lim
   const { count } = await serviceClient().from("messages").select("id", { count: "exact", head: true }).eq("bot_id", botId);
   assert.equal(count, 2, "only the accepted turn and its answer are stored");
 });
+
+Deno.test("the bot's ceiling is its team's plan's: a team moved to a smaller plan gets that ceiling (issue 13)", async () => {
+  const { botId, teamId, owner } = await createBot({ chunks: knowledge });
+  const service = serviceClient();
+  const planId = `tiny-${crypto.randomUUID().slice(0, 8)}`;
+  const name = Object.fromEntries(["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"].map((l) => [l, "Tiny"]));
+  assert.equal((await service.from("plans").insert({ id: planId, name, chat_requests_per_minute: 1 })).error, null);
+
+  // The owner may not move their own team; billing (the service role) may.
+  const { error: ownMove } = await owner.client.from("teams").update({ plan_id: "business" }).eq("id", teamId);
+  assert.equal(ownMove?.code, "42501");
+  assert.equal((await service.from("teams").update({ plan_id: planId }).eq("id", teamId)).error, null);
+
+  assertStreamShape((await chat(owner.token, { bot_id: botId, message: "How do I reset my password?" })).events);
+  const over = await chat(owner.token, { bot_id: botId, message: "and a second one?" });
+  assert.equal(over.status, 429, "the tiny plan allows one answer a minute");
+  assert.equal(over.json.error.code, "rate_limited");
+
+  assert.equal((await service.from("teams").update({ plan_id: "free" }).eq("id", teamId)).error, null);
+  assertStreamShape((await chat(owner.token, { bot_id: botId, message: "and now on free?" })).events);
+});

@@ -21,11 +21,22 @@ export async function signedInUser(opts: { anonymous?: boolean } = {}) {
   if (error) throw error;
   const user = data.user!;
   const token = await mintToken(user.id, opts.anonymous ?? false);
-  const client = createClient(stack.url, stack.anonKey, {
+  return { client: clientWithToken(token), user, token };
+}
+
+function clientWithToken(token: string) {
+  return createClient(stack.url, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { headers: { Authorization: `Bearer ${token}` } },
   });
-  return { client, user, token };
+}
+
+/** The platform administrator of supabase/seed.sql (platform-admin@parley.test): reads every team's data, may change none. */
+export const SEEDED_PLATFORM_ADMIN_ID = "a0000000-0000-4000-8000-000000000004";
+
+export async function seededPlatformAdmin() {
+  const token = await mintToken(SEEDED_PLATFORM_ADMIN_ID, false);
+  return { client: clientWithToken(token), token };
 }
 
 /** A visitor whose account was deleted while their access token is still valid. */

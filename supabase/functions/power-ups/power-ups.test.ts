@@ -3,7 +3,7 @@
 // a person of the team replies in a visitor's chat and hands it back.
 import assert from "node:assert/strict";
 import { callFunction, serviceClient } from "../_shared/testing.ts";
-import { createBot, signedInUser } from "../chat/test-helpers.ts";
+import { createBot, seededPlatformAdmin, signedInUser } from "../chat/test-helpers.ts";
 
 function post(path: string, token: string, body: unknown) {
   return callFunction("power-ups", { method: "POST", path, token, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
@@ -52,6 +52,13 @@ Deno.test("power-ups/test: the owner runs an HTTP action; the request is shown w
     const refused = await post("/test", stranger.token, { power_up_id: pu!.id, arguments: { id: "1" } });
     assert.equal(refused.status, 404);
     assert.equal((await refused.json()).error.code, "power_up_not_found");
+    // The platform administrator reads the power-up but may not run it with the team's secret.
+    const platform = await seededPlatformAdmin();
+    assert.equal((await platform.client.from("power_ups").select("id").eq("id", pu!.id)).data?.length, 1);
+    const byAdmin = await post("/test", platform.token, { power_up_id: pu!.id, arguments: { id: "1" } });
+    assert.equal(byAdmin.status, 404);
+    assert.equal((await byAdmin.json()).error.code, "not_found");
+    assert.equal(api.seen.length, 1, "only the owner's run reached the API");
     const invalid = await post("/test", owner.token, { power_up_id: "nope" });
     assert.equal(invalid.status, 400);
     const anon = await post("/test", (await import("../_shared/testing.ts")).stack.anonKey, { power_up_id: pu!.id });
@@ -72,6 +79,15 @@ Deno.test("power-ups/reply and /hand-back: the team answers in a visitor's chat;
   assert.equal(fromVisitor.status, 404);
   const empty = await post("/reply", owner.token, { chat_id: chatId, content: "   " });
   assert.equal(empty.status, 400);
+
+  // The platform administrator reads the chat but neither replies in it nor hands it back.
+  const platform = await seededPlatformAdmin();
+  const fromAdmin = await post("/reply", platform.token, { chat_id: chatId, content: "Platform staff here" });
+  assert.equal(fromAdmin.status, 403);
+  assert.equal((await fromAdmin.json()).error.code, "forbidden");
+  const backByAdmin = await post("/hand-back", platform.token, { chat_id: chatId });
+  assert.equal(backByAdmin.status, 403);
+  await backByAdmin.body?.cancel();
 
   const res = await post("/reply", owner.token, { chat_id: chatId, content: "Hello, Olivia here." });
   assert.equal(res.status, 200);

@@ -2,7 +2,7 @@
 // clock (DST, exactly once, the catch-up rule), every-N-hours, and each type run by hand.
 import assert from "node:assert/strict";
 import { callFunction, serviceClient, sql } from "../_shared/testing.ts";
-import { addChunks, createBot } from "../chat/test-helpers.ts";
+import { addChunks, createBot, seededPlatformAdmin } from "../chat/test-helpers.ts";
 import { createEndpoint, receiver, tick } from "../deliver/test-helpers.ts";
 
 type Tick = { runs: { run_id: string; task_id: string; ok: boolean }[] };
@@ -157,6 +157,14 @@ Deno.test("run now and tick refuse who may not", async () => {
   const refused = await runNow(other.owner.token, ins.data!.id);
   assert.equal(refused.status, 404);
   assert.equal(refused.body.error.code, "not_found");
+  // The platform administrator reads the task but may not run it.
+  const platform = await seededPlatformAdmin();
+  assert.equal((await platform.client.from("tasks").select("id").eq("id", ins.data!.id)).data?.length, 1);
+  const byAdmin = await runNow(platform.token, ins.data!.id);
+  assert.equal(byAdmin.status, 404);
+  assert.equal(byAdmin.body.error.code, "not_found");
+  const [{ runs }] = await sql<{ runs: number }>("select count(*)::int as runs from public.task_runs where task_id = $1", [ins.data!.id]);
+  assert.equal(runs, 0, "neither refused caller started a run");
   assert.equal((await runNow(owner.token, crypto.randomUUID())).status, 404);
   const anon = await callFunction("tasks", { method: "POST", path: `/${ins.data!.id}/run`, body: "{}" });
   assert.equal(anon.status, 404);

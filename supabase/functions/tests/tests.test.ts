@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
 import type { TestScore } from "../_shared/contracts/tests.ts";
 import { startRoutedFakeProvider } from "../_shared/providers/fake-servers.ts";
-import { createBot, setProviderKey, signedInUser } from "../chat/test-helpers.ts";
+import { createBot, seededPlatformAdmin, setProviderKey, signedInUser } from "../chat/test-helpers.ts";
 import { JUDGE_MARKER } from "./judge.ts";
 
 const knowledge = [
@@ -274,6 +274,19 @@ Deno.test("cancel, suggestions, CSV import and export, and refusals", async () =
   // cancel a queued run (nobody took it yet)
   const { data: queued } = await serviceClient().from("test_runs").insert({ bot_id: botId }).select("id").single();
   assert.equal((await call(stranger.token, `/runs/${queued!.id}/cancel`)).status, 404);
+
+  // The platform administrator reads the bot's cases and runs but starts, suggests, imports and cancels nothing.
+  const platform = await seededPlatformAdmin();
+  assert.equal((await platform.client.from("test_runs").select("id").eq("id", queued!.id)).data?.length, 1);
+  for (const path of [`/bots/${botId}/runs`, `/bots/${botId}/suggestions`, `/bots/${botId}/import`, `/runs/${queued!.id}/cancel`]) {
+    const refused = await call(platform.token, path, path.endsWith("/import") ? { body: csv, headers: { "content-type": "text/csv" } } : {});
+    assert.equal(refused.status, 404, `${path} as the platform administrator`);
+    assert.equal(refused.body.error.code, "not_found");
+  }
+  const { data: stillQueued } = await serviceClient().from("test_runs").select("status, cancel_requested").eq("id", queued!.id).single();
+  assert.deepEqual(stillQueued, { status: "queued", cancel_requested: false });
+  const { count: caseCount } = await serviceClient().from("test_cases").select("id", { count: "exact", head: true }).eq("bot_id", botId);
+  assert.equal(caseCount, 5, "the refused suggestions and import added no case");
   const cancelled = await call(owner.token, `/runs/${queued!.id}/cancel`);
   assert.equal(cancelled.status, 200);
   assert.equal(cancelled.body.status, "cancelled");

@@ -8,6 +8,7 @@ vi.mock("../src/lib/config", () => ({ getConfig: () => ({ supabaseUrl: "https://
 
 import { callFunction, defaultRetries, requestFunction, RETRY_STATUSES, shouldRetry, streamFunction } from "../src/lib/functions";
 import { AppError, refused, toAppError, unwrap } from "../src/lib/errors";
+import { fetchTranscript } from "../src/data/chats/transcript-download";
 import { createQueryClient, queryRetryDelay, QUERY_GC_TIME } from "../src/lib/queryClient";
 
 const calls: { url: string; init: RequestInit }[] = [];
@@ -87,6 +88,29 @@ describe("callFunction", () => {
     for await (const e of streamFunction("chat", { bot_id: "b" })) events.push(e);
     expect(events).toEqual([{ event: "token", data: '{"text":"Hi"}' }]);
     expect((calls[0]!.init.headers as Record<string, string>).accept).toBe("text/event-stream");
+  });
+});
+
+describe("fetchTranscript", () => {
+  afterEach(() => window.history.replaceState(null, "", "/"));
+  const file = () => new Response("Chat", { status: 200, headers: { "content-disposition": 'attachment; filename="chat-1.txt"' } });
+
+  it("asks for the transcript in the app's language (the page's locale), not the browser's", async () => {
+    window.history.replaceState(null, "", "/el/bots/b1/chat");
+    answer([file]);
+    await expect(fetchTranscript("c1", "txt")).resolves.toMatchObject({ filename: "chat-1.txt" });
+    expect(calls[0]!.url).toBe("https://api.test/functions/v1/transcript?chat_id=c1&format=txt&lang=el");
+    window.history.replaceState(null, "", "/bots/b1/embed");
+    answer([file]);
+    await fetchTranscript("c1", "md");
+    expect(new URL(calls[0]!.url).searchParams.get("lang")).toBe("en");
+  });
+
+  it("takes the language from its caller when given", async () => {
+    window.history.replaceState(null, "", "/de/bots/b1/chat");
+    answer([file]);
+    await fetchTranscript("c1", "md", "jp");
+    expect(new URL(calls[0]!.url).searchParams.get("lang")).toBe("jp");
   });
 });
 

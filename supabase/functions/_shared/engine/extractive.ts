@@ -1,10 +1,13 @@
 // Stage 4 without a model: the extractive default (providers/extractive.ts) answers with the
 // sentences of the retrieved passages that answer the question, or says it does not know and
-// offers the bot's suggested questions. Images need a vision model: it says so first.
+// offers the bot's suggested questions and its contact form or handoff (the power-up session's
+// offerContact). Images need a vision model: it says so first.
 import type { ChatSource } from "../contracts/chat.ts";
 import { createServiceClient } from "../clients.ts";
 import { extractiveReply, imagesNeedVision, type Passage, streamText } from "../providers/extractive.ts";
 import type { GenerateEvent } from "../providers/index.ts";
+import type { LoopEvent } from "../powerUps/loop.ts";
+import type { PowerUpSession } from "../powerUps/session.ts";
 import type { EngineBot } from "./bot.ts";
 import { toSource } from "./prompt.ts";
 
@@ -19,18 +22,27 @@ export function generateExtractive(input: {
   passages: Passage[];
   message: string;
   imageCount: number;
-}): { events: AsyncIterable<GenerateEvent>; sources: ChatSource[] } {
+  /** The bot's power-ups: a contact form or handoff is offered when the answer is not known. */
+  powerUps?: PowerUpSession;
+}): { events: AsyncIterable<GenerateEvent | LoopEvent>; sources: ChatSource[] } {
   const { bot, passages, message } = input;
   // Filled while the events are read; the engine reads the sources after the last token.
   const sources: ChatSource[] = [];
-  async function* events(): AsyncGenerator<GenerateEvent> {
+  async function* events(): AsyncGenerator<GenerateEvent | LoopEvent> {
     let reply = extractiveReply(message, passages, bot.language);
+    let handoffText: string | null = null;
     if (reply.kind === "unknown") {
-      const suggested = await suggestedQuestions(bot.id).catch(() => []);
+      const [suggested, contact] = await Promise.all([
+        suggestedQuestions(bot.id).catch(() => []),
+        input.powerUps?.offerContact() ?? null,
+      ]);
       reply = extractiveReply(message, passages, bot.language, { suggestedQuestions: suggested });
+      // The tool result makes the engine send the visitor the form or the handoff now.
+      if (contact) yield { type: "tool_result", call: contact.call, outcome: contact.outcome };
+      handoffText = contact?.handoffText ?? null;
     }
     sources.push(...reply.sources.map(toSource));
-    const text = input.imageCount ? `${imagesNeedVision(bot.language)}\n\n${reply.text}` : reply.text;
+    const text = [input.imageCount ? imagesNeedVision(bot.language) : "", reply.text, handoffText ?? ""].filter(Boolean).join("\n\n");
     yield* streamText(text);
   }
   return { events: events(), sources };

@@ -30,13 +30,13 @@ export function generate(input: {
   message: string;
   images: ImagePart[];
   signal: AbortSignal;
-  /** The bot's power-ups: offered to the model as tools (the tool loop). */
+  /** The bot's power-ups: offered to the model as tools (the tool loop); without a model, the contact offer. */
   powerUps?: PowerUpSession;
 }): Generation {
   const { bot, choice, passages, message } = input;
   if (choice.kind === "extractive") {
     return {
-      ...generateExtractive({ bot, passages, message, imageCount: input.images.length }),
+      ...generateExtractive({ bot, passages, message, imageCount: input.images.length, powerUps: input.powerUps }),
       provider: "extractive",
       model: null,
     };

@@ -1,8 +1,9 @@
 // Power-ups through the answering engine against a real stack: a tool-calling fake provider
 // (each vendor's real streaming format) calls an HTTP action on a fake API; failures reach the
 // model as tool errors and the visitor as a sentence; the loop stops after N steps; without a
-// model, example phrases offer the lead form, the link and the handoff, and a chat with a person
-// keeps the bot quiet until it is handed back.
+// model, example phrases offer the lead form, the link and the handoff, a question the knowledge
+// cannot answer offers the contact form (else the handoff) whatever its words, and a chat with a
+// person keeps the bot quiet until it is handed back.
 import assert from "node:assert/strict";
 import { serviceClient } from "../testing.ts";
 import { createBot, setProviderKey } from "../../chat/test-helpers.ts";
@@ -235,4 +236,59 @@ Deno.test("power-ups without a model: example phrases offer the lead form and th
   assert.equal(back.error, null);
   const again = await events(botId, "When are you open?", thread);
   assert.match(text(again), /nine to five/, "after the hand-back the bot answers again");
+});
+
+Deno.test("power-ups without a model: \"I don't know\" offers the contact form whatever the words, else the handoff; never twice", async () => {
+  const hours = [{ title: "Hours", content: "We are open from nine to five." }];
+  const { botId } = await createBot({ chunks: hours });
+  const leadId = await addPowerUp(botId, {
+    type: "lead", name: "contact_sales", label: "Contact sales", example_phrases: ["I want to talk to sales"],
+    settings: { fields: ["name", "email"], required: ["email"], intro: "Leave your details." },
+  });
+  await addPowerUp(botId, {
+    type: "handoff", name: "human", label: "Talk to a person", example_phrases: ["I want to talk to a human"],
+    settings: { handoff_text: "A person from our team will answer here within a day." },
+  });
+  await addPowerUp(botId, {
+    type: "link", name: "book_demo", label: "Book a demo", example_phrases: ["Can I book a demo?"],
+    settings: { link_label: "Book a demo", link_url: "https://cal.example.com/demo" },
+  });
+  const thread = crypto.randomUUID();
+  const service = serviceClient();
+
+  // Not in the knowledge, no example phrase: the honest answer, with the form (not the handoff).
+  const unknown = await events(botId, "Is there a warranty on the blender?", thread);
+  assert.match(text(unknown), /^I couldn't find anything about that/);
+  assert.deepEqual(unknown.filter((e) => ["lead_form", "link", "handoff"].includes(e.event)).map((e) => e.event), ["lead_form"]);
+  assert.equal((unknown.find((e) => e.event === "lead_form")!.data as { power_up_id: string }).power_up_id, leadId);
+  const { data: chat } = await service.from("chats").select("id, needs_human").eq("external_thread_id", thread).single();
+  assert.equal(chat!.needs_human, false, "the form is offered; the chat stays with the bot");
+  const { data: stored } = await service.from("messages").select("actions").eq("chat_id", chat!.id).eq("role", "assistant").single();
+  assert.deepEqual((stored!.actions as Array<{ type: string }>).map((a) => a.type), ["lead_form"]);
+
+  // Known answers offer nothing; a matched link is the only action (no form on top of it).
+  const known = await events(botId, "When are you open?", thread);
+  assert.match(text(known), /nine to five/);
+  assert.equal(known.some((e) => ["lead_form", "link", "handoff"].includes(e.event)), false);
+  const link = await events(botId, "can I book a demo", thread);
+  assert.deepEqual(link.filter((e) => ["lead_form", "link", "handoff"].includes(e.event)).map((e) => e.event), ["link"]);
+
+  // A bot with a handoff and no form: the honest answer, then the handoff's sentence; the team takes over.
+  const { botId: other } = await createBot({ chunks: hours });
+  await addPowerUp(other, {
+    type: "handoff", name: "human", label: "Talk to a person", example_phrases: ["I want to talk to a human"],
+    settings: { handoff_text: "A person from our team will answer here within a day." },
+  });
+  const otherThread = crypto.randomUUID();
+  const handoff = await events(other, "Is there a warranty on the blender?", otherThread);
+  assert.match(text(handoff), /^I couldn't find anything about that[\s\S]*\n\nA person from our team will answer here within a day\.$/);
+  assert.ok(handoff.some((e) => e.event === "handoff"));
+  const { data: handed } = await service.from("chats").select("needs_human").eq("external_thread_id", otherThread).single();
+  assert.equal(handed!.needs_human, true);
+
+  // Without a contact power-up, "I don't know" stays as it was.
+  const { botId: plain } = await createBot({ chunks: hours });
+  const alone = await events(plain, "Is there a warranty on the blender?", crypto.randomUUID());
+  assert.match(text(alone), /^I couldn't find anything about that/);
+  assert.equal(alone.some((e) => ["lead_form", "link", "handoff", "tool"].includes(e.event)), false);
 });

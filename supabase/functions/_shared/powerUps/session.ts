@@ -1,5 +1,6 @@
 // The power-ups of one answer: loaded with the bot (service role, secrets included), offered to
-// the model as tools or, without a model, matched by their example phrases; every call recorded
+// the model as tools or, without a model, matched by their example phrases (and the contact form or
+// handoff offered when the knowledge has no answer); every call recorded
 // and stored with the assistant's turn (power_up_calls), and what the visitor saw kept as the
 // turn's actions (messages.actions).
 import type { Db } from "../clients.ts";
@@ -130,9 +131,29 @@ export class PowerUpSession {
     }
     const best = (res.data ?? []).map((m) => this.powerUps.find((p) => p.id === m.power_up_id)).find((p) => p && !needsModel(p));
     if (!best) return { handoffText: null, output: null };
-    const outcome = await this.execute({ id: "extractive", name: best.name, arguments: {}, rawArguments: "{}" });
+    const { outcome } = await this.#offer(best);
     if (best.type === "handoff") return { handoffText: best.handoff.handoff_text, output: null };
     return { handoffText: null, output: best.type === "http" && !outcome.isError ? outcome.output : null };
+  }
+
+  /**
+   * Without a model, when the knowledge holds no answer: the bot's way to reach its team, whatever
+   * the visitor wrote. Its contact form first (an offer the visitor may ignore), else its handoff
+   * (which quiets the bot until the team hands the chat back); nothing when this answer already
+   * showed the visitor an action. The handoff's sentence is for the answer's text.
+   */
+  async offerContact(): Promise<{ call: ToolCall; outcome: ToolOutcome; handoffText: string | null } | null> {
+    if (this.actions.length) return null;
+    const contact = this.powerUps.find((p) => p.type === "lead") ?? this.powerUps.find((p) => p.type === "handoff");
+    if (!contact) return null;
+    const offered = await this.#offer(contact);
+    return { ...offered, handoffText: contact.type === "handoff" ? contact.handoff.handoff_text : null };
+  }
+
+  /** Runs a power-up the extractive default chose (no arguments: it has no model to fill them). */
+  async #offer(p: PowerUp): Promise<{ call: ToolCall; outcome: ToolOutcome }> {
+    const call: ToolCall = { id: "extractive", name: p.name, arguments: {}, rawArguments: "{}" };
+    return { call, outcome: await this.execute(call) };
   }
 
   /** After the assistant turn is stored: its calls, for the owner's view and the call counts. */

@@ -1,6 +1,6 @@
 // Stage 4 without a model: the extractive default (providers/extractive.ts) answers with the
 // sentences of the retrieved passages that answer the question, or says it does not know and
-// offers the bot's suggested questions and its contact form or handoff (the power-up session's
+// offers the bot's suggested questions and its contact form (the power-up session's
 // offerContact). Images need a vision model: it says so first.
 import type { ChatSource } from "../contracts/chat.ts";
 import { createServiceClient } from "../clients.ts";
@@ -22,7 +22,7 @@ export function generateExtractive(input: {
   passages: Passage[];
   message: string;
   imageCount: number;
-  /** The bot's power-ups: a contact form or handoff is offered when the answer is not known. */
+  /** The bot's power-ups: the contact form is offered when the answer is not known. */
   powerUps?: PowerUpSession;
 }): { events: AsyncIterable<GenerateEvent | LoopEvent>; sources: ChatSource[] } {
   const { bot, passages, message } = input;
@@ -30,19 +30,17 @@ export function generateExtractive(input: {
   const sources: ChatSource[] = [];
   async function* events(): AsyncGenerator<GenerateEvent | LoopEvent> {
     let reply = extractiveReply(message, passages, bot.language);
-    let handoffText: string | null = null;
     if (reply.kind === "unknown") {
       const [suggested, contact] = await Promise.all([
         suggestedQuestions(bot.id).catch(() => []),
         input.powerUps?.offerContact() ?? null,
       ]);
       reply = extractiveReply(message, passages, bot.language, { suggestedQuestions: suggested });
-      // The tool result makes the engine send the visitor the form or the handoff now.
+      // The tool result makes the engine send the visitor the form now.
       if (contact) yield { type: "tool_result", call: contact.call, outcome: contact.outcome };
-      handoffText = contact?.handoffText ?? null;
     }
     sources.push(...reply.sources.map(toSource));
-    const text = [input.imageCount ? imagesNeedVision(bot.language) : "", reply.text, handoffText ?? ""].filter(Boolean).join("\n\n");
+    const text = input.imageCount ? `${imagesNeedVision(bot.language)}\n\n${reply.text}` : reply.text;
     yield* streamText(text);
   }
   return { events: events(), sources };

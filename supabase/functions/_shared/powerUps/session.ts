@@ -1,6 +1,6 @@
 // The power-ups of one answer: loaded with the bot (service role, secrets included), offered to
-// the model as tools or, without a model, matched by their example phrases (and the contact form or
-// handoff offered when the knowledge has no answer); every call recorded
+// the model as tools or, without a model, matched by their example phrases (and the contact form
+// offered when the knowledge has no answer); every call recorded
 // and stored with the assistant's turn (power_up_calls), and what the visitor saw kept as the
 // turn's actions (messages.actions).
 import type { Db } from "../clients.ts";
@@ -137,17 +137,16 @@ export class PowerUpSession {
   }
 
   /**
-   * Without a model, when the knowledge holds no answer: the bot's way to reach its team, whatever
-   * the visitor wrote. Its contact form first (an offer the visitor may ignore), else its handoff
-   * (which quiets the bot until the team hands the chat back); nothing when this answer already
-   * showed the visitor an action. The handoff's sentence is for the answer's text.
+   * Without a model, when the knowledge holds no answer: the bot's contact form, whatever the
+   * visitor wrote (an offer the visitor may ignore); nothing when this answer already showed the
+   * visitor an action. A handoff is never started this way: it quiets the bot until the team hands
+   * the chat back, so it stays the visitor's choice (its example phrases).
    */
-  async offerContact(): Promise<{ call: ToolCall; outcome: ToolOutcome; handoffText: string | null } | null> {
+  async offerContact(): Promise<{ call: ToolCall; outcome: ToolOutcome } | null> {
     if (this.actions.length) return null;
-    const contact = this.powerUps.find((p) => p.type === "lead") ?? this.powerUps.find((p) => p.type === "handoff");
+    const contact = this.powerUps.find((p) => p.type === "lead");
     if (!contact) return null;
-    const offered = await this.#offer(contact);
-    return { ...offered, handoffText: contact.type === "handoff" ? contact.handoff.handoff_text : null };
+    return await this.#offer(contact);
   }
 
   /** Runs a power-up the extractive default chose (no arguments: it has no model to fill them). */

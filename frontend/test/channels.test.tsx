@@ -157,6 +157,7 @@ describe("API reference", { timeout: 20_000 }, () => {
       expect(message.textContent).toContain("string");
       expect(within(op).getByText("conversation_id").closest("tr")!.textContent).toContain("Continue a conversation this key started");
       expect(within(op).getByText("429")).toBeTruthy();
+      expect(within(op).getByText("text/event-stream", { selector: "code" })).toBeTruthy(); // `...` in the document's texts is code
       expect(within(screen.getByRole("article", { name: "ChatAnswer" })).getByText("Source[]")).toBeTruthy();
       expect(screen.getByRole("link", { name: "Download the OpenAPI 3.1.0 document" }).getAttribute("href")).toBe("http://api.test/functions/v1/api/v1/openapi.json");
     } finally {

@@ -6,6 +6,11 @@ import { Loading } from "../../components/ui";
 import { openApiUrl, useOpenApiQuery, type OpenApiDocument, type SchemaObject } from "../../data/apiReference/openapi-query";
 import "./apiReference.css";
 
+/** The document's texts mark code with backticks (CommonMark, as OpenAPI allows); show it as code. */
+function Text({ children }: { children: string | undefined }) {
+  return <>{(children ?? "").split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}</>;
+}
+
 /** "#/components/schemas/Source" → "Source". */
 const refName = (ref: string) => ref.split("/").pop() ?? ref;
 
@@ -43,7 +48,7 @@ function Fields({ schema }: { schema: SchemaObject }) {
               </span>
             </td>
             <td><code>{typeOf(prop)}</code></td>
-            <td>{prop.description ?? ""}</td>
+            <td><Text>{prop.description}</Text></td>
           </tr>
         ))}
       </tbody>
@@ -63,7 +68,7 @@ export function ApiReference() {
         <p role="alert"><FormattedMessage id="channels.reference.error" /></p>
       ) : (
         <>
-          <p>{doc.data.info.description}</p>
+          <p><Text>{doc.data.info.description}</Text></p>
           <p>
             <FormattedMessage id="channels.reference.server" />{" "}
             <code data-testid="api-reference-server">{doc.data.servers?.[0]?.url ?? ""}</code>
@@ -74,7 +79,7 @@ export function ApiReference() {
               return (
                 <article key={`${method} ${path}`} className="api-ref__op" aria-label={`${method.toUpperCase()} ${path}`}>
                   <h3><code className="api-ref__method">{method.toUpperCase()}</code> <code>{path}</code></h3>
-                  {op.summary && <p>{op.summary}</p>}
+                  {op.summary && <p><Text>{op.summary}</Text></p>}
                   {body.schema && (
                     <>
                       <h4><FormattedMessage id="channels.reference.body" />{body.name && <> (<code>{body.name}</code>)</>}</h4>
@@ -86,7 +91,7 @@ export function ApiReference() {
                     {Object.entries(op.responses ?? {}).map(([status, r]) => (
                       <div key={status}>
                         <dt><code>{status}</code></dt>
-                        <dd>{r.description ?? ""}</dd>
+                        <dd><Text>{r.description}</Text></dd>
                       </div>
                     ))}
                   </dl>

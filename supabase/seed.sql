@@ -512,9 +512,11 @@ insert into public.message_feedback (message_id, bot_id, user_id, rating, commen
 -- for local use only (pk_demo-acme-help-center-local-only00000000000, never
 -- deploy a seed), a Slack channel that needs attention and a Telegram channel
 -- waiting for its bot token. Secrets stay in channel_credentials.
+-- The web channel came with the bot (20261127030000_web_channel) and counts its web turns;
+-- the seed names it and gives it a fixed id.
+update public.channels set id = 'd1000000-0000-4000-8000-000000000001', name = 'Website widget'
+where bot_id = 'c0000000-0000-4000-8000-000000000001' and type = 'web';
 insert into public.channels (id, bot_id, type, name, enabled, settings, status, last_error, last_event_at, message_count, created_by) values
-  ('d1000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'web', 'Website widget', true,
-   '{}', 'connected', null, now() - interval '1 hour', 4, 'a0000000-0000-4000-8000-000000000001'),
   ('d1000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000001', 'api', 'HTTP API', true,
    '{}', 'connected', null, null, 0, 'a0000000-0000-4000-8000-000000000001'),
   ('d1000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000001', 'slack', 'Acme workspace', true,

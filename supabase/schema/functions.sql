@@ -522,6 +522,25 @@ end;
 $function$;
 -- execute: owner only
 
+-- private.count_web_turn()
+CREATE OR REPLACE FUNCTION private.count_web_turn()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.channels c
+  set message_count = c.message_count + 1,
+      last_event_at = greatest(c.last_event_at, new.created_at)
+  where c.bot_id = new.bot_id and c.type = 'web'
+    and exists (select 1 from public.chats ch where ch.id = new.chat_id and ch.channel in ('web', 'widget'));
+  return null;
+end;
+$function$;
+comment on function private.count_web_turn() is 'Trigger: a turn of a web or widget chat counts on the bot''s web channel.';
+-- execute: owner only
+
 -- private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
 CREATE OR REPLACE FUNCTION private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer DEFAULT 60)
  RETURNS TABLE(id uuid, key text, prefix text)
@@ -574,6 +593,23 @@ begin
 end;
 $function$;
 comment on function private.create_personal_team(user_id uuid, display_name text) is 'Creates the user''s personal team (owned by them) unless it exists.';
+-- execute: owner only
+
+-- private.create_web_channel()
+CREATE OR REPLACE FUNCTION private.create_web_channel()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.channels (bot_id, type, name, status, created_by)
+  values (new.id, 'web', 'Website', 'connected', new.created_by)
+  on conflict (bot_id) where type = 'web' do nothing;
+  return null;
+end;
+$function$;
+comment on function private.create_web_channel() is 'Trigger: every new bot gets its web channel (widget and hosted page).';
 -- execute: owner only
 
 -- private.create_webhook_endpoint_secret()
@@ -1523,6 +1559,27 @@ end;
 $function$;
 comment on function private.protect_test_case_fields() is 'Trigger: clients cannot move a test case or change its creator.';
 -- execute: public
+
+-- private.protect_web_channel()
+CREATE OR REPLACE FUNCTION private.protect_web_channel()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' and new.type = 'web' then
+      raise exception 'A bot has one web channel, created with the bot' using errcode = '42501';
+    elsif tg_op = 'DELETE' and old.type = 'web' then
+      -- Deleting the bot deletes it (the cascade runs as the table's owner, not as the client).
+      raise exception 'The web channel goes with its bot; disable it instead' using errcode = '42501';
+    end if;
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$function$;
+comment on function private.protect_web_channel() is 'Trigger: clients neither add a second web channel nor delete one.';
+-- execute: owner only
 
 -- private.protect_webhook_endpoint_fields()
 CREATE OR REPLACE FUNCTION private.protect_webhook_endpoint_fields()

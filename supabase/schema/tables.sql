@@ -196,6 +196,7 @@ alter table public.bots add constraint bots_theme_check CHECK (((jsonb_typeof(th
 CREATE INDEX bots_created_by_idx ON public.bots USING btree (created_by);
 CREATE INDEX bots_gallery_idx ON public.bots USING btree (created_at DESC) WHERE (gallery_listed AND (visibility <> 'private'::public.bot_visibility));
 CREATE INDEX bots_team_id_idx ON public.bots USING btree (team_id);
+CREATE TRIGGER bots_create_web_channel AFTER INSERT ON public.bots FOR EACH ROW EXECUTE FUNCTION private.create_web_channel();
 CREATE TRIGGER bots_enqueue_test_run AFTER UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.enqueue_test_run_after_settings();
 CREATE TRIGGER bots_set_timestamps BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER protect_bot_fields BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.protect_bot_fields();
@@ -257,8 +258,10 @@ alter table public.channels add constraint channels_settings_check CHECK (((json
 alter table public.channels add constraint channels_status_check CHECK ((status = ANY (ARRAY['not_connected'::text, 'connected'::text, 'needs_attention'::text])));
 CREATE INDEX channels_bot_id_idx ON public.channels USING btree (bot_id, created_at);
 CREATE INDEX channels_created_by_idx ON public.channels USING btree (created_by);
+CREATE UNIQUE INDEX channels_one_web_per_bot_idx ON public.channels USING btree (bot_id) WHERE (type = 'web'::public.channel_type);
 CREATE TRIGGER channels_set_timestamps BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER protect_channel_fields BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_channel_fields();
+CREATE TRIGGER protect_web_channel BEFORE INSERT OR DELETE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_web_channel();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -559,6 +562,7 @@ CREATE TRIGGER announce_message AFTER INSERT ON public.messages FOR EACH ROW EXE
 CREATE TRIGGER check_message_image_paths BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.check_message_image_paths();
 CREATE TRIGGER count_message AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.count_message();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('60');
+CREATE TRIGGER messages_count_web_turn AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.count_web_turn();
 CREATE TRIGGER messages_webhook_event AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.webhook_message_created();
 CREATE TRIGGER prepare_message BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.prepare_message();
 CREATE TRIGGER protect_message_actions BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_actions();

@@ -29,6 +29,8 @@ export interface FunctionCall {
   /** Overrides the default retries (0 for writes, 1 otherwise). */
   retry?: number;
   accept?: string;
+  /** A function anyone may call (its config has verify_jwt = false): sent with the anon key, no session needed. */
+  anonymous?: boolean;
 }
 
 /** The session's access token; a function call without one fails before it is sent. */
@@ -49,7 +51,8 @@ export function functionUrl(name: string, query?: FunctionCall["query"]): string
 /** Sends the call; resolves with the successful Response, or throws an AppError. */
 export async function requestFunction(name: string, call: FunctionCall = {}): Promise<Response> {
   const method = call.method ?? "POST";
-  const headers: Record<string, string> = { apikey: getConfig().supabaseAnonKey, authorization: `Bearer ${await accessToken()}` };
+  const headers: Record<string, string> = { apikey: getConfig().supabaseAnonKey };
+  if (!call.anonymous) headers.authorization = `Bearer ${await accessToken()}`;
   if (call.accept) headers.accept = call.accept;
   const hasBody = method !== "GET" && method !== "DELETE";
   if (hasBody) headers["content-type"] = "application/json";

@@ -68,6 +68,8 @@ Deno.test("api: Server-Sent Events with the web chat's event names", async () =>
   const res = await post({ message: "Are my notes encrypted?" }, key, { Accept: "text/event-stream" });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /text\/event-stream/);
+  // Browsers (the SDK on a customer's site) refuse a doubled "*, *".
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
   const text = await res.text();
   const names = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
   assert.equal(names[0], "meta");

@@ -9,7 +9,6 @@
 // started it. JSON by default; Server-Sent Events (meta, token, sources, done | error,
 // the web chat's events) with `Accept: text/event-stream` or `stream: true`.
 import { createServiceClient } from "../_shared/clients.ts";
-import { corsHeaders } from "../_shared/cors.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
 import { collectAnswer, sseAnswer, startAnswer } from "../_shared/engine/index.ts";
@@ -126,8 +125,9 @@ Deno.serve(
 
     const wantsStream = body.stream || /text\/event-stream/i.test(req.headers.get("accept") ?? "");
     if (wantsStream) {
-      const res = sseAnswer({ ...answer, meta: ids as never }, () => abort.abort(new DOMException("The client left", "AbortError")));
-      return new Response(res.body, { status: res.status, headers: { ...Object.fromEntries(res.headers), ...corsHeaders } });
+      // sseAnswer's response carries the CORS headers already (adding them again under other
+      // letter cases doubled them, "*, *", which browsers refuse).
+      return sseAnswer({ ...answer, meta: ids as never }, () => abort.abort(new DOMException("The client left", "AbortError")));
     }
     const whole = await collectAnswer(answer);
     if (whole.error) return json(502, { error: whole.error, ...ids });

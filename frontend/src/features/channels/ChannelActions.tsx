@@ -58,7 +58,10 @@ export function ChannelActions({ channel, onDeleted }: { channel: Channel; onDel
           onClick={() => update.mutate({ id: channel.id, botId: channel.bot_id, enabled: !channel.enabled })}>
           <FormattedMessage id={channel.enabled ? "channels.actions.disable" : "channels.actions.enable"} />
         </Button>
-        <Button theme="delete" onClick={() => setConfirming(true)}><FormattedMessage id="channels.actions.delete" /></Button>
+        {/* The web channel goes with its bot (the database refuses to delete it). */}
+        {channel.type !== "web" && (
+          <Button theme="delete" onClick={() => setConfirming(true)}><FormattedMessage id="channels.actions.delete" /></Button>
+        )}
       </div>
       {done && done !== "install" && <p role="status"><FormattedMessage id={`channels.actions.done.${done}`} /></p>}
       {failure && (

@@ -1,8 +1,10 @@
-// One channel or data-source page (/channels/slack, /data-sources/file/pdf...).
+// One channel or data-source page (/channels/slack, /data-sources/file/pdf...); the HTTP API's
+// page (/channels/api) carries the API reference, from the OpenAPI document the API serves.
 import { FormattedMessage } from "react-intl";
 import { useRouteDef } from "../../app/handle";
 import { LocalizedLink } from "../../components/LocalizedLink";
 import { TOPIC_KINDS, type TopicKind } from "../../features/site/topics";
+import { ApiReference } from "../../features/apiReference/ApiReference";
 import { Hero } from "./Hero";
 
 export default function TopicPage() {
@@ -31,6 +33,7 @@ export default function TopicPage() {
         <p>
           <FormattedMessage id={`${kind}.howItWorks`} />
         </p>
+        {kind === "channels" && topic === "api" && <ApiReference />}
       </section>
     </>
   );

@@ -1,5 +1,6 @@
 // /app/bots/:botId/channels — every channel type with its channels (status, last message,
-// message count) and a way to add one.
+// message count) and a way to add one. The web channel comes with the bot (one per bot, see
+// 20261127030000_web_channel.sql), so its card shows the embed code instead of "Add".
 import { useState, type FormEvent } from "react";
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useNavigate, useParams } from "react-router";
@@ -9,6 +10,8 @@ import { useLiveChannels } from "../../../data/channels/use-live-channels";
 import { useChannelsQuery } from "../../../data/channels/channels-query";
 import { CHANNEL_TYPES, type Channel, type ChannelType } from "../../../data/channels/types";
 import { ChannelStatusBadge } from "../../../features/channels/ChannelStatusBadge";
+import { WebEmbed } from "../../../features/channels/WebEmbed";
+import { getConfig } from "../../../lib/config";
 import { LocalizedLink, useLocalePath } from "../../../components/LocalizedLink";
 import "../../../features/channels/channels.css";
 
@@ -98,7 +101,7 @@ export default function ChannelsPage() {
                     {mine.map((c) => <ChannelItem key={c.id} botId={botId} channel={c} />)}
                   </ul>
                 )}
-                <AddChannel botId={botId} type={type} />
+                {type === "web" ? <WebEmbed botId={botId} siteUrl={getConfig().siteUrl} /> : <AddChannel botId={botId} type={type} />}
               </section>
             );
           })}

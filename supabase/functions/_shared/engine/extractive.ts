@@ -4,12 +4,22 @@
 // offerContact). Images need a vision model: it says so first.
 import type { ChatSource } from "../contracts/chat.ts";
 import { createServiceClient } from "../clients.ts";
+import { env } from "../env.ts";
 import { extractiveReply, imagesNeedVision, type Passage, streamText } from "../providers/extractive.ts";
 import type { GenerateEvent } from "../providers/index.ts";
 import type { LoopEvent } from "../powerUps/loop.ts";
 import type { PowerUpSession } from "../powerUps/session.ts";
 import type { EngineBot } from "./bot.ts";
 import { toSource } from "./prompt.ts";
+
+/**
+ * Milliseconds between the extractive answer's token events (default 8, at most 500):
+ * PARLEY_EXTRACTIVE_PACE_MS. A slower pace makes the typing visible on any connection.
+ */
+export function extractivePaceMs(): number {
+  const n = Number(env.optional("PARLEY_EXTRACTIVE_PACE_MS") ?? 8);
+  return Number.isFinite(n) ? Math.min(500, Math.max(0, Math.round(n))) : 8;
+}
 
 /** The bot's suggested questions (public settings), offered when the answer is not known. */
 async function suggestedQuestions(botId: string): Promise<string[]> {
@@ -41,7 +51,7 @@ export function generateExtractive(input: {
     }
     sources.push(...reply.sources.map(toSource));
     const text = input.imageCount ? `${imagesNeedVision(bot.language)}\n\n${reply.text}` : reply.text;
-    yield* streamText(text);
+    yield* streamText(text, extractivePaceMs());
   }
   return { events: events(), sources };
 }

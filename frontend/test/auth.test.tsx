@@ -341,6 +341,12 @@ describe("invite page", () => {
     await userEvent.type(screen.getByLabelText("Repeat the new password"), "invited-pass-1");
     await userEvent.click(screen.getByRole("button", { name: "Save password" }));
     await waitFor(() => expect(auth.updateUser).toHaveBeenCalledWith({ password: "invited-pass-1" }));
+    // A first password is set, not "changed".
+    expect(await screen.findByTestId("invite-password-set")).toHaveTextContent(
+      "Your password is set: from now on you can sign in with it. Welcome to the team!",
+    );
+    expect(screen.queryByText("Your password has been changed.")).not.toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Set a password" })).not.toBeInTheDocument();
     expect(window.location.hash).toBe("");
   });
 

@@ -143,8 +143,8 @@ export default function InvitePage() {
         </section>
       )}
       {passwordSet && (
-        <FormAlert tone="success">
-          <FormattedMessage id="auth.reset.done" />
+        <FormAlert tone="success" testId="invite-password-set">
+          <FormattedMessage id="auth.invite.passwordSet" />
         </FormAlert>
       )}
       {inv && !inv.accepted && (

@@ -203,6 +203,9 @@ const BY_CODE: Record<string, string> = {
   email_exists: "auth.error.userExists",
   weak_password: "auth.error.weakPassword",
   same_password: "auth.error.samePassword",
+  current_password_mismatch: "auth.error.currentPasswordWrong",
+  reauthentication_needed: "auth.error.reauthenticationNeeded",
+  reauthentication_not_valid: "auth.error.reauthenticationInvalid",
   session_not_found: "auth.error.sessionMissing",
   validation_failed: "auth.error.validation",
   // PostgREST

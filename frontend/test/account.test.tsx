@@ -72,7 +72,33 @@ describe("AccountPage", () => {
     await userEvent.type(screen.getByLabelText("Repeat the new password"), "short-enough");
     await userEvent.click(screen.getByRole("button", { name: "Change password" }));
     expect(await screen.findByText("Your password has been changed.")).toBeInTheDocument();
+    // no current password given (a user who never set one): auth decides whether it is needed
     expect(fake.calls.find((c) => c.kind === "updateUser")?.args).toEqual({ password: "short-enough" });
+  });
+
+  it("password: sends the current password for Supabase's secure password change, and says at its field when auth refuses it", async () => {
+    fake.on((c) => (c.kind === "updateUser" && (c.args as { current_password?: string }).current_password === "wrong-one"
+      ? { data: null, error: { status: 400, code: "current_password_mismatch", message: "Current password required when setting new password." } } : undefined));
+    fake.on((c) => (c.kind === "updateUser" && !(c.args as { current_password?: string }).current_password
+      ? { data: null, error: { status: 400, code: "reauthentication_needed", message: "Password update requires reauthentication" } } : undefined));
+    renderScreen(AccountPage, { path: "/app/account", url: "/app/account" });
+    const current = await screen.findByLabelText("Current password");
+    expect(current).toHaveAttribute("autocomplete", "current-password");
+    await userEvent.type(screen.getByLabelText("New password"), "brand-new-pass");
+    await userEvent.type(screen.getByLabelText("Repeat the new password"), "brand-new-pass");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByText("Enter your current password to set a new one.")).toBeInTheDocument();
+    expect(current).toHaveAttribute("aria-invalid", "true");
+    await userEvent.type(current, "wrong-one");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByText("The current password is not correct.")).toBeInTheDocument();
+    expect(screen.queryByText(/Current password required/)).not.toBeInTheDocument();
+    await userEvent.clear(current);
+    await userEvent.type(current, "old-password-1");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByText("Your password has been changed.")).toBeInTheDocument();
+    expect(fake.calls.filter((c) => c.kind === "updateUser").at(-1)?.args).toEqual({ password: "brand-new-pass", current_password: "old-password-1" });
+    expect(current).toHaveValue("");
   });
 
   it("email change asks auth for a confirmation mail", async () => {

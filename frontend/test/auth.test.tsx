@@ -316,10 +316,25 @@ describe("invite page", () => {
     expect(rpc).toHaveBeenCalledWith("accept_invitation", { token: TOKEN });
   });
 
+  // An access token whose `amr` says how the session was opened, as Supabase Auth writes it.
+  const tokenBy = (method: string) => `h.${btoa(JSON.stringify({ sub: "u1", amr: [{ method, timestamp: 1 }] })).replace(/=+$/, "")}.sig`;
+  const invitation = [{ team_id: "team-1", team_name: "Acme Support", email: "ana@example.test", role: "owner", expires_at: "2099-01-01", accepted: false }];
+
+  it("an existing user signed in by the sign-in link is not offered a first password", async () => {
+    setUrl(`/app/auth/invite?token=${TOKEN}#access_token=at&refresh_token=rt&type=magiclink`);
+    const { client, rpc } = fakeAuth({
+      setSession: vi.fn(async () => ({ data: { session: { ...session(), access_token: tokenBy("otp") } }, error: null })),
+    });
+    rpc.mockImplementation(async () => ({ data: invitation, error: null }));
+    renderPage(<InvitePage />, { url: `/app/auth/invite?token=${TOKEN}`, path: "/app/auth/invite", client });
+    expect(await screen.findByRole("button", { name: "Join the team" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Set a password" })).not.toBeInTheDocument();
+  });
+
   it("a new invited user arriving with tokens in the hash may set a password", async () => {
     setUrl(`/app/auth/invite?token=${TOKEN}#access_token=at&refresh_token=rt&type=invite`);
     const { client, auth, rpc } = fakeAuth({
-      setSession: vi.fn(async () => ({ data: { session: session() }, error: null })),
+      setSession: vi.fn(async () => ({ data: { session: { ...session(), access_token: tokenBy("invite") } }, error: null })),
     });
     rpc.mockImplementation(async () => ({
       data: [
@@ -341,6 +356,12 @@ describe("invite page", () => {
     await userEvent.type(screen.getByLabelText("Repeat the new password"), "invited-pass-1");
     await userEvent.click(screen.getByRole("button", { name: "Save password" }));
     await waitFor(() => expect(auth.updateUser).toHaveBeenCalledWith({ password: "invited-pass-1" }));
+    // A first password is set, not "changed".
+    expect(await screen.findByTestId("invite-password-set")).toHaveTextContent(
+      "Your password is set: from now on you can sign in with it. Welcome to the team!",
+    );
+    expect(screen.queryByText("Your password has been changed.")).not.toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Set a password" })).not.toBeInTheDocument();
     expect(window.location.hash).toBe("");
   });
 

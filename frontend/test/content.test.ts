@@ -12,7 +12,7 @@ const collections = readdirSync(ROOT);
 // Docs pages written this session by the new domains, in English only so far: their nine
 // translations are owed (issue 16). Each must still have a title, and the entry must go as soon
 // as the page is translated (the test fails while a listed page has all ten languages).
-const TRANSLATIONS_OWED = new Set(["docs/channels", "docs/power-ups", "docs/tests", "docs/webhooks"]);
+const TRANSLATIONS_OWED = new Set(["docs/channels", "docs/webhooks"]);
 
 describe("content in every language", () => {
   for (const collection of collections) {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "@shared/contracts/errors.ts";
-import { AppError, ERROR_MESSAGE_IDS, errorMessage, jobErrorMessage } from "../src/lib/errors";
+import { AppError, deliveryErrorMessage, disabledReasonMessage, ERROR_MESSAGE_IDS, errorMessage, jobErrorMessage, storedErrorCode, taskRunErrorMessage } from "../src/lib/errors";
 import { LOCALE_CODES } from "../src/i18n/locales";
 
 const dir = path.resolve(__dirname, "../src/i18n/messages");
@@ -24,6 +24,17 @@ const raised = [
     fs.readdirSync(migrations).flatMap((f) => [...fs.readFileSync(path.join(migrations, f), "utf8").matchAll(/raise exception\s+'((?:[^']|'')*)'/gi)].map((m) => m[1]!.replace(/''/g, "'"))),
   ),
 ];
+
+const functions = path.resolve(__dirname, "../../supabase/functions");
+const codesIn = (file: string, pattern: RegExp) => [...new Set([...fs.readFileSync(file, "utf8").matchAll(pattern)].map((m) => m[1]!))];
+// What the tasks function and the stale-run sweep store as task_runs.error, and what the deliver
+// worker stores as webhook_deliveries.error (safe-fetch's codes, network_error, http_<status>).
+const taskRunCodes = [
+  ...codesIn(path.join(functions, "tasks/run.ts"), /new TaskFailure\("([a-z_]+)"/g),
+  ...codesIn(path.join(functions, "tasks/run.ts"), /error = "([a-z_]+)"/g),
+  ...codesIn(path.join(migrations, "20261123050100_tasks.sql"), /error = '([a-z_]+)'/g),
+];
+const deliveryCodes = [...codesIn(path.join(functions, "_shared/safe-fetch.ts"), /new SafeFetchError\(\s*"([a-z_]+)"/g), "network_error"];
 
 describe("error messages in every language", () => {
   it("has every id the mapping can return in all ten catalogues", () => {
@@ -57,5 +68,38 @@ describe("error messages in every language", () => {
     expect(errorMessage(new TypeError("Failed to fetch")).id).toBe("error.network");
     expect(errorMessage(new AppError({ status: 502, code: "http_502", message: "Bad Gateway" })).id).toBe("error.internal");
     expect(errorMessage(new AppError({ status: 418, code: "teapot", message: "I'm a teapot" })).id).toBe("error.generic");
+  });
+
+  it("translates every error the tasks function stores on a run, with its own message", () => {
+    expect(taskRunCodes).toEqual(expect.arrayContaining(["invalid_task", "answer_failed", "nothing_synced", "tests_unavailable", "internal_error", "timed_out"]));
+    for (const code of taskRunCodes) {
+      const stored = code === "internal_error" || code === "timed_out" ? code : `${code}: Some English detail`;
+      expect(taskRunErrorMessage(stored).id, code).not.toBe("error.generic");
+      expect(storedErrorCode(stored)).toBe(code);
+    }
+    expect(taskRunErrorMessage("tests_unavailable: Tests are not available yet")).toEqual({ id: "error.task.testsUnavailable" });
+    expect(taskRunErrorMessage("something_new: English")).toEqual({ id: "error.generic" });
+  });
+
+  it("translates every error the deliver worker stores on a delivery", () => {
+    expect(deliveryCodes).toEqual(expect.arrayContaining(["blocked_address", "dns_failed", "timeout", "too_many_redirects", "network_error"]));
+    for (const code of deliveryCodes) expect(deliveryErrorMessage(`${code}: example.test said no`).id, code).not.toBe("error.generic");
+    expect(deliveryErrorMessage("blocked_address: 10.0.0.1 resolves to 10.0.0.1 (private), which Parley does not fetch")).toEqual({ id: "error.delivery.blockedAddress" });
+    expect(deliveryErrorMessage("http_502")).toEqual({ id: "error.delivery.http", values: { status: 502 } });
+    expect(storedErrorCode("http_502")).toBe("http_502");
+    expect(deliveryErrorMessage("Connection reset by peer")).toEqual({ id: "error.generic" });
+    expect(storedErrorCode("Connection reset by peer")).toBe("");
+  });
+
+  it("reads an endpoint's disabled_reason as written by complete_webhook_delivery", () => {
+    const sql = fs.readFileSync(path.join(migrations, "20261123050000_webhooks.sql"), "utf8");
+    const format = /disabled_reason = format\('([^']*)'/.exec(sql)![1]!;
+    const written = (attempts: number, last: string) => format.replace("%s", String(attempts)).replace("%s", last);
+    expect(disabledReasonMessage(written(9, "timeout: No complete answer from example.test in time"))).toEqual({
+      id: "error.delivery.disabled", attempts: 9, last: { id: "error.delivery.timeout" }, code: "timeout",
+    });
+    expect(disabledReasonMessage(written(9, "http_503"))).toMatchObject({ attempts: 9, last: { id: "error.delivery.http", values: { status: 503 } }, code: "http_503" });
+    expect(disabledReasonMessage(written(12, "HTTP 500"))).toMatchObject({ attempts: 12, last: { id: "error.delivery.http", values: { status: 500 } }, code: "http_500" });
+    expect(disabledReasonMessage("Turned off by an operator")).toEqual({ id: "error.delivery.disabledUnknown", attempts: 0, last: { id: "error.generic" }, code: "" });
   });
 });

@@ -11,8 +11,10 @@ import teams from "../src/i18n/messages/teams/en.json";
 import bots from "../src/i18n/messages/bots/en.json";
 import account from "../src/i18n/messages/account/en.json";
 import errors from "../src/i18n/messages/errors/en.json";
+import auth from "../src/i18n/messages/auth/en.json";
 
-export const messages = { ...base, ...teams, ...bots, ...account, ...errors } as Record<string, string>;
+// auth: the account page shows auth's refusals (auth.error.*)
+export const messages = { ...base, ...teams, ...bots, ...account, ...errors, ...auth } as Record<string, string>;
 
 export interface Call {
   kind: "from" | "rpc" | "upload" | "updateUser";

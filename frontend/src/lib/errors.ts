@@ -203,6 +203,9 @@ const BY_CODE: Record<string, string> = {
   email_exists: "auth.error.userExists",
   weak_password: "auth.error.weakPassword",
   same_password: "auth.error.samePassword",
+  current_password_mismatch: "auth.error.currentPasswordWrong",
+  reauthentication_needed: "auth.error.reauthenticationNeeded",
+  reauthentication_not_valid: "auth.error.reauthenticationInvalid",
   session_not_found: "auth.error.sessionMissing",
   validation_failed: "auth.error.validation",
   // PostgREST
@@ -284,7 +287,74 @@ export function jobErrorMessage(code: string): ErrorMessage {
   return { id: BY_CODE[code] ?? "error.generic" };
 }
 
-/** Every message id errorMessage() may return (the locale test checks all ten languages have them). */
+// ---------------------------------------------------------------------------------------------
+// Errors the background workers store as text on a row: a code, then (after ": ") English
+// detail for the logs. task_runs.error: the tasks function (TaskFailure codes, internal_error)
+// and the stale-run sweep of private.claim_due_tasks (timed_out). webhook_deliveries.error: the
+// deliver worker (http_<status>, safe-fetch's codes, network_error). The screen shows the code's
+// message and keeps the code for a title; the English detail never shows.
+
+const TASK_RUN_BY_CODE: Record<string, string> = {
+  invalid_task: "error.task.noPrompt",
+  answer_failed: "error.task.answerFailed",
+  nothing_synced: "error.task.nothingSynced",
+  tests_unavailable: "error.task.testsUnavailable",
+  timed_out: "error.task.timedOut",
+  internal_error: "error.internal",
+};
+
+const DELIVERY_BY_CODE: Record<string, string> = {
+  timeout: "error.delivery.timeout",
+  network_error: "error.delivery.unreachable",
+  dns_failed: "error.delivery.dns",
+  blocked_address: "error.delivery.blockedAddress",
+  link_local: "error.delivery.blockedAddress",
+  too_many_redirects: "error.delivery.redirected",
+  invalid_url: "error.job.invalidUrl",
+  unsupported_scheme: "error.job.invalidUrl",
+  too_large: "error.job.tooLarge",
+  internal_error: "error.internal",
+};
+
+/** The code at the start of a stored error ("blocked_address: example.test resolves to …"), or "". */
+export function storedErrorCode(text: string | null | undefined): string {
+  const t = (text ?? "").trim();
+  const http = /^HTTP (\d{3})$/.exec(t);
+  if (http) return `http_${http[1]}`;
+  return /^([a-z][a-z0-9_]*)(?::|$)/i.exec(t)?.[1] ?? "";
+}
+
+/** A stored error as a translated message: the worker's own codes, then the app's, then the generic one. */
+function storedErrorMessage(text: string | null | undefined, own: Record<string, string>, httpId?: string): ErrorMessage {
+  const code = storedErrorCode(text);
+  const http = /^http_(\d{3})$/.exec(code);
+  if (http && httpId) return { id: httpId, values: { status: Number(http[1]) } };
+  return { id: own[code] ?? BY_CODE[code] ?? "error.generic" };
+}
+
+/** The message of a task run's `error` (the run log and "run now"). */
+export function taskRunErrorMessage(text: string | null | undefined): ErrorMessage {
+  return storedErrorMessage(text, TASK_RUN_BY_CODE);
+}
+
+/** The message of a webhook delivery's `error`. */
+export function deliveryErrorMessage(text: string | null | undefined): ErrorMessage {
+  return storedErrorMessage(text, DELIVERY_BY_CODE, "error.delivery.http");
+}
+
+/**
+ * A webhook endpoint's `disabled_reason`, which private.complete_webhook_delivery writes in
+ * English: "Disabled after <n> failed attempts over about a day (last: <delivery error>)".
+ */
+export function disabledReasonMessage(text: string): { id: string; attempts: number; last: ErrorMessage; code: string } {
+  const m = /^Disabled after (\d+) failed attempts[^(]*\(last: ([\s\S]*)\)\s*$/.exec(text.trim());
+  if (!m) return { id: "error.delivery.disabledUnknown", attempts: 0, last: { id: "error.generic" }, code: "" };
+  return { id: "error.delivery.disabled", attempts: Number(m[1]), last: deliveryErrorMessage(m[2]), code: storedErrorCode(m[2]) };
+}
+
+/** Every message id errorMessage() and the stored-error readers may return (the locale test checks all ten languages have them). */
 export const ERROR_MESSAGE_IDS: readonly string[] = [
-  ...new Set([...Object.values(BY_CODE), ...BY_SQL_MESSAGE.map(([, id]) => id), ...Object.values(BY_SQLSTATE), ...Object.values(BY_STATUS), "error.internal", "error.generic", "error.job.http"]),
+  ...new Set([...Object.values(BY_CODE), ...BY_SQL_MESSAGE.map(([, id]) => id), ...Object.values(BY_SQLSTATE), ...Object.values(BY_STATUS),
+    ...Object.values(TASK_RUN_BY_CODE), ...Object.values(DELIVERY_BY_CODE),
+    "error.internal", "error.generic", "error.job.http", "error.delivery.http", "error.delivery.disabled", "error.delivery.disabledUnknown"]),
 ];

@@ -2,8 +2,18 @@ import { useMutation } from "@tanstack/react-query";
 import { toAppError } from "../../lib/errors";
 import { loadSupabase } from "../../lib/supabase-ready";
 
-export async function changePassword(password: string): Promise<void> {
-  const { error } = await (await loadSupabase()).auth.updateUser({ password });
+export interface PasswordChange {
+  password: string;
+  /**
+   * Supabase's secure password change ([auth.email] secure_password_change): the current password
+   * proves it is the owner and not someone at an unlocked screen. Left out for a user who never
+   * set one (provider or e-mail link sign-in), whom auth does not ask.
+   */
+  currentPassword?: string;
+}
+
+export async function changePassword({ password, currentPassword }: PasswordChange): Promise<void> {
+  const { error } = await (await loadSupabase()).auth.updateUser(currentPassword ? { password, current_password: currentPassword } : { password });
   if (error) throw toAppError(error);
 }
 

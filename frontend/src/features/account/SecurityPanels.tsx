@@ -9,18 +9,24 @@ import { useDeleteAccountMutation } from "../../data/profiles/account-delete-mut
 import { useLocalePath } from "../../components/LocalizedLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNote } from "../../components/ErrorNote";
+import { errorMessage, toAppError } from "../../lib/errors";
 
 export const MIN_PASSWORD = 8;
+
+/** Auth's refusals that are about the current password: shown at its field. */
+const CURRENT_PASSWORD_CODES = new Set(["current_password_mismatch", "reauthentication_needed"]);
 
 export function PasswordPanel() {
   const intl = useIntl();
   const change = useChangePasswordMutation();
+  const [current, setCurrent] = useState("");
   const [pw, setPw] = useState("");
   const [again, setAgain] = useState("");
   const [touched, setTouched] = useState(false);
   const [saved, setSaved] = useState(false);
   const short = pw.length < MIN_PASSWORD;
   const mismatch = pw !== again;
+  const currentRefused = change.error && CURRENT_PASSWORD_CODES.has(toAppError(change.error).code) ? errorMessage(change.error) : null;
   return (
     <form
       className="panel form-stack"
@@ -31,13 +37,15 @@ export function PasswordPanel() {
         setTouched(true);
         setSaved(false);
         if (short || mismatch) return;
-        change.mutate(pw, { onSuccess: () => { setSaved(true); setPw(""); setAgain(""); setTouched(false); } });
+        change.mutate({ password: pw, currentPassword: current }, { onSuccess: () => { setSaved(true); setCurrent(""); setPw(""); setAgain(""); setTouched(false); } });
       }}
     >
       <h2 id="password-title"><FormattedMessage id="account.password.title" /></h2>
+      <Input type="password" autoComplete="current-password" label={intl.formatMessage({ id: "account.password.current" })} value={current} onChange={(e) => setCurrent(e.target.value)}
+        hint={intl.formatMessage({ id: "account.password.currentHint" })} error={currentRefused ? intl.formatMessage({ id: currentRefused.id }, currentRefused.values) : undefined} />
       <Input type="password" autoComplete="new-password" label={intl.formatMessage({ id: "account.password.new" })} value={pw} onChange={(e) => setPw(e.target.value)} error={touched && short ? intl.formatMessage({ id: "account.password.tooShort" }, { min: MIN_PASSWORD }) : undefined} />
       <Input type="password" autoComplete="new-password" label={intl.formatMessage({ id: "account.password.repeat" })} value={again} onChange={(e) => setAgain(e.target.value)} error={touched && !short && mismatch ? intl.formatMessage({ id: "account.password.mismatch" }) : undefined} />
-      <ErrorNote error={change.error} />
+      {!currentRefused && <ErrorNote error={change.error} />}
       {saved && <p className="form-success" role="status"><FormattedMessage id="account.password.changed" /></p>}
       <div className="form-actions"><Button type="submit" loading={change.isPending}><FormattedMessage id="account.password.submit" /></Button></div>
     </form>

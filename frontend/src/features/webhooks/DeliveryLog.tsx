@@ -1,9 +1,11 @@
 // The delivery log: event, status, attempts, response, next retry; payload on demand; redeliver.
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ErrorNote } from "../../components/ErrorNote";
+import { StoredError } from "../../components/StoredError";
 import { Button, Loading } from "../../components/ui";
 import { useWebhookActionMutation } from "../../data/webhooks/webhook-actions-mutation";
 import { useWebhookDeliveriesQuery } from "../../data/webhooks/webhook-deliveries-query";
+import { deliveryErrorMessage } from "../../lib/errors";
 
 const when = (iso: string) => <FormattedDate value={iso} dateStyle="medium" timeStyle="medium" />;
 
@@ -43,7 +45,7 @@ export function DeliveryLog({ botId, endpointId }: { botId: string; endpointId: 
               <td>{d.attempt}</td>
               <td>
                 {d.response_status ?? "—"}
-                {d.error && <div className="wh-muted">{d.error}</div>}
+                {d.error && <StoredError className="wh-muted" text={d.error} message={deliveryErrorMessage} />}
                 {d.response_excerpt && <pre className="wh-pre">{d.response_excerpt}</pre>}
               </td>
               <td>{d.status === "pending" ? when(d.next_attempt_at) : "—"}</td>

@@ -8,6 +8,7 @@ import { useWebhookActionMutation } from "../../data/webhooks/webhook-actions-mu
 import { useDeleteWebhookEndpointMutation } from "../../data/webhooks/webhook-endpoint-delete-mutation";
 import { useUpdateWebhookEndpointMutation } from "../../data/webhooks/webhook-endpoint-update-mutation";
 import { useWebhookSecretMutation } from "../../data/webhooks/webhook-secret-mutation";
+import { disabledReasonMessage } from "../../lib/errors";
 import { EventChoices } from "./EndpointForm";
 
 export function EndpointCard({ endpoint, selected, onSelect }: { endpoint: WebhookEndpoint; selected: boolean; onSelect: () => void }) {
@@ -33,7 +34,7 @@ export function EndpointCard({ endpoint, selected, onSelect }: { endpoint: Webho
         )}
       </div>
       {endpoint.description && <p className="wh-muted">{endpoint.description}</p>}
-      {endpoint.disabled_reason && <p role="status">{endpoint.disabled_reason}</p>}
+      {endpoint.disabled_reason && <DisabledReason text={endpoint.disabled_reason} />}
       <EventChoices value={endpoint.events} onChange={(events) => update.mutate({ id: endpoint.id, botId, patch: { events } })} />
       {secret.data && (
         <p>
@@ -62,5 +63,16 @@ export function EndpointCard({ endpoint, selected, onSelect }: { endpoint: Webho
         </Button>
       </div>
     </article>
+  );
+}
+
+/** Why the worker disabled the endpoint, in the user's language (the stored reason is English). */
+function DisabledReason({ text }: { text: string }) {
+  const intl = useIntl();
+  const { id, attempts, last, code } = disabledReasonMessage(text);
+  return (
+    <p role="status" title={code || undefined} data-error-code={code || undefined}>
+      <FormattedMessage id={id} values={{ attempts, last: intl.formatMessage({ id: last.id }, last.values) }} />
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 // /app/auth/invite?token=…: accept a team invitation. Visitors without an account session
 // sign in or register first (and come back here). A brand-new user arriving from the invite
-// email has a session but no password yet: they may set one. Postgres decides the rest
+// email has a session but no password yet: they may set one (existing users signed in by the
+// sign-in link are not offered it). Postgres decides the rest
 // (accept_invitation: expired, used, sent to another address).
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
@@ -11,6 +12,7 @@ import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { NewPasswordForm } from "../../features/auth/NewPasswordForm";
 import { useLandingSession } from "../../features/auth/useLandingSession";
 import { useAuthDeps } from "../../features/auth/deps";
+import { authMethods } from "../../features/auth/authMethods";
 import { acceptInvitation, useInvitationQuery } from "../../data/invitations/invitation-query";
 import { toAppError } from "../../lib/errors";
 
@@ -40,8 +42,10 @@ export default function InvitePage() {
   const invitation = useInvitationQuery(client, token, signedIn);
 
   const here = location.pathname + `?token=${encodeURIComponent(token)}`;
-  // The invite email (and the sign-in link for existing users) signs the person in.
-  const arrivedByEmail = landing.status === "session" && landing.fromUrl;
+  // The invite email (and the sign-in link for existing users) signs the person in. Only the
+  // invite email's session belongs to someone without a password yet: an existing user who came
+  // by the sign-in link has one (and changing it asks for the current one, on the account page).
+  const byInvitation = landing.status === "session" && landing.fromUrl && authMethods(landing.session.access_token).includes("invite");
 
   async function accept() {
     setBusy(true);
@@ -131,7 +135,7 @@ export default function InvitePage() {
           <FormattedMessage id={acceptError} />
         </FormAlert>
       )}
-      {arrivedByEmail && !passwordSet && (
+      {byInvitation && !passwordSet && (
         <section aria-labelledby="invite-password">
           <h2 id="invite-password" className="h4">
             <FormattedMessage id="auth.invite.setPassword" />
@@ -143,8 +147,8 @@ export default function InvitePage() {
         </section>
       )}
       {passwordSet && (
-        <FormAlert tone="success">
-          <FormattedMessage id="auth.reset.done" />
+        <FormAlert tone="success" testId="invite-password-set">
+          <FormattedMessage id="auth.invite.passwordSet" />
         </FormAlert>
       )}
       {inv && !inv.accepted && (

@@ -2,6 +2,7 @@
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams } from "react-router";
 import { ErrorNote } from "../../../components/ErrorNote";
+import { StoredError } from "../../../components/StoredError";
 import { useLocalePath } from "../../../components/LocalizedLink";
 import { Button, Loading } from "../../../components/ui";
 import { useDeleteTaskMutation } from "../../../data/tasks/task-delete-mutation";
@@ -13,6 +14,7 @@ import type { Task, TaskInput } from "../../../data/tasks/types";
 import { NextRun } from "../../../features/tasks/Schedule";
 import { TaskForm } from "../../../features/tasks/TaskForm";
 import "../../../features/tasks/tasks.css";
+import { taskRunErrorMessage } from "../../../lib/errors";
 
 function inputOf(t: Task): TaskInput {
   const s = (t.settings && typeof t.settings === "object" && !Array.isArray(t.settings) ? t.settings : {}) as TaskInput["settings"];
@@ -41,7 +43,12 @@ export default function TaskSettingsPage() {
           <FormattedMessage id={`tasks.type.${t.type}`} /> · <FormattedMessage id="tasks.col.nextRun" />: {t.enabled ? <NextRun at={t.next_run_at} /> : <FormattedMessage id="tasks.paused" />}
         </p>
         <Button onClick={() => run.mutate({ id: t.id, botId })} loading={run.isPending}><FormattedMessage id="tasks.runNow" /></Button>
-        {run.data && <p role="status"><FormattedMessage id={`tasks.status.${run.data.status}`} />{run.data.error ? `: ${run.data.error}` : ""}</p>}
+        {run.data && (
+          <div role="status">
+            <FormattedMessage id={`tasks.status.${run.data.status}`} />
+            {run.data.error && <StoredError text={run.data.error} message={taskRunErrorMessage} />}
+          </div>
+        )}
         {run.isError && <ErrorNote error={run.error} />}
       </header>
       <TaskForm key={t.id + t.name} botId={botId} type={t.type} initial={inputOf(t)} saving={save.isPending} error={save.error}
@@ -67,7 +74,7 @@ export default function TaskSettingsPage() {
                 <tr key={r.id} data-run-status={r.status}>
                   <td><FormattedDate value={r.started_at} dateStyle="medium" timeStyle="short" /></td>
                   <td><FormattedMessage id={`tasks.trigger.${r.trigger}`} /></td>
-                  <td><FormattedMessage id={`tasks.status.${r.status}`} />{r.error && <div className="tk-muted">{r.error}</div>}</td>
+                  <td><FormattedMessage id={`tasks.status.${r.status}`} />{r.error && <StoredError className="tk-muted" text={r.error} message={taskRunErrorMessage} />}</td>
                   <td>{r.duration_ms === null ? "—" : intl.formatNumber(r.duration_ms / 1000, { style: "unit", unit: "second", maximumFractionDigits: 1 })}</td>
                   <td><details><summary><FormattedMessage id="tasks.runs.show" /></summary><pre className="tk-pre">{JSON.stringify(r.output, null, 2)}</pre></details></td>
                 </tr>

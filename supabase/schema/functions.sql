@@ -1962,21 +1962,49 @@ comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one an
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
 CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)
  RETURNS uuid
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$ select private.start_test_run(start_task_test_run.bot_id, start_task_test_run.task_run_id) $function$;
+comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: private.start_test_run(bot_id, task_run_id). Service role only.';
+-- execute: service_role
+
+-- private.start_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION private.start_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+  run public.task_runs;
   started uuid;
 begin
-  if to_regprocedure('private.start_test_run(uuid, uuid)') is null then
-    raise exception 'Tests are not available yet' using errcode = 'PT501', hint = 'tests_unavailable';
+  select * into run from public.task_runs r
+  where r.id = start_test_run.task_run_id and r.bot_id = start_test_run.bot_id and r.status = 'running';
+  if run.id is null then
+    raise exception 'No running task run % of this bot', task_run_id using errcode = 'PT404';
   end if;
-  execute 'select private.start_test_run($1, $2)' into started using bot_id, task_run_id;
+  if not exists (select 1 from public.test_cases c where c.bot_id = start_test_run.bot_id and c.status = 'active') then
+    raise exception 'The bot has no test cases' using errcode = '22023', hint = 'no_test_cases';
+  end if;
+  started := private.enqueue_test_run(start_test_run.bot_id,
+    case run.trigger when 'manual' then 'manual' else 'schedule' end::public.test_run_trigger, run.created_by);
+  if started is not null then
+    update public.test_runs t set task_run_id = run.id where t.id = started;
+    return started;
+  end if;
+  -- a run is already queued or running: its result is this task's result, unless a task waits for it
+  update public.test_runs t set task_run_id = run.id
+  where t.bot_id = start_test_run.bot_id and t.status in ('queued', 'running') and t.task_run_id is null
+  returning t.id into started;
+  if started is null then
+    raise exception 'Another task is waiting for the bot''s test run' using errcode = '55006', hint = 'run_in_progress';
+  end if;
   return started;
 end;
 $function$;
-comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: calls private.start_test_run(bot_id, task_run_id) of the tests domain (PT501 tests_unavailable until it exists). Service role only.';
+comment on function private.start_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: queues a test run of the bot for the task run (or joins the one queued or running); the task run ends when it does. Errors: hint no_test_cases, run_in_progress. Service role only.';
 -- execute: service_role
 
 -- private.storage_bot_id(name text)
@@ -2093,6 +2121,10 @@ AS $function$
                  where q.chat_id = a.chat_id and q.role = 'user' and q.created_at <= a.created_at
                  order by q.created_at desc limit 1) as question
     from turns a where a.role = 'assistant'
+  ),
+  period_leads as (
+    select l.* from public.leads l
+    where l.bot_id = task_digest.bot_id and l.created_at >= since and l.created_at < until
   )
   select jsonb_build_object(
     'since', since, 'until', until,
@@ -2101,7 +2133,8 @@ AS $function$
       'questions', (select count(*) from turns where role = 'user'),
       'answers', (select count(*) from turns where role = 'assistant'),
       'feedback_up', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'up' and f.created_at >= since and f.created_at < until),
-      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until)),
+      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until),
+      'leads', (select count(*) from period_leads)),
     'top_questions', coalesce((select jsonb_agg(jsonb_build_object('question', q, 'count', n)) from (
       select lower(btrim(content)) q, count(*) n from turns where role = 'user'
       group by 1 order by 2 desc, 1 limit 10) x), '[]'),
@@ -2113,9 +2146,11 @@ AS $function$
       select f.comment, left(m.content, 500) answer, m.chat_id, f.created_at
       from public.message_feedback f join public.messages m on m.id = f.message_id
       where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until
-      order by f.created_at desc limit 20) x), '[]'));
+      order by f.created_at desc limit 20) x), '[]'),
+    'leads', coalesce((select jsonb_agg(jsonb_build_object('id', id, 'chat_id', chat_id, 'fields', fields, 'at', created_at)) from (
+      select id, chat_id, fields, created_at from period_leads order by created_at desc, id limit 20) x), '[]'));
 $function$;
-comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources) and negative feedback of a bot between two times. Service role only.';
+comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources), negative feedback and leads (the latest 20) of a bot between two times. Service role only.';
 -- execute: service_role
 
 -- private.task_recipient_emails(task_id uuid)
@@ -2133,6 +2168,47 @@ AS $function$
   where t.id = task_recipient_emails.task_id and u.email is not null;
 $function$;
 -- execute: service_role
+
+-- private.test_run_finished()
+CREATE OR REPLACE FUNCTION private.test_run_finished()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  regressed jsonb;
+begin
+  if new.status not in ('succeeded', 'failed', 'cancelled') or new.status = old.status then
+    return null;
+  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('case_id', r.case_id, 'question', r.question) order by r.created_at, r.case_id), '[]')
+  into regressed
+  from (select r.case_id, r.question, r.created_at from public.test_results r
+        where r.run_id = new.id and r.case_id = any (new.regressions)
+        order by r.created_at, r.case_id limit 50) r;
+  perform private.enqueue_event(new.bot_id, 'test_run.completed', jsonb_build_object('test_run', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'trigger', new.trigger, 'status', new.status, 'error', new.error,
+    'total', new.progress_total, 'passed', new.passed_count, 'failed', new.failed_count,
+    'regression_count', new.regression_count, 'regressions', regressed, 'fixed_count', new.fixed_count,
+    'previous_run_id', new.previous_run_id, 'task_run_id', new.task_run_id,
+    'started_at', new.started_at, 'finished_at', new.finished_at)));
+  if new.task_run_id is not null
+     and exists (select 1 from public.task_runs t where t.id = new.task_run_id and t.status = 'running') then
+    perform private.finish_task_run(new.task_run_id, new.status = 'succeeded', jsonb_build_object(
+      'test_run_id', new.id,
+      'test_run', jsonb_build_object('status', new.status, 'total', new.progress_total, 'passed', new.passed_count,
+        'failed', new.failed_count, 'regression_count', new.regression_count, 'fixed_count', new.fixed_count,
+        'previous_run_id', new.previous_run_id),
+      'regressions', regressed),
+      case new.status when 'succeeded' then null
+        else format('test_run_%s: %s', new.status, coalesce(new.error,
+          case new.status when 'cancelled' then 'The test run was cancelled' else 'The test run failed' end)) end);
+  end if;
+  return null;
+end;
+$function$;
+-- execute: public
 
 -- private.webhook_chat_created()
 CREATE OR REPLACE FUNCTION private.webhook_chat_created()
@@ -2181,6 +2257,35 @@ end;
 $function$;
 -- execute: public
 
+-- private.webhook_handoff_requested()
+CREATE OR REPLACE FUNCTION private.webhook_handoff_requested()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  last_message jsonb;
+begin
+  if not new.needs_human or (tg_op = 'UPDATE' and old.needs_human) then
+    return null;
+  end if;
+  select jsonb_build_object('id', m.id, 'content', m.content, 'created_at', m.created_at) into last_message
+  from public.messages m where m.chat_id = new.id and m.role = 'user'
+  order by m.created_at desc, m.id desc limit 1;
+  perform private.enqueue_event(new.bot_id, 'handoff.requested', jsonb_build_object(
+    'chat', jsonb_build_object('id', new.id, 'bot_id', new.bot_id, 'channel', new.channel, 'title', new.title,
+      'created_at', new.created_at, 'handoff_requested_at', new.handoff_requested_at),
+    -- reply_as_human writes the team's message, then takes the chat over, in one transaction
+    'requested_by', case when exists (select 1 from public.messages h
+                                      where h.chat_id = new.id and h.role = 'human' and h.created_at = now())
+                         then 'team' else 'visitor' end,
+    'last_visitor_message', last_message));
+  return null;
+end;
+$function$;
+-- execute: public
+
 -- private.webhook_ingestion_finished()
 CREATE OR REPLACE FUNCTION private.webhook_ingestion_finished()
  RETURNS trigger
@@ -2205,6 +2310,22 @@ begin
         'error_count', jsonb_array_length(new.errors), 'errors', (select coalesce(jsonb_agg(e), '[]') from (
           select e from jsonb_array_elements(new.errors) e limit 20) x),
         'started_at', new.started_at, 'finished_at', new.finished_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_lead_created()
+CREATE OR REPLACE FUNCTION private.webhook_lead_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'lead.created', jsonb_build_object('lead', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'chat_id', new.chat_id, 'power_up_id', new.power_up_id,
+    'fields', new.fields, 'created_at', new.created_at)));
   return null;
 end;
 $function$;

@@ -1661,6 +1661,7 @@ export type Database = {
           snapshot: NonNullable<Json>;
           started_at: string | null;
           status: Database["public"]["Enums"]["test_run_status"];
+          task_run_id: string | null;
           trigger: Database["public"]["Enums"]["test_run_trigger"];
           updated_at: string;
         };
@@ -1685,6 +1686,7 @@ export type Database = {
           snapshot?: NonNullable<Json>;
           started_at?: string | null;
           status?: Database["public"]["Enums"]["test_run_status"];
+          task_run_id?: string | null;
           trigger?: Database["public"]["Enums"]["test_run_trigger"];
           updated_at?: string;
         };
@@ -1708,6 +1710,7 @@ export type Database = {
           snapshot?: NonNullable<Json>;
           started_at?: string | null;
           status?: Database["public"]["Enums"]["test_run_status"];
+          task_run_id?: string | null;
           trigger?: Database["public"]["Enums"]["test_run_trigger"];
           updated_at?: string;
         };
@@ -1724,6 +1727,13 @@ export type Database = {
             columns: ["previous_run_id"];
             isOneToOne: false;
             referencedRelation: "test_runs";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_runs_task_run_id_fkey";
+            columns: ["task_run_id"];
+            isOneToOne: false;
+            referencedRelation: "task_runs";
             referencedColumns: ["id"];
           },
         ];

@@ -8,6 +8,7 @@ import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { describe, type Logger } from "../_shared/log.ts";
 import { escapeHtml, type MailResult, sendMail } from "../_shared/mail.ts";
 import { activeJob, createJob, runJob } from "../ingest/sync.ts";
+import { processRun } from "../tests/runner.ts";
 
 export interface TaskRow {
   id: string;
@@ -31,7 +32,11 @@ class TaskFailure extends Error {
 
 const settingsOf = (t: TaskRow) => (t.settings && typeof t.settings === "object" && !Array.isArray(t.settings) ? t.settings : {}) as Record<string, unknown>;
 
-/** Runs the task for `runId` (a running task_runs row) and finishes it; never throws for the task's own failure. */
+/**
+ * Runs the task for `runId` (a running task_runs row) and finishes it; never throws for the task's
+ * own failure. A test task's run is the exception: it stays running and its test run ends it
+ * (private.test_run_finished), so the answer then says status "running".
+ */
 export async function runTask(service: Db, task: TaskRow, runId: string, at: Date, log: Logger, background: (p: Promise<unknown>) => void) {
   const t0 = performance.now();
   let ok = true;
@@ -41,7 +46,7 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
     if (task.type === "digest") output = await digest(service, task, at);
     else if (task.type === "ask") output = await ask(service, task, log);
     else if (task.type === "sync") output = await sync(service, task, log, background);
-    else output = await test(service, task, runId);
+    else output = await test(service, task, runId, log, background);
   } catch (e) {
     ok = false;
     if (e instanceof TaskFailure) {
@@ -52,6 +57,10 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
       log.error("task_failed", { task_id: task.id, run_id: runId, error: describe(e) });
     }
   }
+  if (ok && task.type === "test") {
+    log.info("task_run", { task_id: task.id, run_id: runId, type: task.type, ok, waiting_for: output.test_run_id });
+    return { ok, status: "running" as const, output, error };
+  }
   // finished on the same clock the run started on (the tick's, which tests move)
   const finishedAt = new Date(at.getTime() + Math.round(performance.now() - t0));
   must(
@@ -59,7 +68,7 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
     "finish run",
   );
   log.info("task_run", { task_id: task.id, run_id: runId, type: task.type, ok, error });
-  return { ok, output, error };
+  return { ok, status: ok ? "succeeded" as const : "failed" as const, output, error };
 }
 
 async function mailRecipients(service: Db, task: TaskRow, subject: string, text: string, html: string): Promise<MailResult> {
@@ -77,10 +86,11 @@ function digestPeriodHours(task: TaskRow): number {
 interface Digest {
   since: string;
   until: string;
-  counts: { chats: number; questions: number; answers: number; feedback_up: number; feedback_down: number };
+  counts: { chats: number; questions: number; answers: number; feedback_up: number; feedback_down: number; leads: number };
   top_questions: { question: string; count: number }[];
   unanswered_questions: { question: string; chat_id: string; at: string }[];
   negative_feedback: { comment: string | null; answer: string; chat_id: string; at: string }[];
+  leads: { id: string; chat_id: string | null; fields: Record<string, string>; at: string }[];
 }
 
 async function digest(service: Db, task: TaskRow, at: Date) {
@@ -100,6 +110,9 @@ async function digest(service: Db, task: TaskRow, at: Date) {
     "",
     "Negative feedback:",
     ...d.negative_feedback.map((f) => `  - ${f.comment ?? "(no comment)"} — on: ${f.answer.slice(0, 200)}`),
+    "",
+    `Leads: ${d.counts.leads}${d.counts.leads > d.leads.length ? ` (the latest ${d.leads.length})` : ""}`,
+    ...d.leads.map((l) => `  - ${Object.entries(l.fields).map(([k, v]) => `${k}: ${v}`).join(", ")}`),
   ];
   const text = lines.join("\n");
   const emailed = await mailRecipients(service, task, `Parley digest: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
@@ -143,11 +156,44 @@ async function sync(service: Db, task: TaskRow, log: Logger, background: (p: Pro
   return { started, skipped };
 }
 
-async function test(service: Db, task: TaskRow, runId: string) {
+/**
+ * Queues a test run of the bot for this task run (or joins the one already queued or running)
+ * and runs it in the background right away; its end ends the task run (SQL trigger) with the
+ * result and regressions, and then the recipients get them by e-mail.
+ */
+async function test(service: Db, task: TaskRow, runId: string, log: Logger, background: (p: Promise<unknown>) => void) {
   const r = await service.rpc("start_task_test_run", { bot_id: task.bot_id, task_run_id: runId });
   if (r.error) {
-    if (r.error.code === "PT501") throw new TaskFailure("tests_unavailable", "Tests are not available yet");
+    if (r.error.hint === "no_test_cases") throw new TaskFailure("no_test_cases", "The bot has no test cases");
+    if (r.error.hint === "run_in_progress") throw new TaskFailure("run_in_progress", "Another task is waiting for the bot's test run");
     throw new Error(`start test run: ${r.error.code} ${r.error.message}`);
   }
-  return { test_run_id: r.data };
+  const testRunId = r.data as string;
+  background((async () => {
+    // false: the tests tick took it first, or it was already running; its end still ends this run
+    if (await processRun(service, testRunId, log.with({ test_run_id: testRunId }))) await mailTestResult(service, task, runId);
+  })());
+  return { test_run_id: testRunId };
+}
+
+interface TestOutput {
+  test_run_id: string;
+  test_run: { status: string; total: number; passed: number; failed: number; regression_count: number; fixed_count: number };
+  regressions: { case_id: string; question: string }[];
+}
+
+async function mailTestResult(service: Db, task: TaskRow, runId: string) {
+  const run = must(await service.from("task_runs").select("status, output, error").eq("id", runId).single(), "task run");
+  if (run.status === "running") return; // timed out meanwhile: nothing to report
+  const o = run.output as unknown as TestOutput;
+  const lines = [
+    `${task.name}: ${o.test_run.status}${run.error ? ` (${run.error})` : ""}`,
+    "",
+    `Cases: ${o.test_run.total}, passed: ${o.test_run.passed}, failed: ${o.test_run.failed}`,
+    `Regressions (passed in the previous run, fail now): ${o.test_run.regression_count}; fixed: ${o.test_run.fixed_count}`,
+    ...o.regressions.map((g) => `  - ${g.question}`),
+  ];
+  const text = lines.join("\n");
+  const emailed = await mailRecipients(service, task, `Parley tests: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  must(await service.from("task_runs").update({ output: { ...o, emailed } as unknown as Json }).eq("id", runId), "record mail");
 }

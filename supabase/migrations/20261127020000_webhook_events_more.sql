@@ -1,5 +1,6 @@
 -- The webhook events that were listed but never written (lead.created, handoff.requested,
--- test_run.completed), test tasks that run the bot's tests, and leads in the digest.
+-- test_run.completed), test tasks that run the bot's tests, leads in the digest, and one call
+-- that installs every scheduled function on hosted Supabase (the tests tick had none).
 --
 -- Events (payloads documented and versioned in frontend/content/docs/webhooks.md, version 1):
 --   lead.created         a row in public.leads (submit_lead)
@@ -199,6 +200,54 @@ begin
   return null;
 end;
 $$;
+
+-- Hosted Supabase: every tick of supabase/schedules.json as a pg_cron job calling the function
+-- through pg_net each minute (pg_cron's unit): parley-sync (ingest), parley-tests (tests: queued
+-- and scheduled test runs), parley-deliver (deliver: webhooks), parley-tasks (tasks). cron.schedule
+-- replaces a job of the same name, so this also refreshes what private.schedule_ingest_tick and
+-- private.schedule_webhook_and_task_ticks installed; those two are dropped (one way to install
+-- the schedules). Run once as postgres:
+--   select private.schedule_function_ticks('https://<project>.supabase.co/functions/v1', '<service role key>');
+-- or set parley.functions_url and parley.service_role_key before pushing (as before).
+create function private.schedule_function_ticks(functions_url text, service_role_key text) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  job record;
+begin
+  if not exists (select 1 from pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_extension where extname = 'pg_net') then
+    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
+  end if;
+  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
+    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
+      using errcode = '22023';
+  end if;
+  for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+    execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
+      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
+      rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
+  end loop;
+end;
+$$;
+comment on function private.schedule_function_ticks(text, text) is
+  'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver and parley-tasks that call ingest, tests, deliver and tasks /tick every minute (hosted Supabase).';
+revoke execute on function private.schedule_function_ticks(text, text) from public, anon, authenticated;
+drop function private.schedule_ingest_tick(text, text);
+drop function private.schedule_webhook_and_task_ticks(text, text);
+
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_cron')
+     and exists (select 1 from pg_extension where extname = 'pg_net')
+     and coalesce(current_setting('parley.functions_url', true), '') <> ''
+     and coalesce(current_setting('parley.service_role_key', true), '') <> '' then
+    perform private.schedule_function_ticks(current_setting('parley.functions_url'), current_setting('parley.service_role_key'));
+  end if;
+end $$;
 
 -- triggers --------------------------------------------------------------------------------
 create trigger leads_webhook_event after insert on public.leads

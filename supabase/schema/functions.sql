@@ -1681,39 +1681,8 @@ $function$;
 comment on function private.rotate_webhook_secret(endpoint_id uuid) is 'Replaces an endpoint''s signing secret and returns the new one (admins and owners; PT404 otherwise).';
 -- execute: authenticated
 
--- private.schedule_ingest_tick(functions_url text, service_role_key text)
-CREATE OR REPLACE FUNCTION private.schedule_ingest_tick(functions_url text, service_role_key text)
- RETURNS void
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-begin
-  if not exists (select 1 from pg_extension where extname = 'pg_cron')
-     or not exists (select 1 from pg_extension where extname = 'pg_net') then
-    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
-  end if;
-  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
-    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
-      using errcode = '22023';
-  end if;
-  execute format(
-    'select cron.schedule(%L, %L, %L)',
-    'parley-sync',
-    '* * * * *',
-    format(
-      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
-      rtrim(functions_url, '/') || '/ingest/tick',
-      'Bearer ' || service_role_key
-    )
-  );
-end;
-$function$;
-comment on function private.schedule_ingest_tick(functions_url text, service_role_key text) is 'Installs the pg_cron job "parley-sync" that calls ingest/tick every minute (hosted Supabase).';
--- execute: owner only
-
--- private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
-CREATE OR REPLACE FUNCTION private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+-- private.schedule_function_ticks(functions_url text, service_role_key text)
+CREATE OR REPLACE FUNCTION private.schedule_function_ticks(functions_url text, service_role_key text)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1730,14 +1699,15 @@ begin
     raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
       using errcode = '22023';
   end if;
-  for job in select * from (values ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+  for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
     execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
       'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
       rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
   end loop;
 end;
 $function$;
-comment on function private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text) is 'Installs the pg_cron jobs "parley-deliver" and "parley-tasks" that call deliver/tick and tasks/tick every minute (hosted Supabase).';
+comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver and parley-tasks that call ingest, tests, deliver and tasks /tick every minute (hosted Supabase).';
 -- execute: owner only
 
 -- private.send_test_webhook(endpoint_id uuid)

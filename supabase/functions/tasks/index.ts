@@ -4,7 +4,7 @@
 //                                             (status "running" for a test task: its test run ends it)
 //   POST /tasks/validate    {cron, timezone}  (signed in) → 200 {ok, next_runs: [ISO×3]} | 400 invalid_request {field: "cron"}
 // Run every minute by the local stack (supabase/schedules.json) and by pg_cron on hosted
-// Supabase (private.schedule_webhook_and_task_ticks, migration 20261123050100).
+// Supabase (private.schedule_function_ticks, migration 20261127020000).
 // A tick: (1) gives enabled cron tasks without a next run their next slot after `now`, (2) claims
 // the due ones exactly once (public.claim_due_tasks: for update skip locked; a late task runs
 // once), (3) schedules the claimed cron tasks' next slot after `now`, (4) runs them.

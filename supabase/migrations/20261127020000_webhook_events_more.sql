@@ -1,6 +1,8 @@
 -- The webhook events that were listed but never written (lead.created, handoff.requested,
--- test_run.completed), test tasks that run the bot's tests, leads in the digest, and one call
--- that installs every scheduled function on hosted Supabase (the tests tick had none).
+-- test_run.completed), test tasks that run the bot's tests, leads in the digest, one call
+-- that installs every scheduled function on hosted Supabase (the tests tick had none), and the
+-- recipients' interface language with their addresses (task and endpoint-disabled e-mails are
+-- written in it).
 --
 -- Events (payloads documented and versioned in frontend/content/docs/webhooks.md, version 1):
 --   lead.created         a row in public.leads (submit_lead)
@@ -121,6 +123,75 @@ as $$
 $$;
 comment on function private.task_digest(uuid, timestamptz, timestamptz) is
   'Counts, top questions, unanswered questions (answers with an error or no sources), negative feedback and leads (the latest 20) of a bot between two times. Service role only.';
+
+-- E-mail addresses with the language each person reads Parley in (profiles.preferred_language),
+-- so that task mails and the endpoint-disabled mail are written in it. Same rows as before.
+drop function public.task_recipient_emails(uuid);
+drop function private.task_recipient_emails(uuid);
+create function private.mail_addresses(user_ids uuid[]) returns table (email text, language text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select u.email::text, coalesce(p.preferred_language, 'en')::text
+  from auth.users u left join public.profiles p on p.id = u.id
+  where u.id = any (mail_addresses.user_ids) and u.email is not null;
+$$;
+comment on function private.mail_addresses(uuid[]) is 'The e-mail address and interface language of each of these users. Service role only.';
+revoke execute on function private.mail_addresses(uuid[]) from public, anon, authenticated;
+
+create function private.task_recipient_emails(task_id uuid) returns table (email text, language text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.tasks t
+    join public.bots b on b.id = t.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
+    where t.id = task_recipient_emails.task_id));
+$$;
+comment on function private.task_recipient_emails(uuid) is
+  'The e-mail addresses and interface languages of a task''s recipients who are (still) members of the bot''s team. Service role only.';
+revoke execute on function private.task_recipient_emails(uuid) from public, anon, authenticated;
+grant execute on function private.task_recipient_emails(uuid) to service_role;
+create function public.task_recipient_emails(task_id uuid) returns table (email text, language text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$ select * from private.task_recipient_emails(task_id => task_recipient_emails.task_id) $$;
+revoke execute on function public.task_recipient_emails(uuid) from public, anon;
+grant execute on function public.task_recipient_emails(uuid) to service_role;
+
+drop function public.webhook_endpoint_owner_emails(uuid);
+drop function private.webhook_endpoint_owner_emails(uuid);
+create function private.webhook_endpoint_owner_emails(endpoint_id uuid) returns table (email text, language text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.webhook_endpoints e
+    join public.bots b on b.id = e.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
+    where e.id = webhook_endpoint_owner_emails.endpoint_id));
+$$;
+comment on function private.webhook_endpoint_owner_emails(uuid) is
+  'The e-mail addresses and interface languages of the owners of an endpoint''s team (told when it is disabled). Service role only.';
+revoke execute on function private.webhook_endpoint_owner_emails(uuid) from public, anon, authenticated;
+grant execute on function private.webhook_endpoint_owner_emails(uuid) to service_role;
+create function public.webhook_endpoint_owner_emails(endpoint_id uuid) returns table (email text, language text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$ select * from private.webhook_endpoint_owner_emails(endpoint_id => webhook_endpoint_owner_emails.endpoint_id) $$;
+revoke execute on function public.webhook_endpoint_owner_emails(uuid) from public, anon;
+grant execute on function public.webhook_endpoint_owner_emails(uuid) to service_role;
 
 -- event triggers: the payloads of docs/webhooks.md, version 1 ------------------------------
 create function private.webhook_lead_created() returns trigger

@@ -1076,6 +1076,20 @@ $function$;
 comment on function private.limit_client_inserts() is 'Before a client inserts a chat or a message: at most TG_ARGV[0] a minute per user, else PT429 (HTTP 429).';
 -- execute: owner only
 
+-- private.mail_addresses(user_ids uuid[])
+CREATE OR REPLACE FUNCTION private.mail_addresses(user_ids uuid[])
+ RETURNS TABLE(email text, language text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text, coalesce(p.preferred_language, 'en')::text
+  from auth.users u left join public.profiles p on p.id = u.id
+  where u.id = any (mail_addresses.user_ids) and u.email is not null;
+$function$;
+comment on function private.mail_addresses(user_ids uuid[]) is 'The e-mail address and interface language of each of these users. Service role only.';
+-- execute: owner only
+
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
  RETURNS timestamp with time zone
@@ -2125,18 +2139,18 @@ comment on function private.task_digest(bot_id uuid, since timestamp with time z
 
 -- private.task_recipient_emails(task_id uuid)
 CREATE OR REPLACE FUNCTION private.task_recipient_emails(task_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select u.email::text
-  from public.tasks t
-  join public.bots b on b.id = t.bot_id
-  join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
-  join auth.users u on u.id = tm.user_id
-  where t.id = task_recipient_emails.task_id and u.email is not null;
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.tasks t
+    join public.bots b on b.id = t.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
+    where t.id = task_recipient_emails.task_id));
 $function$;
+comment on function private.task_recipient_emails(task_id uuid) is 'The e-mail addresses and interface languages of a task''s recipients who are (still) members of the bot''s team. Service role only.';
 -- execute: service_role
 
 -- private.test_run_finished()
@@ -2197,18 +2211,18 @@ $function$;
 
 -- private.webhook_endpoint_owner_emails(endpoint_id uuid)
 CREATE OR REPLACE FUNCTION private.webhook_endpoint_owner_emails(endpoint_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select u.email::text
-  from public.webhook_endpoints e
-  join public.bots b on b.id = e.bot_id
-  join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
-  join auth.users u on u.id = tm.user_id
-  where e.id = webhook_endpoint_owner_emails.endpoint_id and u.email is not null;
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.webhook_endpoints e
+    join public.bots b on b.id = e.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
+    where e.id = webhook_endpoint_owner_emails.endpoint_id));
 $function$;
+comment on function private.webhook_endpoint_owner_emails(endpoint_id uuid) is 'The e-mail addresses and interface languages of the owners of an endpoint''s team (told when it is disabled). Service role only.';
 -- execute: service_role
 
 -- private.webhook_feedback_created()
@@ -3302,7 +3316,7 @@ AS $function$ select private.task_digest(bot_id => task_digest.bot_id, since => 
 
 -- public.task_recipient_emails(task_id uuid)
 CREATE OR REPLACE FUNCTION public.task_recipient_emails(task_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE
  SET search_path TO ''
@@ -3339,7 +3353,7 @@ comment on function public.transfer_team_ownership(team_id uuid, new_owner_id uu
 
 -- public.webhook_endpoint_owner_emails(endpoint_id uuid)
 CREATE OR REPLACE FUNCTION public.webhook_endpoint_owner_emails(endpoint_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE
  SET search_path TO ''

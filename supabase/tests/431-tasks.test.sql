@@ -1,7 +1,7 @@
 -- Tasks: who may create, read, change and delete them; runs written only by the worker; the
 -- claim (exactly once, catch-up), completion and task.completed; the digest.
 begin;
-select plan(35);
+select plan(36);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 
@@ -118,6 +118,13 @@ select results_eq($$ select status::text, output -> 'test_run' ->> 'regression_c
     output ->> 'test_run_id' from public.task_runs where id = (select id from trun) $$,
   $$ values ('succeeded', '1', 'Open on Sundays?', (select id::text from queued)) $$,
   'the test run''s end ends the task run with its result and regressions');
+
+-- recipients come with the language they read Parley in (task mails are written in it)
+reset role;
+update public.profiles set preferred_language = 'de' where id = tests.get_supabase_uid('admin');
+select tests.authenticate_as_service_role();
+select results_eq($$ select r.language from public.tasks t, public.task_recipient_emails(t.id) r where t.name = 'Digest' $$,
+  $$ values ('de') $$, 'a recipient comes with their interface language');
 
 select * from finish();
 rollback;

@@ -2179,6 +2179,7 @@ export type Database = {
         Args: { task_id: string };
         Returns: {
           email: string;
+          language: string;
         }[];
       };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };
@@ -2186,6 +2187,7 @@ export type Database = {
         Args: { endpoint_id: string };
         Returns: {
           email: string;
+          language: string;
         }[];
       };
       webhook_event_types: { Args: Record<PropertyKey, never>; Returns: string[] };

@@ -6,9 +6,11 @@ import type { Json } from "../_shared/database.types.ts";
 import { must } from "../_shared/db.ts";
 import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { describe, type Logger } from "../_shared/log.ts";
-import { escapeHtml, type MailResult, sendMail } from "../_shared/mail.ts";
+import { escapeHtml, type Mail, type MailResult } from "../_shared/mail.ts";
+import { type MailText, sendMailInLanguages } from "../_shared/mail-text.ts";
 import { activeJob, createJob, runJob } from "../ingest/sync.ts";
 import { processRun } from "../tests/runner.ts";
+import { type Digest, digestMail, type TestOutput, testMail } from "./report.ts";
 
 export interface TaskRow {
   id: string;
@@ -71,9 +73,10 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
   return { ok, status: ok ? "succeeded" as const : "failed" as const, output, error };
 }
 
-async function mailRecipients(service: Db, task: TaskRow, subject: string, text: string, html: string): Promise<MailResult> {
-  const rows = must(await service.rpc("task_recipient_emails", { task_id: task.id }), "recipients") as { email: string }[];
-  return await sendMail({ to: rows.map((r) => r.email), subject, text, html });
+/** Mails the task's recipients who are team members, each in the language they read Parley in. */
+async function mailRecipients(service: Db, task: TaskRow, build: (text: MailText) => Omit<Mail, "to">): Promise<MailResult> {
+  const rows = must(await service.rpc("task_recipient_emails", { task_id: task.id }), "recipients");
+  return await sendMailInLanguages(rows, build);
 }
 
 /** The period a digest covers: since the last run (or the task's period), up to now. */
@@ -83,39 +86,11 @@ function digestPeriodHours(task: TaskRow): number {
   return task.every_hours ?? 24;
 }
 
-interface Digest {
-  since: string;
-  until: string;
-  counts: { chats: number; questions: number; answers: number; feedback_up: number; feedback_down: number; leads: number };
-  top_questions: { question: string; count: number }[];
-  unanswered_questions: { question: string; chat_id: string; at: string }[];
-  negative_feedback: { comment: string | null; answer: string; chat_id: string; at: string }[];
-  leads: { id: string; chat_id: string | null; fields: Record<string, string>; at: string }[];
-}
 
 async function digest(service: Db, task: TaskRow, at: Date) {
   const since = new Date(at.getTime() - digestPeriodHours(task) * 3600_000);
   const d = must(await service.rpc("task_digest", { bot_id: task.bot_id, since: since.toISOString(), until: at.toISOString() }), "digest") as unknown as Digest;
-  const lines = [
-    `${task.name}: ${d.since} – ${d.until}`,
-    "",
-    `Conversations: ${d.counts.chats}, questions: ${d.counts.questions}, answers: ${d.counts.answers}`,
-    `Feedback: ${d.counts.feedback_up} up, ${d.counts.feedback_down} down`,
-    "",
-    "Top questions:",
-    ...d.top_questions.map((q) => `  ${q.count} × ${q.question}`),
-    "",
-    "Questions without an answer from your data:",
-    ...d.unanswered_questions.map((q) => `  - ${q.question}`),
-    "",
-    "Negative feedback:",
-    ...d.negative_feedback.map((f) => `  - ${f.comment ?? "(no comment)"} — on: ${f.answer.slice(0, 200)}`),
-    "",
-    `Leads: ${d.counts.leads}${d.counts.leads > d.leads.length ? ` (the latest ${d.leads.length})` : ""}`,
-    ...d.leads.map((l) => `  - ${Object.entries(l.fields).map(([k, v]) => `${k}: ${v}`).join(", ")}`),
-  ];
-  const text = lines.join("\n");
-  const emailed = await mailRecipients(service, task, `Parley digest: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  const emailed = await mailRecipients(service, task, (t) => digestMail(t, task.name, d));
   return { digest: d, emailed };
 }
 
@@ -128,7 +103,7 @@ async function ask(service: Db, task: TaskRow, log: Logger) {
   if (answer.error) throw new TaskFailure("answer_failed", answer.error.message, { prompt, answer: answer.content });
   const sources = answer.sources.map((s) => ({ title: s.title, url: s.url }));
   const text = `${prompt}\n\n${answer.content}\n\n${sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n")}`;
-  const emailed = await mailRecipients(service, task, `Parley: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  const emailed = await mailRecipients(service, task, () => ({ subject: `Parley: ${task.name}`, text, html: `<pre>${escapeHtml(text)}</pre>` }));
   return { prompt, answer: answer.content, sources, emailed };
 }
 
@@ -176,24 +151,11 @@ async function test(service: Db, task: TaskRow, runId: string, log: Logger, back
   return { test_run_id: testRunId };
 }
 
-interface TestOutput {
-  test_run_id: string;
-  test_run: { status: string; total: number; passed: number; failed: number; regression_count: number; fixed_count: number };
-  regressions: { case_id: string; question: string }[];
-}
 
 async function mailTestResult(service: Db, task: TaskRow, runId: string) {
   const run = must(await service.from("task_runs").select("status, output, error").eq("id", runId).single(), "task run");
   if (run.status === "running") return; // timed out meanwhile: nothing to report
   const o = run.output as unknown as TestOutput;
-  const lines = [
-    `${task.name}: ${o.test_run.status}${run.error ? ` (${run.error})` : ""}`,
-    "",
-    `Cases: ${o.test_run.total}, passed: ${o.test_run.passed}, failed: ${o.test_run.failed}`,
-    `Regressions (passed in the previous run, fail now): ${o.test_run.regression_count}; fixed: ${o.test_run.fixed_count}`,
-    ...o.regressions.map((g) => `  - ${g.question}`),
-  ];
-  const text = lines.join("\n");
-  const emailed = await mailRecipients(service, task, `Parley tests: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
-  must(await service.from("task_runs").update({ output: { ...o, emailed } as unknown as Json }).eq("id", runId), "record mail");
+  const emailed = await mailRecipients(service, task, (t) => testMail(t, task.name, o, run.error));
+  must(await service.from("task_runs").update({ output: { ...o, emailed } as unknown as { [key: string]: Json } }).eq("id", runId), "record mail");
 }

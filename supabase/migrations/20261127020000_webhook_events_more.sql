@@ -2,7 +2,8 @@
 -- test_run.completed), test tasks that run the bot's tests, leads in the digest, one call
 -- that installs every scheduled function on hosted Supabase (the tests tick had none), and the
 -- recipients' interface language with their addresses (task and endpoint-disabled e-mails are
--- written in it).
+-- written in it), and ask tasks that post their answer to a connected channel of the bot
+-- (settings.channel_id, optional settings.channel_recipient).
 --
 -- Events (payloads documented and versioned in frontend/content/docs/webhooks.md, version 1):
 --   lead.created         a row in public.leads (submit_lead)
@@ -193,6 +194,34 @@ as $$ select * from private.webhook_endpoint_owner_emails(endpoint_id => webhook
 revoke execute on function public.webhook_endpoint_owner_emails(uuid) from public, anon;
 grant execute on function public.webhook_endpoint_owner_emails(uuid) to service_role;
 
+-- An ask task may post its answer to a messaging channel of its own bot (the tasks function
+-- sends it); checked here beside private.check_task, which knows nothing of channels.
+create function private.check_task_channel() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.settings -> 'channel_id' is null or new.settings -> 'channel_id' = 'null'::jsonb then
+    return new;
+  end if;
+  if new.type <> 'ask' then
+    raise exception 'Only an ask task posts to a channel' using errcode = '22023';
+  end if;
+  if jsonb_typeof(new.settings -> 'channel_id') <> 'string'
+     or (new.settings ->> 'channel_id') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     or not exists (select 1 from public.channels c where c.id = (new.settings ->> 'channel_id')::uuid and c.bot_id = new.bot_id
+                    and c.type in ('slack', 'discord', 'telegram', 'whatsapp')) then
+    raise exception 'The channel must be a messaging channel of the task''s bot' using errcode = '22023';
+  end if;
+  if new.settings ? 'channel_recipient' and new.settings -> 'channel_recipient' <> 'null'::jsonb
+     and (jsonb_typeof(new.settings -> 'channel_recipient') <> 'string' or char_length(new.settings ->> 'channel_recipient') > 200) then
+    raise exception 'settings.channel_recipient is a channel id, chat id or number (at most 200 characters)' using errcode = '22023';
+  end if;
+  return new;
+end;
+$$;
+
 -- event triggers: the payloads of docs/webhooks.md, version 1 ------------------------------
 create function private.webhook_lead_created() returns trigger
 language plpgsql
@@ -326,5 +355,7 @@ create trigger leads_webhook_event after insert on public.leads
 -- named after chats_webhook_event so that chat.created comes first for a chat born waiting
 create trigger chats_webhook_handoff after insert or update of needs_human on public.chats
   for each row execute function private.webhook_handoff_requested();
+create trigger tasks_check_channel before insert or update of settings on public.tasks
+  for each row execute function private.check_task_channel();
 create trigger test_runs_finished after update of status on public.test_runs
   for each row execute function private.test_run_finished();

@@ -295,6 +295,35 @@ end;
 $function$;
 -- execute: public
 
+-- private.check_task_channel()
+CREATE OR REPLACE FUNCTION private.check_task_channel()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if new.settings -> 'channel_id' is null or new.settings -> 'channel_id' = 'null'::jsonb then
+    return new;
+  end if;
+  if new.type <> 'ask' then
+    raise exception 'Only an ask task posts to a channel' using errcode = '22023';
+  end if;
+  if jsonb_typeof(new.settings -> 'channel_id') <> 'string'
+     or (new.settings ->> 'channel_id') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     or not exists (select 1 from public.channels c where c.id = (new.settings ->> 'channel_id')::uuid and c.bot_id = new.bot_id
+                    and c.type in ('slack', 'discord', 'telegram', 'whatsapp')) then
+    raise exception 'The channel must be a messaging channel of the task''s bot' using errcode = '22023';
+  end if;
+  if new.settings ? 'channel_recipient' and new.settings -> 'channel_recipient' <> 'null'::jsonb
+     and (jsonb_typeof(new.settings -> 'channel_recipient') <> 'string' or char_length(new.settings ->> 'channel_recipient') > 200) then
+    raise exception 'settings.channel_recipient is a channel id, chat id or number (at most 200 characters)' using errcode = '22023';
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
 CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
  RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)

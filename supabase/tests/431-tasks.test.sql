@@ -1,7 +1,7 @@
 -- Tasks: who may create, read, change and delete them; runs written only by the worker; the
 -- claim (exactly once, catch-up), completion and task.completed; the digest.
 begin;
-select plan(36);
+select plan(40);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 
@@ -125,6 +125,26 @@ update public.profiles set preferred_language = 'de' where id = tests.get_supaba
 select tests.authenticate_as_service_role();
 select results_eq($$ select r.language from public.tasks t, public.task_recipient_emails(t.id) r where t.name = 'Digest' $$,
   $$ values ('de') $$, 'a recipient comes with their interface language');
+
+-- an ask task may post to a messaging channel of its own bot, nothing else
+reset role;
+insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'slack', 'Team Slack'), (tests.bot_id('A gallery'), 'web', 'Site'),
+  (tests.bot_id('B private'), 'slack', 'Their Slack');
+create temporary table chans on commit drop as select id, name from public.channels;
+grant select on chans to authenticated;
+select tests.authenticate_as('owner');
+select lives_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'Post', 'ask', 24,
+    jsonb_build_object('prompt', 'What is new?', 'channel_id', %L, 'channel_recipient', 'C123')) $$,
+    (select id from chans where name = 'Team Slack')), 'an ask task names a messaging channel of its bot');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'ask', 24,
+    jsonb_build_object('prompt', 'x', 'channel_id', %L)) $$, (select id from chans where name = 'Their Slack')),
+  '22023', 'The channel must be a messaging channel of the task''s bot', 'not another bot''s channel');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'ask', 24,
+    jsonb_build_object('prompt', 'x', 'channel_id', %L)) $$, (select id from chans where name = 'Site')),
+  '22023', 'The channel must be a messaging channel of the task''s bot', 'not a web channel');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'digest', 24,
+    jsonb_build_object('channel_id', %L)) $$, (select id from chans where name = 'Team Slack')),
+  '22023', 'Only an ask task posts to a channel', 'only ask tasks post to a channel');
 
 select * from finish();
 rollback;

@@ -8,6 +8,9 @@ import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { describe, type Logger } from "../_shared/log.ts";
 import { escapeHtml, type Mail, type MailResult } from "../_shared/mail.ts";
 import { type MailText, sendMailInLanguages } from "../_shared/mail-text.ts";
+import { isMessagingType, sendChannelMessage } from "../_shared/channels/platforms.ts";
+import { latestConversation, loadChannel } from "../_shared/channels/store.ts";
+import { PlatformError } from "../_shared/channels/types.ts";
 import { activeJob, createJob, runJob } from "../ingest/sync.ts";
 import { processRun } from "../tests/runner.ts";
 import { type Digest, digestMail, type TestOutput, testMail } from "./report.ts";
@@ -102,9 +105,35 @@ async function ask(service: Db, task: TaskRow, log: Logger) {
   );
   if (answer.error) throw new TaskFailure("answer_failed", answer.error.message, { prompt, answer: answer.content });
   const sources = answer.sources.map((s) => ({ title: s.title, url: s.url }));
-  const text = `${prompt}\n\n${answer.content}\n\n${sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n")}`;
+  const sourceList = sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n");
+  const text = `${prompt}\n\n${answer.content}\n\n${sourceList}`;
   const emailed = await mailRecipients(service, task, () => ({ subject: `Parley: ${task.name}`, text, html: `<pre>${escapeHtml(text)}</pre>` }));
-  return { prompt, answer: answer.content, sources, emailed };
+  const output = { prompt, answer: answer.content, sources, emailed };
+  const channelId = settingsOf(task).channel_id;
+  if (typeof channelId !== "string" || !channelId) return output;
+  return { ...output, posted: await postToChannel(service, task, channelId, `${answer.content}\n\n${sourceList}`.trim(), output) };
+}
+
+/** Posts an ask task's answer to the bot's messaging channel the task names (settings.channel_id). */
+async function postToChannel(service: Db, task: TaskRow, channelId: string, text: string, output: Record<string, unknown>) {
+  const channel = await loadChannel(service, channelId);
+  if (!channel || channel.botId !== task.bot_id || !isMessagingType(channel.type)) {
+    throw new TaskFailure("channel_not_found", "The task's channel no longer exists", output);
+  }
+  if (!channel.enabled || channel.status !== "connected") {
+    throw new TaskFailure("channel_not_connected", `The channel "${channel.name}" is not connected`, output);
+  }
+  const recipient = settingsOf(task).channel_recipient;
+  try {
+    await sendChannelMessage(channel, text, {
+      recipient: typeof recipient === "string" ? recipient : null,
+      ...(await latestConversation(service, channel)),
+    });
+  } catch (e) {
+    if (e instanceof PlatformError) throw new TaskFailure("channel_failed", `${channel.type}: ${e.message}`, output);
+    throw e;
+  }
+  return { channel_id: channel.id, type: channel.type };
 }
 
 /** Starts a sync of each chosen source of the bot, as the ingest function's schedule does. */

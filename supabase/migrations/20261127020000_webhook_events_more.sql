@@ -1,9 +1,13 @@
--- The webhook events that were listed but never written (lead.created, handoff.requested,
--- test_run.completed), test tasks that run the bot's tests, leads in the digest, one call
--- that installs every scheduled function on hosted Supabase (the tests tick had none), and the
--- recipients' interface language with their addresses (task and endpoint-disabled e-mails are
--- written in it), and ask tasks that post their answer to a connected channel of the bot
--- (settings.channel_id, optional settings.channel_recipient).
+-- The rest of webhooks and tasks (issue 21):
+--   * the webhook events that were listed but never written: lead.created, handoff.requested,
+--     test_run.completed;
+--   * test tasks that run the bot's tests and report the result and regressions;
+--   * leads in the digest;
+--   * the recipients' interface language with their addresses (task and endpoint-disabled
+--     e-mails are written in it);
+--   * ask tasks that post their answer to a messaging channel of the bot (settings.channel_id,
+--     optional settings.channel_recipient);
+--   * one call that installs every scheduled function on hosted Supabase (the tests tick had none).
 --
 -- Events (payloads documented and versioned in frontend/content/docs/webhooks.md, version 1):
 --   lead.created         a row in public.leads (submit_lead)

@@ -33,6 +33,8 @@ const taskRunCodes = [
   ...codesIn(path.join(functions, "tasks/run.ts"), /new TaskFailure\("([a-z_]+)"/g),
   ...codesIn(path.join(functions, "tasks/run.ts"), /error = "([a-z_]+)"/g),
   ...codesIn(path.join(migrations, "20261123050100_tasks.sql"), /error = '([a-z_]+)'/g),
+  // A test task's run ends with test_run_<status> of its test run (failed or cancelled).
+  ...(fs.readFileSync(path.join(migrations, "20261127020000_webhook_events_more.sql"), "utf8").includes("format('test_run_%s: %s'") ? ["test_run_failed", "test_run_cancelled"] : []),
 ];
 const deliveryCodes = [...codesIn(path.join(functions, "_shared/safe-fetch.ts"), /new SafeFetchError\(\s*"([a-z_]+)"/g), "network_error"];
 
@@ -71,7 +73,7 @@ describe("error messages in every language", () => {
   });
 
   it("translates every error the tasks function stores on a run, with its own message", () => {
-    expect(taskRunCodes).toEqual(expect.arrayContaining(["invalid_task", "answer_failed", "nothing_synced", "tests_unavailable", "internal_error", "timed_out"]));
+    expect(taskRunCodes).toEqual(expect.arrayContaining(["invalid_task", "answer_failed", "nothing_synced", "no_test_cases", "run_in_progress", "test_run_failed", "test_run_cancelled", "internal_error", "timed_out"]));
     for (const code of taskRunCodes) {
       const stored = code === "internal_error" || code === "timed_out" ? code : `${code}: Some English detail`;
       expect(taskRunErrorMessage(stored).id, code).not.toBe("error.generic");

@@ -297,6 +297,35 @@ end;
 $function$;
 -- execute: public
 
+-- private.check_task_channel()
+CREATE OR REPLACE FUNCTION private.check_task_channel()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if new.settings -> 'channel_id' is null or new.settings -> 'channel_id' = 'null'::jsonb then
+    return new;
+  end if;
+  if new.type <> 'ask' then
+    raise exception 'Only an ask task posts to a channel' using errcode = '22023';
+  end if;
+  if jsonb_typeof(new.settings -> 'channel_id') <> 'string'
+     or (new.settings ->> 'channel_id') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     or not exists (select 1 from public.channels c where c.id = (new.settings ->> 'channel_id')::uuid and c.bot_id = new.bot_id
+                    and c.type in ('slack', 'discord', 'telegram', 'whatsapp')) then
+    raise exception 'The channel must be a messaging channel of the task''s bot' using errcode = '22023';
+  end if;
+  if new.settings ? 'channel_recipient' and new.settings -> 'channel_recipient' <> 'null'::jsonb
+     and (jsonb_typeof(new.settings -> 'channel_recipient') <> 'string' or char_length(new.settings ->> 'channel_recipient') > 200) then
+    raise exception 'settings.channel_recipient is a channel id, chat id or number (at most 200 characters)' using errcode = '22023';
+  end if;
+  return new;
+end;
+$function$;
+-- execute: public
+
 -- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
 CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
  RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
@@ -1114,6 +1143,20 @@ $function$;
 comment on function private.limit_client_inserts() is 'Before a client inserts a chat or a message: at most TG_ARGV[0] a minute per user, else PT429 (HTTP 429).';
 -- execute: owner only
 
+-- private.mail_addresses(user_ids uuid[])
+CREATE OR REPLACE FUNCTION private.mail_addresses(user_ids uuid[])
+ RETURNS TABLE(email text, language text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.email::text, coalesce(p.preferred_language, 'en')::text
+  from auth.users u left join public.profiles p on p.id = u.id
+  where u.id = any (mail_addresses.user_ids) and u.email is not null;
+$function$;
+comment on function private.mail_addresses(user_ids uuid[]) is 'The e-mail address and interface language of each of these users. Service role only.';
+-- execute: owner only
+
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
  RETURNS timestamp with time zone
@@ -1761,39 +1804,8 @@ $function$;
 comment on function private.rotate_webhook_secret(endpoint_id uuid) is 'Replaces an endpoint''s signing secret and returns the new one (admins and owners; PT404 otherwise).';
 -- execute: authenticated
 
--- private.schedule_ingest_tick(functions_url text, service_role_key text)
-CREATE OR REPLACE FUNCTION private.schedule_ingest_tick(functions_url text, service_role_key text)
- RETURNS void
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-begin
-  if not exists (select 1 from pg_extension where extname = 'pg_cron')
-     or not exists (select 1 from pg_extension where extname = 'pg_net') then
-    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
-  end if;
-  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
-    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
-      using errcode = '22023';
-  end if;
-  execute format(
-    'select cron.schedule(%L, %L, %L)',
-    'parley-sync',
-    '* * * * *',
-    format(
-      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
-      rtrim(functions_url, '/') || '/ingest/tick',
-      'Bearer ' || service_role_key
-    )
-  );
-end;
-$function$;
-comment on function private.schedule_ingest_tick(functions_url text, service_role_key text) is 'Installs the pg_cron job "parley-sync" that calls ingest/tick every minute (hosted Supabase).';
--- execute: owner only
-
--- private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
-CREATE OR REPLACE FUNCTION private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text)
+-- private.schedule_function_ticks(functions_url text, service_role_key text)
+CREATE OR REPLACE FUNCTION private.schedule_function_ticks(functions_url text, service_role_key text)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1810,14 +1822,15 @@ begin
     raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
       using errcode = '22023';
   end if;
-  for job in select * from (values ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+  for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
     execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
       'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
       rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
   end loop;
 end;
 $function$;
-comment on function private.schedule_webhook_and_task_ticks(functions_url text, service_role_key text) is 'Installs the pg_cron jobs "parley-deliver" and "parley-tasks" that call deliver/tick and tasks/tick every minute (hosted Supabase).';
+comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver and parley-tasks that call ingest, tests, deliver and tasks /tick every minute (hosted Supabase).';
 -- execute: owner only
 
 -- private.send_test_webhook(endpoint_id uuid)
@@ -2042,21 +2055,49 @@ comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one an
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
 CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)
  RETURNS uuid
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$ select private.start_test_run(start_task_test_run.bot_id, start_task_test_run.task_run_id) $function$;
+comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: private.start_test_run(bot_id, task_run_id). Service role only.';
+-- execute: service_role
+
+-- private.start_test_run(bot_id uuid, task_run_id uuid)
+CREATE OR REPLACE FUNCTION private.start_test_run(bot_id uuid, task_run_id uuid)
+ RETURNS uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+  run public.task_runs;
   started uuid;
 begin
-  if to_regprocedure('private.start_test_run(uuid, uuid)') is null then
-    raise exception 'Tests are not available yet' using errcode = 'PT501', hint = 'tests_unavailable';
+  select * into run from public.task_runs r
+  where r.id = start_test_run.task_run_id and r.bot_id = start_test_run.bot_id and r.status = 'running';
+  if run.id is null then
+    raise exception 'No running task run % of this bot', task_run_id using errcode = 'PT404';
   end if;
-  execute 'select private.start_test_run($1, $2)' into started using bot_id, task_run_id;
+  if not exists (select 1 from public.test_cases c where c.bot_id = start_test_run.bot_id and c.status = 'active') then
+    raise exception 'The bot has no test cases' using errcode = '22023', hint = 'no_test_cases';
+  end if;
+  started := private.enqueue_test_run(start_test_run.bot_id,
+    case run.trigger when 'manual' then 'manual' else 'schedule' end::public.test_run_trigger, run.created_by);
+  if started is not null then
+    update public.test_runs t set task_run_id = run.id where t.id = started;
+    return started;
+  end if;
+  -- a run is already queued or running: its result is this task's result, unless a task waits for it
+  update public.test_runs t set task_run_id = run.id
+  where t.bot_id = start_test_run.bot_id and t.status in ('queued', 'running') and t.task_run_id is null
+  returning t.id into started;
+  if started is null then
+    raise exception 'Another task is waiting for the bot''s test run' using errcode = '55006', hint = 'run_in_progress';
+  end if;
   return started;
 end;
 $function$;
-comment on function private.start_task_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: calls private.start_test_run(bot_id, task_run_id) of the tests domain (PT501 tests_unavailable until it exists). Service role only.';
+comment on function private.start_test_run(bot_id uuid, task_run_id uuid) is 'A test task''s run: queues a test run of the bot for the task run (or joins the one queued or running); the task run ends when it does. Errors: hint no_test_cases, run_in_progress. Service role only.';
 -- execute: service_role
 
 -- private.storage_bot_id(name text)
@@ -2173,6 +2214,10 @@ AS $function$
                  where q.chat_id = a.chat_id and q.role = 'user' and q.created_at <= a.created_at
                  order by q.created_at desc limit 1) as question
     from turns a where a.role = 'assistant'
+  ),
+  period_leads as (
+    select l.* from public.leads l
+    where l.bot_id = task_digest.bot_id and l.created_at >= since and l.created_at < until
   )
   select jsonb_build_object(
     'since', since, 'until', until,
@@ -2181,7 +2226,8 @@ AS $function$
       'questions', (select count(*) from turns where role = 'user'),
       'answers', (select count(*) from turns where role = 'assistant'),
       'feedback_up', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'up' and f.created_at >= since and f.created_at < until),
-      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until)),
+      'feedback_down', (select count(*) from public.message_feedback f where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until),
+      'leads', (select count(*) from period_leads)),
     'top_questions', coalesce((select jsonb_agg(jsonb_build_object('question', q, 'count', n)) from (
       select lower(btrim(content)) q, count(*) n from turns where role = 'user'
       group by 1 order by 2 desc, 1 limit 10) x), '[]'),
@@ -2193,26 +2239,69 @@ AS $function$
       select f.comment, left(m.content, 500) answer, m.chat_id, f.created_at
       from public.message_feedback f join public.messages m on m.id = f.message_id
       where f.bot_id = task_digest.bot_id and f.rating = 'down' and f.created_at >= since and f.created_at < until
-      order by f.created_at desc limit 20) x), '[]'));
+      order by f.created_at desc limit 20) x), '[]'),
+    'leads', coalesce((select jsonb_agg(jsonb_build_object('id', id, 'chat_id', chat_id, 'fields', fields, 'at', created_at)) from (
+      select id, chat_id, fields, created_at from period_leads order by created_at desc, id limit 20) x), '[]'));
 $function$;
-comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources) and negative feedback of a bot between two times. Service role only.';
+comment on function private.task_digest(bot_id uuid, since timestamp with time zone, until timestamp with time zone) is 'Counts, top questions, unanswered questions (answers with an error or no sources), negative feedback and leads (the latest 20) of a bot between two times. Service role only.';
 -- execute: service_role
 
 -- private.task_recipient_emails(task_id uuid)
 CREATE OR REPLACE FUNCTION private.task_recipient_emails(task_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select u.email::text
-  from public.tasks t
-  join public.bots b on b.id = t.bot_id
-  join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
-  join auth.users u on u.id = tm.user_id
-  where t.id = task_recipient_emails.task_id and u.email is not null;
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.tasks t
+    join public.bots b on b.id = t.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.user_id = any (t.recipient_ids)
+    where t.id = task_recipient_emails.task_id));
 $function$;
+comment on function private.task_recipient_emails(task_id uuid) is 'The e-mail addresses and interface languages of a task''s recipients who are (still) members of the bot''s team. Service role only.';
 -- execute: service_role
+
+-- private.test_run_finished()
+CREATE OR REPLACE FUNCTION private.test_run_finished()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  regressed jsonb;
+begin
+  if new.status not in ('succeeded', 'failed', 'cancelled') or new.status = old.status then
+    return null;
+  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('case_id', r.case_id, 'question', r.question) order by r.created_at, r.case_id), '[]')
+  into regressed
+  from (select r.case_id, r.question, r.created_at from public.test_results r
+        where r.run_id = new.id and r.case_id = any (new.regressions)
+        order by r.created_at, r.case_id limit 50) r;
+  perform private.enqueue_event(new.bot_id, 'test_run.completed', jsonb_build_object('test_run', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'trigger', new.trigger, 'status', new.status, 'error', new.error,
+    'total', new.progress_total, 'passed', new.passed_count, 'failed', new.failed_count,
+    'regression_count', new.regression_count, 'regressions', regressed, 'fixed_count', new.fixed_count,
+    'previous_run_id', new.previous_run_id, 'task_run_id', new.task_run_id,
+    'started_at', new.started_at, 'finished_at', new.finished_at)));
+  if new.task_run_id is not null
+     and exists (select 1 from public.task_runs t where t.id = new.task_run_id and t.status = 'running') then
+    perform private.finish_task_run(new.task_run_id, new.status = 'succeeded', jsonb_build_object(
+      'test_run_id', new.id,
+      'test_run', jsonb_build_object('status', new.status, 'total', new.progress_total, 'passed', new.passed_count,
+        'failed', new.failed_count, 'regression_count', new.regression_count, 'fixed_count', new.fixed_count,
+        'previous_run_id', new.previous_run_id),
+      'regressions', regressed),
+      case new.status when 'succeeded' then null
+        else format('test_run_%s: %s', new.status, coalesce(new.error,
+          case new.status when 'cancelled' then 'The test run was cancelled' else 'The test run failed' end)) end);
+  end if;
+  return null;
+end;
+$function$;
+-- execute: public
 
 -- private.webhook_chat_created()
 CREATE OR REPLACE FUNCTION private.webhook_chat_created()
@@ -2231,18 +2320,18 @@ $function$;
 
 -- private.webhook_endpoint_owner_emails(endpoint_id uuid)
 CREATE OR REPLACE FUNCTION private.webhook_endpoint_owner_emails(endpoint_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select u.email::text
-  from public.webhook_endpoints e
-  join public.bots b on b.id = e.bot_id
-  join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
-  join auth.users u on u.id = tm.user_id
-  where e.id = webhook_endpoint_owner_emails.endpoint_id and u.email is not null;
+  select * from private.mail_addresses(array(
+    select tm.user_id from public.webhook_endpoints e
+    join public.bots b on b.id = e.bot_id
+    join public.team_members tm on tm.team_id = b.team_id and tm.role = 'owner'
+    where e.id = webhook_endpoint_owner_emails.endpoint_id));
 $function$;
+comment on function private.webhook_endpoint_owner_emails(endpoint_id uuid) is 'The e-mail addresses and interface languages of the owners of an endpoint''s team (told when it is disabled). Service role only.';
 -- execute: service_role
 
 -- private.webhook_feedback_created()
@@ -2256,6 +2345,35 @@ begin
   perform private.enqueue_event(new.bot_id, 'feedback.created', jsonb_build_object('feedback', jsonb_build_object(
     'id', new.id, 'message_id', new.message_id, 'bot_id', new.bot_id, 'rating', new.rating,
     'comment', new.comment, 'created_at', new.created_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_handoff_requested()
+CREATE OR REPLACE FUNCTION private.webhook_handoff_requested()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  last_message jsonb;
+begin
+  if not new.needs_human or (tg_op = 'UPDATE' and old.needs_human) then
+    return null;
+  end if;
+  select jsonb_build_object('id', m.id, 'content', m.content, 'created_at', m.created_at) into last_message
+  from public.messages m where m.chat_id = new.id and m.role = 'user'
+  order by m.created_at desc, m.id desc limit 1;
+  perform private.enqueue_event(new.bot_id, 'handoff.requested', jsonb_build_object(
+    'chat', jsonb_build_object('id', new.id, 'bot_id', new.bot_id, 'channel', new.channel, 'title', new.title,
+      'created_at', new.created_at, 'handoff_requested_at', new.handoff_requested_at),
+    -- reply_as_human writes the team's message, then takes the chat over, in one transaction
+    'requested_by', case when exists (select 1 from public.messages h
+                                      where h.chat_id = new.id and h.role = 'human' and h.created_at = now())
+                         then 'team' else 'visitor' end,
+    'last_visitor_message', last_message));
   return null;
 end;
 $function$;
@@ -2285,6 +2403,22 @@ begin
         'error_count', jsonb_array_length(new.errors), 'errors', (select coalesce(jsonb_agg(e), '[]') from (
           select e from jsonb_array_elements(new.errors) e limit 20) x),
         'started_at', new.started_at, 'finished_at', new.finished_at)));
+  return null;
+end;
+$function$;
+-- execute: public
+
+-- private.webhook_lead_created()
+CREATE OR REPLACE FUNCTION private.webhook_lead_created()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.enqueue_event(new.bot_id, 'lead.created', jsonb_build_object('lead', jsonb_build_object(
+    'id', new.id, 'bot_id', new.bot_id, 'chat_id', new.chat_id, 'power_up_id', new.power_up_id,
+    'fields', new.fields, 'created_at', new.created_at)));
   return null;
 end;
 $function$;
@@ -3291,7 +3425,7 @@ AS $function$ select private.task_digest(bot_id => task_digest.bot_id, since => 
 
 -- public.task_recipient_emails(task_id uuid)
 CREATE OR REPLACE FUNCTION public.task_recipient_emails(task_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE
  SET search_path TO ''
@@ -3328,7 +3462,7 @@ comment on function public.transfer_team_ownership(team_id uuid, new_owner_id uu
 
 -- public.webhook_endpoint_owner_emails(endpoint_id uuid)
 CREATE OR REPLACE FUNCTION public.webhook_endpoint_owner_emails(endpoint_id uuid)
- RETURNS TABLE(email text)
+ RETURNS TABLE(email text, language text)
  LANGUAGE sql
  STABLE
  SET search_path TO ''

@@ -301,6 +301,7 @@ CREATE INDEX chats_needs_human_idx ON public.chats USING btree (bot_id, last_mes
 CREATE INDEX chats_user_id_last_message_at_idx ON public.chats USING btree (user_id, last_message_at DESC NULLS LAST);
 CREATE TRIGGER chats_set_timestamps BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER chats_webhook_event AFTER INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.webhook_chat_created();
+CREATE TRIGGER chats_webhook_handoff AFTER INSERT OR UPDATE OF needs_human ON public.chats FOR EACH ROW EXECUTE FUNCTION private.webhook_handoff_requested();
 CREATE TRIGGER limit_client_inserts BEFORE INSERT ON public.chats FOR EACH ROW EXECUTE FUNCTION private.limit_client_inserts('30');
 CREATE TRIGGER protect_chat_external_ids BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_external_ids();
 CREATE TRIGGER protect_chat_fields BEFORE INSERT OR UPDATE ON public.chats FOR EACH ROW EXECUTE FUNCTION private.protect_chat_fields();
@@ -493,6 +494,7 @@ alter table public.leads add constraint leads_power_up_id_fkey FOREIGN KEY (powe
 CREATE INDEX leads_bot_id_created_at_idx ON public.leads USING btree (bot_id, created_at DESC);
 CREATE INDEX leads_chat_id_idx ON public.leads USING btree (chat_id);
 CREATE INDEX leads_power_up_id_idx ON public.leads USING btree (power_up_id);
+CREATE TRIGGER leads_webhook_event AFTER INSERT ON public.leads FOR EACH ROW EXECUTE FUNCTION private.webhook_lead_created();
 -- row level security: enabled
 -- grants: anon: delete, maintain, select; authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -830,6 +832,7 @@ CREATE INDEX tasks_created_by_idx ON public.tasks USING btree (created_by);
 CREATE INDEX tasks_due_idx ON public.tasks USING btree (next_run_at) WHERE enabled;
 CREATE INDEX tasks_webhook_endpoint_id_idx ON public.tasks USING btree (webhook_endpoint_id);
 CREATE TRIGGER tasks_check BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task();
+CREATE TRIGGER tasks_check_channel BEFORE INSERT OR UPDATE OF settings ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task_channel();
 CREATE TRIGGER tasks_set_timestamps BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -1049,19 +1052,24 @@ create table public.test_runs (
   started_at timestamp with time zone,
   finished_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  task_run_id uuid
 );
 comment on table public.test_runs is 'One run of a bot''s test cases: progress, counts, regressions (case ids that passed in the previous run and fail now), a snapshot of what was tested {instructions, provider, model, temperature, language, knowledge: {documents, chunks, updated_at}}. Written by the tests function.';
+comment on column public.test_runs.task_run_id is 'The test task''s run waiting for this run''s result (ended by private.test_run_finished).';
 alter table public.test_runs add constraint test_runs_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.test_runs add constraint test_runs_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.test_runs add constraint test_runs_pkey PRIMARY KEY (id);
 alter table public.test_runs add constraint test_runs_previous_run_id_fkey FOREIGN KEY (previous_run_id) REFERENCES public.test_runs(id) ON DELETE SET NULL;
 alter table public.test_runs add constraint test_runs_snapshot_check CHECK ((jsonb_typeof(snapshot) = 'object'::text));
+alter table public.test_runs add constraint test_runs_task_run_id_fkey FOREIGN KEY (task_run_id) REFERENCES public.task_runs(id) ON DELETE SET NULL;
 CREATE INDEX test_runs_bot_id_idx ON public.test_runs USING btree (bot_id, created_at DESC);
 CREATE INDEX test_runs_created_by_idx ON public.test_runs USING btree (created_by);
 CREATE UNIQUE INDEX test_runs_one_active_idx ON public.test_runs USING btree (bot_id) WHERE (status = ANY (ARRAY['queued'::public.test_run_status, 'running'::public.test_run_status]));
 CREATE INDEX test_runs_previous_run_id_idx ON public.test_runs USING btree (previous_run_id);
 CREATE INDEX test_runs_queued_idx ON public.test_runs USING btree (created_at) WHERE (status = 'queued'::public.test_run_status);
+CREATE INDEX test_runs_task_run_id_idx ON public.test_runs USING btree (task_run_id);
+CREATE TRIGGER test_runs_finished AFTER UPDATE OF status ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.test_run_finished();
 CREATE TRIGGER test_runs_set_timestamps BEFORE INSERT OR UPDATE ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update

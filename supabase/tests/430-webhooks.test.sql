@@ -1,7 +1,7 @@
 -- Webhooks: endpoints per role, secrets never readable by a client, events written with the
 -- change, the worker's claim (ordering per endpoint, leases) and completion (backoff, disabling).
 begin;
-select plan(43);
+select plan(54);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 
@@ -129,6 +129,56 @@ select is(public.redeliver_failed_webhooks((select id from ep)), 1, 'an owner re
 select tests.authenticate_as('other');
 select throws_ok($$ select public.redeliver_webhook((select delivery_id from c1)) $$, 'PT404', 'Delivery not found',
   'another team cannot redeliver');
+
+-- lead.created, handoff.requested, test_run.completed ------------------------------------------
+reset role;
+create temporary table ep2 on commit drop as
+  with e as (insert into public.webhook_endpoints (bot_id, url, events)
+    values (tests.bot_id('A gallery'), 'https://hooks.example.com/more', array['lead.created', 'handoff.requested', 'test_run.completed'])
+    returning id) select id from e;
+grant select on ep2 to anon, authenticated, service_role;
+create function pg_temp.events_of(kind text) returns setof jsonb language sql as $$
+  select data from public.webhook_events where bot_id = tests.bot_id('A gallery') and type = kind order by seq $$;
+
+insert into public.leads (bot_id, chat_id, fields)
+  values (tests.bot_id('A gallery'), (select opened_chat_id from opened), '{"email": "ada@example.com"}');
+select is((select e -> 'lead' ->> 'chat_id' from pg_temp.events_of('lead.created') e), (select opened_chat_id::text from opened),
+  'lead.created names the lead''s chat');
+select is((select e -> 'lead' -> 'fields' ->> 'email' from pg_temp.events_of('lead.created') e), 'ada@example.com',
+  'a new lead writes lead.created with its fields');
+select is((select array(select jsonb_object_keys(e -> 'lead') order by 1) from pg_temp.events_of('lead.created') e),
+  array['bot_id', 'chat_id', 'created_at', 'fields', 'id', 'power_up_id'], 'the lead payload has the documented keys');
+
+select tests.authenticate_as('visitor1');
+select is(public.request_handoff((select opened_chat_id from opened)), true, 'the visitor asks for a person');
+select is(public.request_handoff((select opened_chat_id from opened)), false, 'and asks again');
+reset role;
+select is((select count(*)::int from pg_temp.events_of('handoff.requested')), 1, 'handoff.requested is written once per request');
+select results_eq($$ select e ->> 'requested_by', e -> 'chat' ->> 'id', e -> 'last_visitor_message' ->> 'content',
+    e -> 'chat' ? 'handoff_requested_at' from pg_temp.events_of('handoff.requested') e $$,
+  $$ values ('visitor', (select opened_chat_id::text from opened), 'When do you open?', true) $$,
+  'the handoff payload says who asked, the chat and the visitor''s last message');
+select tests.authenticate_as('owner');
+select public.hand_back_chat((select opened_chat_id from opened));
+select public.reply_as_human((select opened_chat_id from opened), 'A person here.');
+reset role;
+select is(array(select e ->> 'requested_by' from pg_temp.events_of('handoff.requested') e), array['visitor', 'team'],
+  'a team member''s reply that takes the chat over is requested_by team');
+
+insert into public.test_cases (bot_id, question) values (tests.bot_id('A gallery'), 'Open on Sundays?');
+create temporary table trun on commit drop as
+  with r as (insert into public.test_runs (bot_id, status, progress_total) values (tests.bot_id('A gallery'), 'running', 1) returning id)
+  select id from r;
+update public.test_runs set progress_done = 1, failed_count = 1 where id = (select id from trun);
+select is((select count(*)::int from pg_temp.events_of('test_run.completed')), 0, 'a running test run writes no event');
+update public.test_runs set status = 'succeeded', finished_at = now() where id = (select id from trun);
+update public.test_runs set notified_at = now() where id = (select id from trun);
+select results_eq($$ select e -> 'test_run' ->> 'id', e -> 'test_run' ->> 'status', (e -> 'test_run' ->> 'failed')::int,
+    e -> 'test_run' -> 'regressions' from pg_temp.events_of('test_run.completed') e $$,
+  $$ values ((select id::text from trun), 'succeeded', 1, '[]'::jsonb) $$,
+  'a test run reaching its final status writes test_run.completed once');
+select is((select count(*)::int from public.webhook_deliveries where endpoint_id = (select id from ep2)), 4,
+  'the lead, both handoffs and the test run are delivered to the endpoint that subscribed');
 
 select * from finish();
 rollback;

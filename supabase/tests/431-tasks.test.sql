@@ -1,7 +1,7 @@
 -- Tasks: who may create, read, change and delete them; runs written only by the worker; the
 -- claim (exactly once, catch-up), completion and task.completed; the digest.
 begin;
-select plan(30);
+select plan(40);
 select tests.create_team_fixture();
 select tests.create_supabase_user('visitor1');
 
@@ -84,6 +84,67 @@ select is((select data -> 'run' ->> 'status' from public.webhook_events where ty
   'a finished run queues task.completed');
 select ok((public.task_digest(tests.bot_id('A gallery'), now() - interval '1 day', now() + interval '1 day') -> 'counts') ? 'questions',
   'the digest counts the period''s questions');
+
+-- digest: leads ----------------------------------------------------------------------------------
+reset role;
+insert into public.leads (bot_id, fields) values (tests.bot_id('A gallery'), '{"email": "ada@example.com"}');
+select results_eq($$ select (d -> 'counts' ->> 'leads')::int, d -> 'leads' -> 0 -> 'fields' ->> 'email'
+    from public.task_digest(tests.bot_id('A gallery'), now() - interval '1 day', now() + interval '1 day') d $$,
+  $$ values (1, 'ada@example.com') $$, 'the digest counts and lists the period''s leads');
+
+-- test tasks: a real test run, whose end ends the task's run --------------------------------------
+insert into public.tasks (bot_id, name, type, every_hours) values (tests.bot_id('A gallery'), 'Regressions', 'test', 24);
+create temporary table trun on commit drop as
+  with r as (insert into public.task_runs (task_id, bot_id, trigger)
+    select id, bot_id, 'manual' from public.tasks where name = 'Regressions' returning id) select id from r;
+grant select on trun to authenticated, service_role;
+select tests.authenticate_as_service_role();
+select throws_ok($$ select public.start_task_test_run(tests.bot_id('A gallery'), (select id from trun)) $$,
+  '22023', 'The bot has no test cases', 'a test task of a bot without test cases fails clearly');
+reset role;
+insert into public.test_cases (id, bot_id, question) values ('f4310000-0000-0000-0000-000000000001', tests.bot_id('A gallery'), 'Open on Sundays?');
+select tests.authenticate_as_service_role();
+create temporary table queued on commit drop as select public.start_task_test_run(tests.bot_id('A gallery'), (select id from trun)) id;
+reset role;
+select results_eq($$ select status::text, trigger::text, task_run_id from public.test_runs where id = (select id from queued) $$,
+  $$ values ('queued', 'manual', (select id from trun)) $$, 'a test task queues a test run linked to its run');
+update public.test_runs set status = 'running' where id = (select id from queued);
+insert into public.test_results (run_id, case_id, bot_id, question, passed)
+  values ((select id from queued), 'f4310000-0000-0000-0000-000000000001', tests.bot_id('A gallery'), 'Open on Sundays?', false);
+select is((select status::text from public.task_runs where id = (select id from trun)), 'running', 'the task run waits for its test run');
+update public.test_runs set status = 'succeeded', progress_total = 1, progress_done = 1, failed_count = 1, regression_count = 1,
+  regressions = array['f4310000-0000-0000-0000-000000000001'::uuid] where id = (select id from queued);
+select results_eq($$ select status::text, output -> 'test_run' ->> 'regression_count', output -> 'regressions' -> 0 ->> 'question',
+    output ->> 'test_run_id' from public.task_runs where id = (select id from trun) $$,
+  $$ values ('succeeded', '1', 'Open on Sundays?', (select id::text from queued)) $$,
+  'the test run''s end ends the task run with its result and regressions');
+
+-- recipients come with the language they read Parley in (task mails are written in it)
+reset role;
+update public.profiles set preferred_language = 'de' where id = tests.get_supabase_uid('admin');
+select tests.authenticate_as_service_role();
+select results_eq($$ select r.language from public.tasks t, public.task_recipient_emails(t.id) r where t.name = 'Digest' $$,
+  $$ values ('de') $$, 'a recipient comes with their interface language');
+
+-- an ask task may post to a messaging channel of its own bot, nothing else
+reset role;
+insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'slack', 'Team Slack'), (tests.bot_id('A gallery'), 'web', 'Site'),
+  (tests.bot_id('B private'), 'slack', 'Their Slack');
+create temporary table chans on commit drop as select id, name from public.channels;
+grant select on chans to authenticated;
+select tests.authenticate_as('owner');
+select lives_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'Post', 'ask', 24,
+    jsonb_build_object('prompt', 'What is new?', 'channel_id', %L, 'channel_recipient', 'C123')) $$,
+    (select id from chans where name = 'Team Slack')), 'an ask task names a messaging channel of its bot');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'ask', 24,
+    jsonb_build_object('prompt', 'x', 'channel_id', %L)) $$, (select id from chans where name = 'Their Slack')),
+  '22023', 'The channel must be a messaging channel of the task''s bot', 'not another bot''s channel');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'ask', 24,
+    jsonb_build_object('prompt', 'x', 'channel_id', %L)) $$, (select id from chans where name = 'Site')),
+  '22023', 'The channel must be a messaging channel of the task''s bot', 'not a web channel');
+select throws_ok(format($$ insert into public.tasks (bot_id, name, type, every_hours, settings) values (tests.bot_id('A gallery'), 'x', 'digest', 24,
+    jsonb_build_object('channel_id', %L)) $$, (select id from chans where name = 'Team Slack')),
+  '22023', 'Only an ask task posts to a channel', 'only ask tasks post to a channel');
 
 select * from finish();
 rollback;

@@ -299,6 +299,14 @@ const TASK_RUN_BY_CODE: Record<string, string> = {
   answer_failed: "error.task.answerFailed",
   nothing_synced: "error.task.nothingSynced",
   tests_unavailable: "error.task.testsUnavailable",
+  no_test_cases: "error.task.noTestCases",
+  run_in_progress: "error.task.runInProgress",
+  channel_not_found: "error.task.channelNotFound",
+  channel_not_connected: "error.task.channelNotConnected",
+  channel_failed: "error.task.channelFailed",
+  // A test task's run ends as its test run did: test_run_<status> (20261127020000_webhook_events_more.sql).
+  test_run_failed: "error.task.testRunFailed",
+  test_run_cancelled: "error.task.testRunCancelled",
   timed_out: "error.task.timedOut",
   internal_error: "error.internal",
 };

@@ -1730,6 +1730,7 @@ export type Database = {
           snapshot: NonNullable<Json>;
           started_at: string | null;
           status: Database["public"]["Enums"]["test_run_status"];
+          task_run_id: string | null;
           trigger: Database["public"]["Enums"]["test_run_trigger"];
           updated_at: string;
         };
@@ -1754,6 +1755,7 @@ export type Database = {
           snapshot?: NonNullable<Json>;
           started_at?: string | null;
           status?: Database["public"]["Enums"]["test_run_status"];
+          task_run_id?: string | null;
           trigger?: Database["public"]["Enums"]["test_run_trigger"];
           updated_at?: string;
         };
@@ -1777,6 +1779,7 @@ export type Database = {
           snapshot?: NonNullable<Json>;
           started_at?: string | null;
           status?: Database["public"]["Enums"]["test_run_status"];
+          task_run_id?: string | null;
           trigger?: Database["public"]["Enums"]["test_run_trigger"];
           updated_at?: string;
         };
@@ -1793,6 +1796,13 @@ export type Database = {
             columns: ["previous_run_id"];
             isOneToOne: false;
             referencedRelation: "test_runs";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "test_runs_task_run_id_fkey";
+            columns: ["task_run_id"];
+            isOneToOne: false;
+            referencedRelation: "task_runs";
             referencedColumns: ["id"];
           },
         ];
@@ -2239,6 +2249,7 @@ export type Database = {
         Args: { task_id: string };
         Returns: {
           email: string;
+          language: string;
         }[];
       };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };
@@ -2246,6 +2257,7 @@ export type Database = {
         Args: { endpoint_id: string };
         Returns: {
           email: string;
+          language: string;
         }[];
       };
       webhook_event_types: { Args: Record<PropertyKey, never>; Returns: string[] };

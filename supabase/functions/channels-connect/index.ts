@@ -17,8 +17,8 @@
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits } from "../_shared/rate-limit.ts";
-import { connectPlatform, disconnectPlatform, isMessagingType, sendTestMessage } from "../_shared/channels/platforms.ts";
-import { isUuid, loadChannel, receiverUrl, recordChannelEvent, saveChannel, welcomeText } from "../_shared/channels/store.ts";
+import { connectPlatform, disconnectPlatform, isMessagingType, sendChannelMessage } from "../_shared/channels/platforms.ts";
+import { isUuid, latestConversation, loadChannel, receiverUrl, recordChannelEvent, saveChannel, welcomeText } from "../_shared/channels/store.ts";
 import { randomSecret } from "../_shared/channels/crypto.ts";
 import { slackAuthorizeUrl } from "../_shared/channels/slack.ts";
 import { channelHttpError, PlatformError } from "../_shared/channels/types.ts";
@@ -70,25 +70,8 @@ Deno.serve(
         await saveChannel(service, channel, { status: "not_connected", lastError: null });
       } else {
         if (!isMessagingType(channel.type)) throw new HttpError(400, "invalid_request", "Test messages are for messaging channels");
-        const latest = await service
-          .from("chats")
-          .select("id, external_thread_id, last_message_at")
-          .eq("bot_id", channel.botId)
-          .eq("channel", channel.type)
-          .like("external_thread_id", `${channel.id}:%`)
-          .order("last_message_at", { ascending: false, nullsFirst: false })
-          .limit(1)
-          .maybeSingle();
-        if (latest.error) throw new Error(`latest chat: ${latest.error.message}`);
-        let lastInbound: Date | null = null;
-        if (latest.data) {
-          const m = await service.from("messages").select("created_at").eq("chat_id", latest.data.id).eq("role", "user")
-            .order("created_at", { ascending: false }).limit(1).maybeSingle();
-          if (m.error) throw new Error(`last message: ${m.error.message}`);
-          lastInbound = m.data ? new Date(m.data.created_at) : null;
-        }
-        const key = latest.data?.external_thread_id?.slice(channel.id.length + 1) ?? null;
-        await sendTestMessage(channel, key, `✅ Parley test message for "${channel.name}". ${welcomeText(channel)}`, lastInbound);
+        const { conversationKey, lastInboundAt } = await latestConversation(service, channel);
+        await sendChannelMessage(channel, `✅ Parley test message for "${channel.name}". ${welcomeText(channel)}`, { conversationKey, lastInboundAt });
         await recordChannelEvent(service, channel.id, 0);
       }
     } catch (e) {

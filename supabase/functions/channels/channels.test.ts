@@ -256,6 +256,42 @@ Deno.test({
         assert.match(sent.body.text, /test message/);
       });
 
+      await t.step("an ask task posts its answer to a connected channel: the recipient it names, else the latest conversation", async () => {
+        const runNow = async (taskId: string) => {
+          const res = await fetch(stack.functionUrl(`tasks/${taskId}/run`), {
+            method: "POST",
+            headers: { Authorization: `Bearer ${owner.token}`, apikey: stack.anonKey, "Content-Type": "application/json" },
+            body: "{}",
+          });
+          return await res.json();
+        };
+        const posts = () => fake.calls.filter((c) => c.platform === "slack" && c.method === "chat.postMessage");
+        const named = await owner.client.from("tasks").insert({
+          bot_id: DEMO.helpCenterBot, name: "Daily answer", type: "ask", every_hours: 24,
+          settings: { prompt: "Are my notes encrypted?", channel_id: ids.slack, channel_recipient: "CDAILY" },
+        }).select("id").single();
+        assert.equal(named.error, null);
+        const before = posts().length;
+        const r = await runNow(named.data!.id);
+        assert.equal(r.status, "succeeded", JSON.stringify(r));
+        assert.deepEqual(r.output.posted, { channel_id: ids.slack, type: "slack" });
+        assert.equal(posts().length, before + 1, "one message posted");
+        const post = posts().at(-1)!;
+        assert.equal(post.body.channel, "CDAILY");
+        assert.equal(post.body.thread_ts, undefined, "a message of its own, not a reply in a thread");
+        assert.match(post.body.text, /Frankfurt|encrypted|European Union/i, "the bot's answer from its knowledge");
+
+        const latest = await owner.client.from("tasks").insert({
+          bot_id: DEMO.helpCenterBot, name: "Telegram answer", type: "ask", every_hours: 24,
+          settings: { prompt: "Are my notes encrypted?", channel_id: ids.telegram },
+        }).select("id").single();
+        assert.equal(latest.error, null);
+        const t2 = await runNow(latest.data!.id);
+        assert.equal(t2.status, "succeeded", JSON.stringify(t2));
+        const sent = fake.calls.filter((c) => c.platform === "telegram" && c.method === "sendMessage").at(-1)!;
+        assert.equal(sent.body.chat_id, "4242", "no recipient named: the latest conversation");
+      });
+
       await t.step("whatsapp: Meta's GET check, a signed message answered through the Graph API, refusals", async () => {
         const check = (token: string) => fetch(`${receiver("whatsapp")}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=987654`);
         const ok = await check(ids.verifyToken!);

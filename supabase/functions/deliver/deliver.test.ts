@@ -6,7 +6,8 @@ import { callFunction, serviceClient, sql, stack } from "../_shared/testing.ts";
 import { createBot } from "../chat/test-helpers.ts";
 import { createEndpoint, receiver, tick } from "./test-helpers.ts";
 
-const ALL = ["chat.created", "message.created", "feedback.created", "data_source.synced", "data_source.failed", "task.completed"];
+const ALL = ["chat.created", "message.created", "feedback.created", "lead.created", "handoff.requested", "data_source.synced",
+  "data_source.failed", "test_run.completed", "task.completed"];
 
 /** Puts an endpoint's pending deliveries at a time no real-time scheduler tick reaches. */
 async function holdUntil(endpointId: string, at: Date) {
@@ -36,6 +37,12 @@ Deno.test("every event reaches the receiver signed, in order, exactly as documen
     if (a.error) throw a.error;
     const fb = await admin.from("message_feedback").insert({ message_id: a.data.id, bot_id: botId, user_id: owner.user.id, rating: "down", comment: "too short" });
     if (fb.error) throw fb.error;
+    const lead = await admin.from("leads").insert({ bot_id: botId, chat_id: chat.data.id, fields: { email: "ada@example.com" } }).select("id").single();
+    if (lead.error) throw lead.error;
+    const handoff = await admin.rpc("request_handoff", { chat_id: chat.data.id });
+    assert.equal(handoff.data, true, JSON.stringify(handoff.error));
+    const human = await owner.client.rpc("reply_as_human", { chat_id: chat.data.id, content: "A person here." });
+    assert.equal(human.error, null);
     const src = await admin.from("data_sources").insert({ bot_id: botId, type: "text", name: "Notes" }).select("id").single();
     if (src.error) throw src.error;
     for (const status of ["succeeded", "failed"] as const) {
@@ -44,12 +51,23 @@ Deno.test("every event reaches the receiver signed, in order, exactly as documen
       const done = await admin.from("ingestion_jobs").update({ status, finished_at: new Date().toISOString() }).eq("id", job.data.id);
       if (done.error) throw done.error;
     }
+    const testCase = await admin.from("test_cases").insert({ bot_id: botId, question: "Open on Sundays?" }).select("id").single();
+    if (testCase.error) throw testCase.error;
+    const testRun = await admin.from("test_runs").insert({ bot_id: botId, status: "running", started_at: new Date().toISOString() }).select("id").single();
+    if (testRun.error) throw testRun.error;
+    const result = await admin.from("test_results").insert({ run_id: testRun.data.id, case_id: testCase.data.id, bot_id: botId, question: "Open on Sundays?", passed: false });
+    if (result.error) throw result.error;
+    const tested = await admin.from("test_runs").update({
+      status: "succeeded", finished_at: new Date().toISOString(), progress_total: 1, progress_done: 1, failed_count: 1,
+      regression_count: 1, regressions: [testCase.data.id],
+    }).eq("id", testRun.data.id);
+    if (tested.error) throw tested.error;
 
-    for (let i = 0; i < 10 && hook.received.length < 6; i++) await tick("deliver");
+    const expected = ["chat.created", "message.created", "message.created", "feedback.created", "lead.created", "handoff.requested",
+      "message.created", "data_source.synced", "data_source.failed", "test_run.completed"];
+    for (let i = 0; i < 20 && hook.received.length < expected.length; i++) await tick("deliver");
     assert.deepEqual(hook.refused, [], "every request carried a valid signature");
-    assert.deepEqual(hook.received.map((r) => r.body.type),
-      ["chat.created", "message.created", "message.created", "feedback.created", "data_source.synced", "data_source.failed"],
-      "events arrive in the order they happened");
+    assert.deepEqual(hook.received.map((r) => r.body.type), expected, "events arrive in the order they happened");
     for (const r of hook.received) {
       assert.equal(r.id, r.body.id, "webhook-id is the event id");
       assert.equal(r.body.version, 1);
@@ -57,7 +75,9 @@ Deno.test("every event reaches the receiver signed, in order, exactly as documen
       assert.ok(Math.abs(Number(r.timestamp) - Date.now() / 1000) < 60, "webhook-timestamp is the sending time");
       assert.deepEqual(Object.keys(r.body).sort(), ["bot_id", "data", "id", "timestamp", "type", "version"]);
     }
-    const [created, question, answer, feedback, synced, failed] = hook.received.map((r) => r.body.data as Record<string, Record<string, unknown>>);
+    const [created, question, answer, feedback, leadCreated, handoffRequested, humanReply, synced, failed, testRunCompleted] = hook.received.map((r) =>
+      r.body.data as Record<string, Record<string, unknown>>
+    );
     assert.deepEqual(Object.keys(created.chat).sort(), ["bot_id", "channel", "created_at", "id", "title"]);
     assert.equal(created.chat.id, chat.data.id);
     assert.deepEqual(Object.keys(question.message).sort(), ["bot_id", "chat_id", "content", "created_at", "error", "id", "role", "sources"]);
@@ -71,6 +91,24 @@ Deno.test("every event reaches the receiver signed, in order, exactly as documen
     assert.deepEqual(Object.keys(synced.job).sort(),
       ["error_count", "errors", "finished_at", "id", "progress_done", "progress_total", "started_at", "status", "trigger"]);
     assert.equal(failed.job.status, "failed");
+    assert.deepEqual(Object.keys(leadCreated.lead).sort(), ["bot_id", "chat_id", "created_at", "fields", "id", "power_up_id"]);
+    assert.equal(leadCreated.lead.id, lead.data.id);
+    assert.deepEqual(leadCreated.lead.fields, { email: "ada@example.com" });
+    assert.deepEqual(Object.keys(handoffRequested).sort(), ["chat", "last_visitor_message", "requested_by"]);
+    assert.deepEqual(Object.keys(handoffRequested.chat).sort(), ["bot_id", "channel", "created_at", "handoff_requested_at", "id", "title"]);
+    assert.equal(handoffRequested.chat.id, chat.data.id);
+    assert.equal(handoffRequested.requested_by, "visitor", "the visitor (through the engine) asked; the team's reply after that is no new request");
+    assert.deepEqual(Object.keys(handoffRequested.last_visitor_message).sort(), ["content", "created_at", "id"]);
+    assert.equal(handoffRequested.last_visitor_message.id, q.data.id);
+    assert.equal(humanReply.message.role, "human");
+    assert.equal(humanReply.message.content, "A person here.");
+    const run = testRunCompleted.test_run;
+    assert.deepEqual(Object.keys(run).sort(), ["bot_id", "error", "failed", "finished_at", "fixed_count", "id", "passed", "previous_run_id",
+      "regression_count", "regressions", "started_at", "status", "task_run_id", "total", "trigger"]);
+    assert.equal(run.id, testRun.data.id);
+    assert.equal(run.status, "succeeded");
+    assert.deepEqual([run.total, run.passed, run.failed, run.regression_count], [1, 0, 1, 1]);
+    assert.deepEqual(run.regressions, [{ case_id: testCase.data.id, question: "Open on Sundays?" }]);
     assert.ok((await deliveries(ep.id)).every((d) => d.status === "succeeded" && d.response_status === 200));
   } finally {
     await hook.close();

@@ -1,7 +1,7 @@
 // `deliver`: the webhook delivery worker.
 //   POST /deliver/tick   {now?: ISO time}   (service role: the scheduler)  → 200 {claimed, succeeded, failed, disabled}
 // Run every 10 seconds by the local stack (supabase/schedules.json) and every minute by pg_cron
-// on hosted Supabase (private.schedule_webhook_and_task_ticks, migration 20261123050100). Each
+// on hosted Supabase (private.schedule_function_ticks, migration 20261127020000). Each
 // tick passes until nothing is due or 40 seconds went by. `now` moves the worker's clock (tests
 // of retries); only the service role may call. Owners and admins act through RPCs instead:
 // send_test_webhook, redeliver_webhook, redeliver_failed_webhooks, get/rotate_webhook_secret.

@@ -5,7 +5,8 @@ import { Webhook } from "npm:standardwebhooks@1.1.1";
 import type { Db } from "../_shared/clients.ts";
 import { must } from "../_shared/db.ts";
 import { describe, type Logger } from "../_shared/log.ts";
-import { escapeHtml, sendMail } from "../_shared/mail.ts";
+import { escapeHtml } from "../_shared/mail.ts";
+import { sendMailInLanguages } from "../_shared/mail-text.ts";
 import { SafeFetchError, safeFetch } from "../_shared/safe-fetch.ts";
 import { env } from "../_shared/env.ts";
 
@@ -120,17 +121,15 @@ async function attempt(c: Claimed): Promise<Outcome> {
 
 async function tellOwners(service: Db, c: Claimed, outcome: Outcome, log: Logger) {
   try {
-    const owners = must(await service.rpc("webhook_endpoint_owner_emails", { endpoint_id: c.endpoint_id }), "owner emails") as { email: string }[];
+    const owners = must(await service.rpc("webhook_endpoint_owner_emails", { endpoint_id: c.endpoint_id }), "owner emails");
     const link = `${env.siteUrl.replace(/\/+$/, "")}/app/bots/${c.bot_id}/webhooks`;
     const why = outcome.error ?? `HTTP ${outcome.response_status}`;
-    const sent = await sendMail({
-      to: owners.map((o) => o.email),
-      subject: "A Parley webhook endpoint was disabled",
-      text: `Parley could not deliver to ${c.url} for about a day (last: ${why}) and disabled the endpoint.\n\n` +
-        `Check the address, enable it again and redeliver what it missed: ${link}\n`,
-      html: `<p>Parley could not deliver to <b>${escapeHtml(c.url)}</b> for about a day (last: ${escapeHtml(why)}) and disabled the endpoint.</p>` +
-        `<p><a href="${escapeHtml(link)}">Check the address, enable it again and redeliver what it missed.</a></p>`,
-    });
+    // each owner reads it in the language they use Parley in
+    const sent = await sendMailInLanguages(owners, (t) => ({
+      subject: t.endpointDisabledSubject,
+      text: `${t.endpointDisabled(c.url, why)}\n\n${t.endpointDisabledAction} ${link}\n`,
+      html: `<p>${escapeHtml(t.endpointDisabled(c.url, why))}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.endpointDisabledAction)}</a></p>`,
+    }));
     log.info("webhook_endpoint_disabled", { endpoint_id: c.endpoint_id, mailed: sent.sent, skipped: sent.skipped });
   } catch (e) {
     log.error("webhook_disabled_mail_failed", { endpoint_id: c.endpoint_id, error: describe(e) });

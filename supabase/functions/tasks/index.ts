@@ -1,9 +1,10 @@
 // `tasks`: runs bots' scheduled tasks (digest, ask, sync, test).
 //   POST /tasks/tick        {now?: ISO time}  (service role: the scheduler) → 200 {runs: [{run_id, task_id, ok}], scheduled}
 //   POST /tasks/{id}/run                      (an admin or owner of the bot) → 200 {run_id, status, output, error}
+//                                             (status "running" for a test task: its test run ends it)
 //   POST /tasks/validate    {cron, timezone}  (signed in) → 200 {ok, next_runs: [ISO×3]} | 400 invalid_request {field: "cron"}
 // Run every minute by the local stack (supabase/schedules.json) and by pg_cron on hosted
-// Supabase (private.schedule_webhook_and_task_ticks, migration 20261123050100).
+// Supabase (private.schedule_function_ticks, migration 20261127020000).
 // A tick: (1) gives enabled cron tasks without a next run their next slot after `now`, (2) claims
 // the due ones exactly once (public.claim_due_tasks: for update skip locked; a late task runs
 // once), (3) schedules the claimed cron tasks' next slot after `now`, (4) runs them.
@@ -80,7 +81,7 @@ async function runNow(req: Request, id: string, log: Logger) {
     "start run",
   );
   const r = await runTask(service, task, run.id, new Date(), log.with({ run_id: run.id }), background(log));
-  return json(200, { run_id: run.id, status: r.ok ? "succeeded" : "failed", output: r.output, error: r.error });
+  return json(200, { run_id: run.id, status: r.status, output: r.output, error: r.error });
 }
 
 Deno.serve(

@@ -6,8 +6,14 @@ import type { Json } from "../_shared/database.types.ts";
 import { must } from "../_shared/db.ts";
 import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { describe, type Logger } from "../_shared/log.ts";
-import { escapeHtml, type MailResult, sendMail } from "../_shared/mail.ts";
+import { escapeHtml, type Mail, type MailResult } from "../_shared/mail.ts";
+import { type MailText, sendMailInLanguages } from "../_shared/mail-text.ts";
+import { isMessagingType, sendChannelMessage } from "../_shared/channels/platforms.ts";
+import { latestConversation, loadChannel } from "../_shared/channels/store.ts";
+import { PlatformError } from "../_shared/channels/types.ts";
 import { activeJob, createJob, runJob } from "../ingest/sync.ts";
+import { processRun } from "../tests/runner.ts";
+import { type Digest, digestMail, type TestOutput, testMail } from "./report.ts";
 
 export interface TaskRow {
   id: string;
@@ -31,7 +37,11 @@ class TaskFailure extends Error {
 
 const settingsOf = (t: TaskRow) => (t.settings && typeof t.settings === "object" && !Array.isArray(t.settings) ? t.settings : {}) as Record<string, unknown>;
 
-/** Runs the task for `runId` (a running task_runs row) and finishes it; never throws for the task's own failure. */
+/**
+ * Runs the task for `runId` (a running task_runs row) and finishes it; never throws for the task's
+ * own failure. A test task's run is the exception: it stays running and its test run ends it
+ * (private.test_run_finished), so the answer then says status "running".
+ */
 export async function runTask(service: Db, task: TaskRow, runId: string, at: Date, log: Logger, background: (p: Promise<unknown>) => void) {
   const t0 = performance.now();
   let ok = true;
@@ -41,7 +51,7 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
     if (task.type === "digest") output = await digest(service, task, at);
     else if (task.type === "ask") output = await ask(service, task, log);
     else if (task.type === "sync") output = await sync(service, task, log, background);
-    else output = await test(service, task, runId);
+    else output = await test(service, task, runId, log, background);
   } catch (e) {
     ok = false;
     if (e instanceof TaskFailure) {
@@ -52,6 +62,10 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
       log.error("task_failed", { task_id: task.id, run_id: runId, error: describe(e) });
     }
   }
+  if (ok && task.type === "test") {
+    log.info("task_run", { task_id: task.id, run_id: runId, type: task.type, ok, waiting_for: output.test_run_id });
+    return { ok, status: "running" as const, output, error };
+  }
   // finished on the same clock the run started on (the tick's, which tests move)
   const finishedAt = new Date(at.getTime() + Math.round(performance.now() - t0));
   must(
@@ -59,12 +73,13 @@ export async function runTask(service: Db, task: TaskRow, runId: string, at: Dat
     "finish run",
   );
   log.info("task_run", { task_id: task.id, run_id: runId, type: task.type, ok, error });
-  return { ok, output, error };
+  return { ok, status: ok ? "succeeded" as const : "failed" as const, output, error };
 }
 
-async function mailRecipients(service: Db, task: TaskRow, subject: string, text: string, html: string): Promise<MailResult> {
-  const rows = must(await service.rpc("task_recipient_emails", { task_id: task.id }), "recipients") as { email: string }[];
-  return await sendMail({ to: rows.map((r) => r.email), subject, text, html });
+/** Mails the task's recipients who are team members, each in the language they read Parley in. */
+async function mailRecipients(service: Db, task: TaskRow, build: (text: MailText) => Omit<Mail, "to">): Promise<MailResult> {
+  const rows = must(await service.rpc("task_recipient_emails", { task_id: task.id }), "recipients");
+  return await sendMailInLanguages(rows, build);
 }
 
 /** The period a digest covers: since the last run (or the task's period), up to now. */
@@ -74,35 +89,11 @@ function digestPeriodHours(task: TaskRow): number {
   return task.every_hours ?? 24;
 }
 
-interface Digest {
-  since: string;
-  until: string;
-  counts: { chats: number; questions: number; answers: number; feedback_up: number; feedback_down: number };
-  top_questions: { question: string; count: number }[];
-  unanswered_questions: { question: string; chat_id: string; at: string }[];
-  negative_feedback: { comment: string | null; answer: string; chat_id: string; at: string }[];
-}
 
 async function digest(service: Db, task: TaskRow, at: Date) {
   const since = new Date(at.getTime() - digestPeriodHours(task) * 3600_000);
   const d = must(await service.rpc("task_digest", { bot_id: task.bot_id, since: since.toISOString(), until: at.toISOString() }), "digest") as unknown as Digest;
-  const lines = [
-    `${task.name}: ${d.since} – ${d.until}`,
-    "",
-    `Conversations: ${d.counts.chats}, questions: ${d.counts.questions}, answers: ${d.counts.answers}`,
-    `Feedback: ${d.counts.feedback_up} up, ${d.counts.feedback_down} down`,
-    "",
-    "Top questions:",
-    ...d.top_questions.map((q) => `  ${q.count} × ${q.question}`),
-    "",
-    "Questions without an answer from your data:",
-    ...d.unanswered_questions.map((q) => `  - ${q.question}`),
-    "",
-    "Negative feedback:",
-    ...d.negative_feedback.map((f) => `  - ${f.comment ?? "(no comment)"} — on: ${f.answer.slice(0, 200)}`),
-  ];
-  const text = lines.join("\n");
-  const emailed = await mailRecipients(service, task, `Parley digest: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
+  const emailed = await mailRecipients(service, task, (t) => digestMail(t, task.name, d));
   return { digest: d, emailed };
 }
 
@@ -114,9 +105,35 @@ async function ask(service: Db, task: TaskRow, log: Logger) {
   );
   if (answer.error) throw new TaskFailure("answer_failed", answer.error.message, { prompt, answer: answer.content });
   const sources = answer.sources.map((s) => ({ title: s.title, url: s.url }));
-  const text = `${prompt}\n\n${answer.content}\n\n${sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n")}`;
-  const emailed = await mailRecipients(service, task, `Parley: ${task.name}`, text, `<pre>${escapeHtml(text)}</pre>`);
-  return { prompt, answer: answer.content, sources, emailed };
+  const sourceList = sources.map((s) => `- ${s.title}${s.url ? ` ${s.url}` : ""}`).join("\n");
+  const text = `${prompt}\n\n${answer.content}\n\n${sourceList}`;
+  const emailed = await mailRecipients(service, task, () => ({ subject: `Parley: ${task.name}`, text, html: `<pre>${escapeHtml(text)}</pre>` }));
+  const output = { prompt, answer: answer.content, sources, emailed };
+  const channelId = settingsOf(task).channel_id;
+  if (typeof channelId !== "string" || !channelId) return output;
+  return { ...output, posted: await postToChannel(service, task, channelId, `${answer.content}\n\n${sourceList}`.trim(), output) };
+}
+
+/** Posts an ask task's answer to the bot's messaging channel the task names (settings.channel_id). */
+async function postToChannel(service: Db, task: TaskRow, channelId: string, text: string, output: Record<string, unknown>) {
+  const channel = await loadChannel(service, channelId);
+  if (!channel || channel.botId !== task.bot_id || !isMessagingType(channel.type)) {
+    throw new TaskFailure("channel_not_found", "The task's channel no longer exists", output);
+  }
+  if (!channel.enabled || channel.status !== "connected") {
+    throw new TaskFailure("channel_not_connected", `The channel "${channel.name}" is not connected`, output);
+  }
+  const recipient = settingsOf(task).channel_recipient;
+  try {
+    await sendChannelMessage(channel, text, {
+      recipient: typeof recipient === "string" ? recipient : null,
+      ...(await latestConversation(service, channel)),
+    });
+  } catch (e) {
+    if (e instanceof PlatformError) throw new TaskFailure("channel_failed", `${channel.type}: ${e.message}`, output);
+    throw e;
+  }
+  return { channel_id: channel.id, type: channel.type };
 }
 
 /** Starts a sync of each chosen source of the bot, as the ingest function's schedule does. */
@@ -143,11 +160,31 @@ async function sync(service: Db, task: TaskRow, log: Logger, background: (p: Pro
   return { started, skipped };
 }
 
-async function test(service: Db, task: TaskRow, runId: string) {
+/**
+ * Queues a test run of the bot for this task run (or joins the one already queued or running)
+ * and runs it in the background right away; its end ends the task run (SQL trigger) with the
+ * result and regressions, and then the recipients get them by e-mail.
+ */
+async function test(service: Db, task: TaskRow, runId: string, log: Logger, background: (p: Promise<unknown>) => void) {
   const r = await service.rpc("start_task_test_run", { bot_id: task.bot_id, task_run_id: runId });
   if (r.error) {
-    if (r.error.code === "PT501") throw new TaskFailure("tests_unavailable", "Tests are not available yet");
+    if (r.error.hint === "no_test_cases") throw new TaskFailure("no_test_cases", "The bot has no test cases");
+    if (r.error.hint === "run_in_progress") throw new TaskFailure("run_in_progress", "Another task is waiting for the bot's test run");
     throw new Error(`start test run: ${r.error.code} ${r.error.message}`);
   }
-  return { test_run_id: r.data };
+  const testRunId = r.data as string;
+  background((async () => {
+    // false: the tests tick took it first, or it was already running; its end still ends this run
+    if (await processRun(service, testRunId, log.with({ test_run_id: testRunId }))) await mailTestResult(service, task, runId);
+  })());
+  return { test_run_id: testRunId };
+}
+
+
+async function mailTestResult(service: Db, task: TaskRow, runId: string) {
+  const run = must(await service.from("task_runs").select("status, output, error").eq("id", runId).single(), "task run");
+  if (run.status === "running") return; // timed out meanwhile: nothing to report
+  const o = run.output as unknown as TestOutput;
+  const emailed = await mailRecipients(service, task, (t) => testMail(t, task.name, o, run.error));
+  must(await service.from("task_runs").update({ output: { ...o, emailed } as unknown as { [key: string]: Json } }).eq("id", runId), "record mail");
 }

@@ -1,5 +1,6 @@
 // Tasks against the real stack: cron in a time zone fires at the right time with a controlled
-// clock (DST, exactly once, the catch-up rule), every-N-hours, and each type run by hand.
+// clock (DST, exactly once, the catch-up rule), every-N-hours, and each type run by hand (a test
+// task through a real test run that ends its task run with the result and regressions).
 import assert from "node:assert/strict";
 import { callFunction, serviceClient, sql } from "../_shared/testing.ts";
 import { addChunks, createBot, seededPlatformAdmin } from "../chat/test-helpers.ts";
@@ -65,7 +66,7 @@ Deno.test("an every-N-hours task fires every N hours", async () => {
   assert.equal(await nextRun(id), new Date(first.getTime() + 6 * 3600_000).toISOString());
 });
 
-Deno.test("digest by hand: counts, top and unanswered questions, negative feedback, sent to the task's webhook", async () => {
+Deno.test("digest by hand: counts, top and unanswered questions, negative feedback, leads, sent to the task's webhook", async () => {
   const hook = receiver();
   try {
     const { botId, owner } = await createBot();
@@ -82,6 +83,8 @@ Deno.test("digest by hand: counts, top and unanswered questions, negative feedba
         if (f.error) throw f.error;
       }
     }
+    const lead = await admin.from("leads").insert({ bot_id: botId, chat_id: chat.data.id, fields: { name: "Ada", email: "ada@example.com" } });
+    if (lead.error) throw lead.error;
     const ins = await owner.client.from("tasks").insert({
       bot_id: botId, name: "Digest", type: "digest", every_hours: 24, recipient_ids: [owner.user.id], webhook_endpoint_id: ep.id,
     }).select("id").single();
@@ -90,7 +93,8 @@ Deno.test("digest by hand: counts, top and unanswered questions, negative feedba
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.status, "succeeded");
     const d = r.body.output.digest;
-    assert.deepEqual(d.counts, { chats: 1, questions: 2, answers: 1, feedback_up: 0, feedback_down: 1 });
+    assert.deepEqual(d.counts, { chats: 1, questions: 2, answers: 1, feedback_up: 0, feedback_down: 1, leads: 1 });
+    assert.deepEqual(d.leads.map((l: { chat_id: string; fields: unknown }) => [l.chat_id, l.fields]), [[chat.data.id, { name: "Ada", email: "ada@example.com" }]]);
     assert.deepEqual(d.top_questions, [{ question: "do you ship to mars?", count: 2 }]);
     assert.equal(d.unanswered_questions[0].question, "Do you ship to Mars?");
     assert.equal(d.negative_feedback[0].comment, "useless");
@@ -123,7 +127,7 @@ Deno.test("ask by hand: the bot answers from its knowledge and nothing is stored
   assert.equal(chats[0].n, 0);
 });
 
-Deno.test("sync by hand re-syncs the chosen data sources; test reports that tests are not available yet", async () => {
+Deno.test("sync by hand re-syncs the chosen data sources; a test task of a bot without test cases fails clearly", async () => {
   const { botId, owner } = await createBot();
   const admin = serviceClient();
   const src = await admin.from("data_sources").insert({ bot_id: botId, type: "text", name: "Notes", settings: { title: "Notes", text: "Parcels leave on Mondays." } })
@@ -147,7 +151,55 @@ Deno.test("sync by hand re-syncs the chosen data sources; test reports that test
   const t = await owner.client.from("tasks").insert({ bot_id: botId, name: "Regressions", type: "test", every_hours: 24 }).select("id").single();
   const tr = await runNow(owner.token, t.data!.id);
   assert.equal(tr.body.status, "failed");
-  assert.match(tr.body.error, /^tests_unavailable/);
+  assert.match(tr.body.error, /^no_test_cases/);
+});
+
+/** The task run once its test run has ended it (and the recipients' mail is recorded). */
+async function endedRun(runId: string) {
+  for (let i = 0; i < 300; i++) {
+    const [run] = await sql<{ status: string; output: Record<string, any>; error: string | null; duration_ms: number | null }>(
+      "select status::text, output, error, duration_ms from public.task_runs where id = $1", [runId]);
+    if (run.status !== "running" && "emailed" in run.output) return run;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`task run ${runId} did not end`);
+}
+
+Deno.test("test by hand runs the bot's test cases; the run log reports the result, then the regressions", async () => {
+  const { botId, owner } = await createBot({ chunks: [{ title: "Opening hours", content: "The shop opens at nine in the morning." }] });
+  const c = await serviceClient().from("test_cases").insert({ bot_id: botId, question: "When does the shop open?", required_phrases: ["nine"] })
+    .select("id").single();
+  if (c.error) throw c.error;
+  const ins = await owner.client.from("tasks").insert({
+    bot_id: botId, name: "Regressions", type: "test", every_hours: 24, recipient_ids: [owner.user.id],
+  }).select("id").single();
+  assert.equal(ins.error, null);
+
+  const first = await runNow(owner.token, ins.data!.id);
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  assert.equal(first.body.status, "running", "the task run waits for its test run");
+  const testRunId = first.body.output.test_run_id as string;
+  const [testRun] = await sql<{ trigger: string; task_run_id: string }>("select trigger::text, task_run_id from public.test_runs where id = $1", [testRunId]);
+  assert.deepEqual(testRun, { trigger: "manual", task_run_id: first.body.run_id }, "a real test run, linked to the task run");
+  const passed = await endedRun(first.body.run_id);
+  assert.equal(passed.status, "succeeded");
+  assert.equal(passed.output.test_run_id, testRunId);
+  assert.deepEqual(passed.output.test_run, { status: "succeeded", total: 1, passed: 1, failed: 0, regression_count: 0, fixed_count: 0, previous_run_id: null });
+  assert.deepEqual(passed.output.regressions, []);
+  assert.ok(passed.duration_ms !== null && passed.duration_ms >= 0);
+  assert.ok("sent" in passed.output.emailed, "the recipients' mail is recorded");
+
+  // the knowledge is gone: the case that passed fails now, a regression
+  await sql("delete from public.chunks where bot_id = $1", [botId]);
+  const second = await runNow(owner.token, ins.data!.id);
+  assert.equal(second.body.status, "running");
+  const regressed = await endedRun(second.body.run_id);
+  assert.equal(regressed.status, "succeeded", "the run did its job: its report is the regressions");
+  assert.equal(regressed.output.test_run.regression_count, 1);
+  assert.equal(regressed.output.test_run.previous_run_id, testRunId);
+  assert.deepEqual(regressed.output.regressions, [{ case_id: c.data.id, question: "When does the shop open?" }]);
+  const [task] = await sql<{ last_status: string }>("select last_status::text from public.tasks where id = $1", [ins.data!.id]);
+  assert.equal(task.last_status, "succeeded");
 });
 
 Deno.test("run now and tick refuse who may not", async () => {

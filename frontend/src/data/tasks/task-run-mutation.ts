@@ -1,11 +1,12 @@
-// "Run now": the tasks function runs the task and answers the finished run.
+// "Run now": the tasks function runs the task and answers the finished run (a test task's run
+// is still "running": its test run ends it, and the run log refreshes until then).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { callFunction } from "../../lib/functions";
 import { taskKeys } from "./keys";
 
 export interface TaskRunAnswer {
   run_id: string;
-  status: "succeeded" | "failed";
+  status: "succeeded" | "failed" | "running";
   output: Record<string, unknown>;
   error: string | null;
 }

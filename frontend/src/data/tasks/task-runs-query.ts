@@ -9,5 +9,10 @@ export async function fetchTaskRuns(taskId: string): Promise<TaskRun[]> {
 }
 
 export function useTaskRunsQuery(taskId: string) {
-  return useQuery({ queryKey: taskKeys.runs(taskId), queryFn: () => fetchTaskRuns(taskId) });
+  return useQuery({
+    queryKey: taskKeys.runs(taskId),
+    queryFn: () => fetchTaskRuns(taskId),
+    // a test task's run ends when its test run does: look again until it has
+    refetchInterval: (q) => (q.state.data?.some((r) => r.status === "running") ? 5000 : false),
+  });
 }

@@ -15,7 +15,7 @@ export interface TaskInput {
   cron: string | null;
   timezone: string;
   every_hours: number | null;
-  settings: { prompt?: string; data_source_ids?: string[]; period_hours?: number };
+  settings: { prompt?: string; data_source_ids?: string[]; period_hours?: number; channel_id?: string; channel_recipient?: string };
   recipient_ids: string[];
   webhook_endpoint_id: string | null;
   enabled: boolean;

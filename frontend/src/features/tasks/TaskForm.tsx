@@ -1,10 +1,13 @@
 // The task form: name, schedule (cron in a time zone, or every N hours), what the type needs,
-// where the output goes (team members by e-mail, a webhook endpoint).
+// where the output goes (team members by e-mail, a webhook endpoint, for an ask task also a
+// connected messaging channel).
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Button, Input, Select, Textarea } from "../../components/ui";
 import { useBotQuery } from "../../data/bots/bot-query";
+import { useChannelsQuery } from "../../data/channels/channels-query";
+import { MESSAGING_TYPES } from "../../data/channels/types";
 import { useDataSourcesQuery } from "../../data/dataSources/data-sources-query";
 import type { TaskInput, TaskType } from "../../data/tasks/types";
 import { useTeamMembersQuery } from "../../data/teams/members-query";
@@ -66,6 +69,7 @@ export function TaskForm({ botId, type, initial, saving, error, onSave }: {
         <Textarea label={<FormattedMessage id="tasks.form.prompt" />} required maxLength={4000} value={v.settings.prompt ?? ""}
           onChange={(e) => set({ settings: { ...v.settings, prompt: e.target.value } })} />
       )}
+      {type === "ask" && <ChannelChoice botId={botId} value={v.settings} onChange={(s) => set({ settings: { ...v.settings, ...s } })} />}
       {type === "digest" && (
         <Input label={<FormattedMessage id="tasks.form.periodHours" />} type="number" min={1} max={744} value={v.settings.period_hours ?? ""}
           onChange={(e) => set({ settings: { ...v.settings, period_hours: e.target.value ? Number(e.target.value) : undefined } })} />
@@ -97,6 +101,31 @@ export function TaskForm({ botId, type, initial, saving, error, onSave }: {
       {error != null && <ErrorNote error={error} />}
       <div><Button type="submit" loading={saving}><FormattedMessage id="tasks.form.save" /></Button></div>
     </form>
+  );
+}
+
+/** A connected messaging channel of the bot to post an ask task's answer to, and to whom there. */
+function ChannelChoice({ botId, value, onChange }: {
+  botId: string;
+  value: TaskInput["settings"];
+  onChange: (s: Pick<TaskInput["settings"], "channel_id" | "channel_recipient">) => void;
+}) {
+  const intl = useIntl();
+  const channels = useChannelsQuery(botId);
+  const messaging = (channels.data ?? []).filter((c) => MESSAGING_TYPES.includes(c.type));
+  return (
+    <>
+      <Select
+        label={<FormattedMessage id="tasks.form.channel" />}
+        value={value.channel_id ?? ""}
+        onChange={(e) => onChange(e.target.value ? { channel_id: e.target.value } : { channel_id: undefined, channel_recipient: undefined })}
+        options={[{ value: "", label: intl.formatMessage({ id: "tasks.form.noChannel" }) }, ...messaging.map((c) => ({ value: c.id, label: `${c.name} (${c.type})` }))]}
+      />
+      {value.channel_id && (
+        <Input label={<FormattedMessage id="tasks.form.channelRecipient" />} hint={<FormattedMessage id="tasks.form.channelRecipientHint" />} maxLength={200}
+          value={value.channel_recipient ?? ""} onChange={(e) => onChange({ channel_recipient: e.target.value.trim() || undefined })} />
+      )}
+    </>
   );
 }
 

@@ -119,13 +119,19 @@ export async function disconnectPlatform(channel: LoadedChannel): Promise<void> 
 }
 
 /**
- * Where a test message goes: a recipient the owner named (settings.test_recipient:
- * a Slack or Discord channel id, a Telegram chat id, a WhatsApp number), else the
- * conversation of the latest chat (its platform conversation key).
+ * A message nobody asked for (a test message, an ask task's answer). It goes to the recipient
+ * given (`to.recipient`, e.g. a task's), else the one the owner named for tests
+ * (settings.test_recipient): a Slack or Discord channel id, a Telegram chat id, a WhatsApp
+ * number; else the conversation of the latest chat (its platform conversation key).
  */
-export async function sendTestMessage(channel: LoadedChannel, conversationKey: string | null, text: string, lastInboundAt: Date | null) {
+export async function sendChannelMessage(
+  channel: LoadedChannel,
+  text: string,
+  to: { recipient?: string | null; conversationKey: string | null; lastInboundAt: Date | null },
+) {
   const { secrets, settings } = channel;
-  const explicit = settings.test_recipient?.trim();
+  const { conversationKey, lastInboundAt } = to;
+  const explicit = (to.recipient?.trim() || settings.test_recipient)?.trim();
   const parts = (conversationKey ?? "").split(":");
   switch (channel.type) {
     case "slack": {

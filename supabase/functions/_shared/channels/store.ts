@@ -109,3 +109,28 @@ export function welcomeText(channel: LoadedChannel): string {
     channel.bot.description?.trim() ||
     `Hi! I'm ${channel.bot.name || "a Parley bot"}. Ask me anything.`;
 }
+
+/**
+ * The channel's latest conversation (its platform conversation key) and when its visitor last
+ * wrote: where a message nobody asked for may go when no recipient is named.
+ */
+export async function latestConversation(service: Db, channel: LoadedChannel): Promise<{ conversationKey: string | null; lastInboundAt: Date | null }> {
+  const latest = await service
+    .from("chats")
+    .select("id, external_thread_id, last_message_at")
+    .eq("bot_id", channel.botId)
+    .eq("channel", channel.type)
+    .like("external_thread_id", `${channel.id}:%`)
+    .order("last_message_at", { ascending: false, nullsFirst: false })
+    .limit(1)
+    .maybeSingle();
+  if (latest.error) throw new Error(`latest chat: ${latest.error.message}`);
+  let lastInboundAt: Date | null = null;
+  if (latest.data) {
+    const m = await service.from("messages").select("created_at").eq("chat_id", latest.data.id).eq("role", "user")
+      .order("created_at", { ascending: false }).limit(1).maybeSingle();
+    if (m.error) throw new Error(`last message: ${m.error.message}`);
+    lastInboundAt = m.data ? new Date(m.data.created_at) : null;
+  }
+  return { conversationKey: latest.data?.external_thread_id?.slice(channel.id.length + 1) ?? null, lastInboundAt };
+}

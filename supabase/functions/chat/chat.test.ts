@@ -616,3 +616,22 @@ Deno.test("the bot's ceiling is its team's plan's: a team moved to a smaller pla
   assert.equal((await service.from("teams").update({ plan_id: "free" }).eq("id", teamId)).error, null);
   assertStreamShape((await chat(owner.token, { bot_id: botId, message: "and now on free?" })).events);
 });
+
+Deno.test("the hosted page and the widget are the bot's web channel: switched off, visitors get 403 channel_disabled and nothing is stored", async () => {
+  const { botId } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  const service = serviceClient();
+  const { error } = await service.from("channels").update({ enabled: false }).eq("bot_id", botId).eq("type", "web");
+  assert.equal(error, null);
+  for (const channel of ["web", "widget"]) {
+    const r = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?", channel });
+    assert.equal(r.status, 403, channel);
+    assert.equal(r.json.error.code, "channel_disabled");
+  }
+  const { data: chats } = await visitor.client.from("chats").select("id");
+  assert.deepEqual(chats, [], "a refused turn stores nothing");
+  await service.from("channels").update({ enabled: true }).eq("bot_id", botId).eq("type", "web");
+  const ok = await chat(visitor.token, { bot_id: botId, message: "How do I reset my password?" });
+  assertStreamShape(ok.events);
+  assert.match(answerText(ok.events), /Reset password/);
+});

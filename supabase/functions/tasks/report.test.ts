@@ -18,7 +18,7 @@ Deno.test("a digest mail is written in the reader's language, with the visitors'
   assert.equal(de.subject, "Parley-Zusammenfassung: Morgens");
   assert.match(de.text, /Gespräche: 3, Fragen: 5, Antworten: 5/);
   assert.match(de.text, /\(kein Kommentar\) — zu: I do not know\./);
-  assert.match(de.text, /Leads: 1\n  - name: Ada, email: ada@example\.com/);
+  assert.match(de.text, /Leads: 1\n {2}- name: Ada, email: ada@example\.com/);
   assert.match(de.html!, /^<pre>/);
   const en = digestMail(mailText("en"), "Morning", { ...digest, counts: { ...digest.counts, leads: 30 } });
   assert.match(en.text, /Leads: 30 \(the latest 1\)/);
@@ -33,7 +33,7 @@ Deno.test("a test task's mail says the result and the regressed questions", () =
   assert.equal(mail.subject, "Tests Parley : Régressions");
   assert.match(mail.text, /^Régressions: terminée\n/);
   assert.match(mail.text, /Cas : 4, réussis : 3, échoués : 1/);
-  assert.match(mail.text, /: 1 ; corrigés : 0\n  - Open on Sundays\?$/);
+  assert.match(mail.text, /: 1 ; corrigés : 0\n {2}- Open on Sundays\?$/);
 });
 
 Deno.test("every language has every text; an unknown language reads English", () => {

@@ -7,6 +7,8 @@ import { jsonObject, jsonString } from "../../lib/json";
 
 export type ChannelType = Enums<"channel_type">;
 export const CHANNEL_TYPES: readonly ChannelType[] = ENUM_VALUES.channel_type;
+/** The channels a message can be posted to (an ask task's answer). */
+export const MESSAGING_TYPES: readonly ChannelType[] = ["slack", "discord", "telegram", "whatsapp"];
 // channels.status is text with a check, not an enum: its values are the functions' contract.
 export type { ChannelStatus };
 

@@ -5,6 +5,7 @@ export function chatErrorMessageId(code: string): string {
   if (code === "provider_rate_limited") return "chat.error.providerBusy";
   if (code.startsWith("provider_")) return "chat.error.provider";
   if (code === "bot_not_found" || code === "chat_not_found") return "chat.error.notFound";
+  if (code === "channel_disabled") return "chat.error.channelDisabled";
   if (code === "invalid_image" || code === "upload_failed") return "chat.error.image";
   if (code === "invalid_request" || code === "body_too_large") return "chat.error.invalid";
   if (code === "session_required") return "chat.error.session";

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   // chat
   "bot_not_found",
   "chat_not_found",
+  "channel_disabled",
   "password_required",
   "invalid_image",
   "retrieval_failed",

@@ -131,15 +131,28 @@ const e2e = {
     this.opened ??= new Promise((resolve) => (this.openedResolve = resolve));
     return this.opened;
   },
+  flaky: [],
   async work() {
     for (let file = this.queue?.shift(); file; file = this.queue?.shift()) {
-      const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", file], { env: denoEnv, capture: true });
-      const pass = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
-      const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
-      this.passed += pass;
-      this.failed += fail || (code !== 0 ? 1 : 0);
-      this.out.push(`\n--- ${file}\n${out}${code !== 0 ? `${file}: exit ${code}\n` : ""}`);
+      let r = await this.runSpec(file);
+      // A browser spec that fails runs once more on a fresh stack (CI=true or PARLEY_E2E_RETRY=1),
+      // as Playwright's `retries` does; it counts as passed only if the whole file passes then, and
+      // the first failure is printed and named in the summary as flaky, never hidden.
+      if (r.failed && (process.env.CI === "true" || process.env.PARLEY_E2E_RETRY === "1")) {
+        this.out.push(`\n--- ${file} (failed; running it once more)\n${r.out}`);
+        this.flaky.push(file);
+        r = await this.runSpec(file);
+      }
+      this.passed += r.passed;
+      this.failed += r.failed;
+      this.out.push(`\n--- ${file}\n${r.out}`);
     }
+  },
+  async runSpec(file) {
+    const { code, out } = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", file], { env: denoEnv, capture: true });
+    const passed = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
+    const fail = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? (code === 0 ? 0 : 1));
+    return { passed, failed: fail || (code !== 0 ? 1 : 0), out: `${out}${code !== 0 ? `${file}: exit ${code}\n` : ""}` };
   },
   /** The other lane's share: waits for the build, then takes files until none are left. */
   join() {
@@ -291,5 +304,6 @@ fs.rmSync(tmp, { recursive: true, force: true });
 console.log("\nsuite            passed  failed  seconds");
 for (const r of results) console.log(`${r.name.padEnd(15)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${String(r.seconds).padStart(8)}`);
 console.log(`total time ${Math.round((Date.now() - started) / 1000)} s\n`);
+if (e2e.flaky.length) console.log(`flaky (failed once, then passed or failed again on a fresh stack; output above): ${e2e.flaky.join(", ")}\n`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed || passed === 0 ? 1 : 0);

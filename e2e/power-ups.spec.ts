@@ -1,0 +1,144 @@
+// Power-ups as the visitor sees them, in Chromium on a real stack with the extractive default
+// (no model): the seeded public bot's example phrases offer a link button and a lead form
+// (English), and hand the chat to a person whose reply reaches the visitor live (German).
+// Run: node --import tsx --test e2e/power-ups.spec.ts
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import { repoRoot } from "./lib/app.ts";
+import { startFullApp, type FullApp } from "./lib/stack.ts";
+
+const HELP_BOT = "c0000000-0000-4000-8000-000000000001";
+const HANDOFF_TEXT = "Someone from Acme Support will answer here within one business day.";
+
+type Msgs = Record<string, string>;
+function messages(locale: string): Msgs {
+  const dir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
+  return { ...JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), "utf8")), ...JSON.parse(fs.readFileSync(path.join(dir, "chat", `${locale}.json`), "utf8")) };
+}
+
+let app: FullApp;
+let browser: Browser;
+
+before(async () => {
+  app = await startFullApp();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function openChat(page: Page, prefix: string, m: Msgs) {
+  await page.goto(`${app.appUrl}${prefix}/bots/${HELP_BOT}`);
+  await page.getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
+  const consent = page.getByRole("button", { name: m["consent.necessaryOnly"], exact: true });
+  await consent.waitFor({ timeout: 10_000 });
+  await consent.click();
+}
+
+async function ask(page: Page, m: Msgs, text: string, answers: number) {
+  const box = page.getByRole("textbox", { name: m["chat.composer.label"] });
+  await box.fill(text);
+  await box.press("Enter");
+  await page.getByText(text, { exact: true }).waitFor({ timeout: 20_000 });
+  // The answer is done when it is no longer busy.
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=chat-answer]").length >= n && !document.querySelector("[aria-busy=true]"), answers, { timeout: 30_000 });
+}
+
+describe("power-ups in the visitor's chat", () => {
+  it("offers a link button and a lead form, and shows both again after a reload (en)", async () => {
+    const m = messages("en");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await openChat(page, "", m);
+
+    await ask(page, m, "Can I book a demo?", 1);
+    const link = page.getByRole("link", { name: "Book a 30-minute demo" });
+    await link.waitFor();
+    assert.equal(await link.getAttribute("href"), "https://cal.example.com/acme/demo");
+    assert.equal(await link.getAttribute("target"), "_blank");
+    assert.match((await link.getAttribute("rel")) ?? "", /noopener/);
+    assert.match((await link.getAttribute("rel")) ?? "", /noreferrer/);
+    await page.waitForURL(new RegExp(`/bots/${HELP_BOT}/chats/[0-9a-f-]{36}$`), { timeout: 10_000 });
+
+    await ask(page, m, "I want to talk to sales", 2);
+    const form = page.getByRole("form", { name: "Contact sales" });
+    await form.waitFor();
+    await form.getByText("Leave your details and our sales team will get back to you within one business day.").waitFor();
+    const email = form.getByRole("textbox", { name: new RegExp(m["chat.lead.field.email"]!) });
+    await email.fill("not-an-address");
+    await form.getByRole("button", { name: m["chat.lead.submit"] }).click();
+    await form.getByText(m["chat.lead.error.email"]!).waitFor();
+    assert.equal(await email.getAttribute("aria-invalid"), "true");
+    await email.fill("vera@example.com");
+    await form.getByRole("textbox", { name: new RegExp(m["chat.lead.field.name"]!) }).fill("Vera Visitor");
+    await form.getByRole("button", { name: m["chat.lead.submit"] }).click();
+    await page.getByText(m["chat.lead.sent"]!).waitFor({ timeout: 15_000 });
+
+    // The lead is the team's: stored with only the form's fields.
+    const leads = await fetch(`${app.apiUrl}/rest/v1/leads?select=fields&bot_id=eq.${HELP_BOT}&order=created_at.desc&limit=1`, {
+      headers: { apikey: app.serviceRoleKey, authorization: `Bearer ${app.serviceRoleKey}` },
+    });
+    assert.deepEqual(await leads.json(), [{ fields: { name: "Vera Visitor", email: "vera@example.com" } }]);
+
+    await page.reload();
+    await page.getByRole("link", { name: "Book a 30-minute demo" }).waitFor({ timeout: 20_000 });
+    await page.getByText(m["chat.lead.sent"]!).waitFor();
+    assert.equal(await page.getByRole("form", { name: "Contact sales" }).count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("hands the chat to a person: the bot is quiet and their reply arrives live (de)", async () => {
+    const m = messages("de");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await openChat(page, "/de", m);
+
+    await ask(page, m, "I want to talk to a human", 1);
+    const note = page.getByRole("note");
+    await note.getByText(m["chat.handoff.title"]!).waitFor();
+    await page.getByText(HANDOFF_TEXT, { exact: false }).first().waitFor();
+    await page.getByText(m["chat.handoff.active"]!).waitFor();
+    await page.waitForURL(new RegExp(`/de/bots/${HELP_BOT}/chats/[0-9a-f-]{36}$`), { timeout: 10_000 });
+    const chatId = page.url().split("/").pop()!;
+
+    // While a person has the chat, a message gets no answer from the bot.
+    const box = page.getByRole("textbox", { name: m["chat.composer.label"] });
+    await box.fill("Hallo, ist jemand da?");
+    await box.press("Enter");
+    await page.getByText("Hallo, ist jemand da?", { exact: true }).waitFor();
+    await page.waitForFunction(() => !document.querySelector("[aria-busy=true]"), null, { timeout: 30_000 });
+    assert.equal(await page.getByTestId("chat-answer").count(), 1);
+
+    // The owner replies (the power-ups function, as in the conversation view).
+    const signIn = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
+      method: "POST",
+      headers: { apikey: app.anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@parley.test", password: "parley-demo-123" }),
+    });
+    const { access_token } = (await signIn.json()) as { access_token: string };
+    const reply = await fetch(`${app.apiUrl}/functions/v1/power-ups/reply`, {
+      method: "POST",
+      headers: { apikey: app.anonKey, authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ chat_id: chatId, content: "Hallo, hier ist Olivia. <b>Wie</b> kann ich helfen?" }),
+    });
+    assert.equal(reply.status, 200, await reply.text());
+
+    const human = page.getByTestId("chat-human-reply");
+    await human.waitFor({ timeout: 20_000 });
+    await human.getByText(m["chat.human.from"]!).waitFor();
+    assert.match((await human.textContent()) ?? "", /Hallo, hier ist Olivia\. <b>Wie<\/b> kann ich helfen\?/);
+    assert.equal(await human.locator("b").count(), 0);
+    assert.equal(await page.getByTestId("chat-answer").count(), 1);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

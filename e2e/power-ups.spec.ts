@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
@@ -33,12 +33,17 @@ after(async () => {
   await app?.stop();
 });
 
-async function openChat(page: Page, prefix: string, m: Msgs) {
+/** A new visitor on the bot's chat page, the cookie banner answered; `errors` collects the page's. */
+async function openChat(prefix: string, m: Msgs): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
   await page.goto(`${app.appUrl}${prefix}/bots/${HELP_BOT}`);
   await page.getByRole("heading", { name: "Acme Help Center" }).waitFor({ timeout: 20_000 });
   const consent = page.getByRole("button", { name: m["consent.necessaryOnly"], exact: true });
   await consent.waitFor({ timeout: 10_000 });
   await consent.click();
+  return { context, page, errors };
 }
 
 async function ask(page: Page, m: Msgs, text: string, answers: number) {
@@ -53,10 +58,7 @@ async function ask(page: Page, m: Msgs, text: string, answers: number) {
 describe("power-ups in the visitor's chat", () => {
   it("offers a link button and a lead form, and shows both again after a reload (en)", async () => {
     const m = messages("en");
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await openChat(page, "", m);
+    const { context, page, errors } = await openChat("", m);
 
     await ask(page, m, "Can I book a demo?", 1);
     const link = page.getByRole("link", { name: "Book a 30-minute demo" });
@@ -97,10 +99,7 @@ describe("power-ups in the visitor's chat", () => {
 
   it("hands the chat to a person: the bot is quiet and their reply arrives live (de)", async () => {
     const m = messages("de");
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await openChat(page, "/de", m);
+    const { context, page, errors } = await openChat("/de", m);
 
     await ask(page, m, "I want to talk to a human", 1);
     const note = page.getByRole("note");

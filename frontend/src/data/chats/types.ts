@@ -87,12 +87,12 @@ export function toChatMessage(row: Pick<Tables<"messages">, "id" | "role" | "con
 }
 
 /** A chat in the team's (or the visitor's own) lists, with its bot's face. */
-export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "message_count" | "last_message_at" | "created_at"> & {
+export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "needs_human" | "message_count" | "last_message_at" | "created_at"> & {
   channel: ChatChannel;
   bot: { name: string; avatar_url: string | null } | null;
 };
 
-export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
+export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, needs_human, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
 
 export function toConversationSummary(row: Omit<ConversationSummary, "channel"> & { channel: string }): ConversationSummary {
   return { ...row, channel: readChannel(row.channel) };
@@ -100,14 +100,14 @@ export function toConversationSummary(row: Omit<ConversationSummary, "channel"> 
 
 /** A turn as the team sees it in a conversation (with timings and the provider). */
 export type ConversationMessage = Pick<Tables<"messages">, "id" | "chat_id" | "content" | "latency_ms" | "first_token_ms" | "model" | "provider" | "error" | "created_at"> & {
-  role: MessageRole;
+  role: ChatRole;
   sources: ChatSource[];
 };
 
 export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, latency_ms, first_token_ms, model, provider, error, created_at";
 
 export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources"> & { role: string; sources: Json }): ConversationMessage {
-  return { ...row, role: readRole(row.role), sources: readSources(row.sources) };
+  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources) };
 }
 
 export type MessageRating = Pick<Tables<"message_feedback">, "message_id" | "comment"> & { rating: "up" | "down" };
@@ -121,4 +121,6 @@ export interface ConversationFilters {
   from?: string;
   to?: string;
   feedback?: FeedbackFilter;
+  /** Only chats waiting for a person of the team (handoff). */
+  human?: boolean;
 }

@@ -10,6 +10,7 @@ import { LocalizedLink } from "../../components/LocalizedLink";
 import { MessageItem } from "./MessageItem";
 import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
+import { HandoffPanel } from "./HandoffPanel";
 
 export function ConversationView({ chatId, canDelete, onDeleted, messageActions }: {
   chatId: string;
@@ -56,6 +57,7 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
           {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} actions={canDelete ? messageActions?.({ id: m.id, bot_id: chat.bot_id, content: m.content }) : undefined} />)}
         </ol>
       )}
+      {canDelete && <HandoffPanel chatId={chatId} needsHuman={chat.needs_human} />}
       <ConfirmDialog
         open={confirming}
         title={<FormattedMessage id="conversations.delete.title" />}

@@ -16,11 +16,11 @@ export function MessageItem({ message, rating, actions }: { message: Conversatio
   return (
     <li className={`conv-msg conv-msg--${message.role}`}>
       <div className="conv-msg__who">
-        <FormattedMessage id={mine ? "conversations.message.visitor" : "conversations.message.bot"} />
+        <FormattedMessage id={mine ? "conversations.message.visitor" : message.role === "human" ? "conversations.message.human" : "conversations.message.bot"} />
         <time dateTime={message.created_at}>{intl.formatTime(message.created_at, { hour: "2-digit", minute: "2-digit" })}</time>
       </div>
       <div className="conv-msg__bubble">
-        {message.content && <p className="conv-msg__text">{mine ? message.content : richText(message.content)}</p>}
+        {message.content && <p className="conv-msg__text">{message.role === "assistant" ? richText(message.content) : message.content}</p>}
         {message.error && (
           <p className="conv-msg__error" role="note">
             <FormattedMessage id="conversations.message.error" values={{ error: message.error }} />
@@ -44,7 +44,7 @@ export function MessageItem({ message, rating, actions }: { message: Conversatio
           </ol>
         </details>
       )}
-      {!mine && (
+      {message.role === "assistant" && (
         <div className="conv-msg__facts">
           {message.latency_ms !== null && (
             <span><FormattedMessage id="conversations.message.latency" values={{ ms: <FormattedNumber key="ms" value={message.latency_ms} /> }} /></span>

@@ -1,6 +1,7 @@
 // Power-ups as the visitor sees them, in Chromium on a real stack with the extractive default
 // (no model): the seeded public bot's example phrases offer a link button and a lead form
-// (English), and hand the chat to a person whose reply reaches the visitor live (German).
+// (English), and hand the chat to a person of the team, who finds it among the waiting ones,
+// replies (the visitor sees it live) and hands it back (German).
 // Run: node --import tsx --test e2e/power-ups.spec.ts
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -18,6 +19,10 @@ type Msgs = Record<string, string>;
 function messages(locale: string): Msgs {
   const dir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
   return { ...JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), "utf8")), ...JSON.parse(fs.readFileSync(path.join(dir, "chat", `${locale}.json`), "utf8")) };
+}
+
+function conversationMessages(locale: string): Msgs {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot, "frontend", "src", "i18n", "messages", "conversations", `${locale}.json`), "utf8"));
 }
 
 let app: FullApp;
@@ -97,7 +102,7 @@ describe("power-ups in the visitor's chat", () => {
     await context.close();
   });
 
-  it("hands the chat to a person: the bot is quiet and their reply arrives live (de)", async () => {
+  it("hands the chat to a person: the bot is quiet, the owner finds it, replies (live for the visitor) and hands back (de)", async () => {
     const m = messages("de");
     const { context, page, errors } = await openChat("/de", m);
 
@@ -117,26 +122,38 @@ describe("power-ups in the visitor's chat", () => {
     await page.waitForFunction(() => !document.querySelector("[aria-busy=true]"), null, { timeout: 30_000 });
     assert.equal(await page.getByTestId("chat-answer").count(), 1);
 
-    // The owner replies (the power-ups function, as in the conversation view).
-    const signIn = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
-      method: "POST",
-      headers: { apikey: app.anonKey, "content-type": "application/json" },
-      body: JSON.stringify({ email: "owner@parley.test", password: "parley-demo-123" }),
-    });
-    const { access_token } = (await signIn.json()) as { access_token: string };
-    const reply = await fetch(`${app.apiUrl}/functions/v1/power-ups/reply`, {
-      method: "POST",
-      headers: { apikey: app.anonKey, authorization: `Bearer ${access_token}`, "content-type": "application/json" },
-      body: JSON.stringify({ chat_id: chatId, content: "Hallo, hier ist Olivia. <b>Wie</b> kann ich helfen?" }),
-    });
-    assert.equal(reply.status, 200, await reply.text());
+    // The owner finds the chat among those waiting for a person, replies and later hands back.
+    const mc = conversationMessages("de");
+    const owner = await browser.newContext();
+    await owner.addCookies(await app.sessionCookies("owner@parley.test", "parley-demo-123"));
+    const ownerPage = await owner.newPage();
+    const ownerErrors = watchErrors(ownerPage);
+    await ownerPage.goto(`${app.appUrl}/de/app/conversations/all?human=1`);
+    const list = ownerPage.getByRole("list", { name: mc["conversations.list.label"] });
+    await list.getByRole("link", { name: /I want to talk to a human/ }).first().waitFor({ timeout: 20_000 });
+    await ownerPage.goto(`${app.appUrl}/de/app/conversations/all/chat/${chatId}?human=1`);
+    const thread = ownerPage.getByRole("list", { name: mc["conversations.view.messages"] });
+    await thread.getByText("Hallo, ist jemand da?", { exact: true }).waitFor({ timeout: 20_000 });
+    await ownerPage.getByText(mc["conversations.handoff.waiting"]!).waitFor();
+    await ownerPage.getByRole("textbox", { name: mc["conversations.handoff.replyLabel"] }).fill("Hallo, hier ist Olivia. <b>Wie</b> kann ich helfen?");
+    await ownerPage.getByRole("button", { name: mc["conversations.handoff.send"] }).click();
+    await thread.getByText(mc["conversations.message.human"]!).waitFor({ timeout: 15_000 });
 
+    // The visitor sees the reply live, as a person's, as text.
     const human = page.getByTestId("chat-human-reply");
     await human.waitFor({ timeout: 20_000 });
     await human.getByText(m["chat.human.from"]!).waitFor();
     assert.match((await human.textContent()) ?? "", /Hallo, hier ist Olivia\. <b>Wie<\/b> kann ich helfen\?/);
     assert.equal(await human.locator("b").count(), 0);
     assert.equal(await page.getByTestId("chat-answer").count(), 1);
+
+    // Handed back, the bot answers the next message again.
+    await ownerPage.getByRole("button", { name: mc["conversations.handoff.handBack"] }).click();
+    await ownerPage.getByText(mc["conversations.handoff.waiting"]!).waitFor({ state: "detached", timeout: 15_000 });
+    await ask(page, m, "How do I share a notebook?", 2);
+    await page.getByText(m["chat.handoff.active"]!).waitFor({ state: "detached" });
+    assert.deepEqual(ownerErrors, []);
+    await owner.close();
     assert.deepEqual(errors, []);
     await context.close();
   });

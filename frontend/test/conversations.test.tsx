@@ -162,6 +162,11 @@ describe("ConversationsPage", () => {
     db.tables.chats = (call) => (call.ops.some((o) => o.startsWith(`eq id ${CHAT}`)) ? [chatRow(CHAT, "Where are my notes?")] : [chatRow(CHAT, "Where are my notes?")]);
     db.tables.messages = () => [...thread];
     db.tables.message_feedback = () => [{ message_id: "m2", rating: "up", comment: "Great" }];
+    db.tables.power_up_calls = () => [{
+      id: "pc1", message_id: "m2", name: "lookup_order", arguments: { order_id: "A-1001" }, status: "error", error_code: "http_error",
+      request: { method: "GET", url: "https://shop.test/orders/A-1001", headers: { Authorization: "Bearer ••••" }, body: null },
+      result: "<script>window.__pwned = 1</script>", duration_ms: 120, created_at: "2026-11-20T09:59:01Z",
+    }];
     const router = renderAt(ConversationsPage, "/app/conversations/*", "/app/conversations/all?channel=web");
     const list = await screen.findByRole("list", { name: "Conversations" });
     expect(within(list).getByText("Where are my notes?")).toBeTruthy();
@@ -190,6 +195,14 @@ describe("ConversationsPage", () => {
     expect(within(view).getByText("Guide").closest("a")).toBeNull();
     expect(within(view).getByText("Answered in 48 ms")).toBeTruthy();
     expect(within(view).getByText(/Helpful/)).toBeTruthy();
+    // The power-up calls behind the answer, in full and as text.
+    expect(db.calls.find((c) => c.table === "power_up_calls")!.ops).toContain(`eq chat_id ${CHAT}`);
+    const calls = within(view).getByText("1 power-up call").closest("details")!;
+    expect(within(calls).getByText("Failed: http_error")).toBeTruthy();
+    expect(within(calls).getByText(/GET https:\/\/shop.test\/orders\/A-1001\s+Authorization: Bearer ••••/)).toBeTruthy();
+    expect(within(calls).getByText(/"order_id": "A-1001"/)).toBeTruthy();
+    expect(within(calls).getByText("<script>window.__pwned = 1</script>")).toBeTruthy();
+    expect(calls.querySelector("script")).toBeNull();
 
     // A realtime insert on this chat's messages refreshes the view.
     const live = db.listeners.find((l) => l.table === "messages");

@@ -110,6 +110,10 @@ export function toConversationMessage(row: Omit<ConversationMessage, "role" | "s
   return { ...row, role: readChatRole(row.role), sources: readSources(row.sources) };
 }
 
+/** A power-up call made while answering, as the team sees it (power_up_calls; secrets masked in `request`). */
+export type PowerUpCall = Pick<Tables<"power_up_calls">, "id" | "message_id" | "name" | "arguments" | "status" | "error_code" | "request" | "result" | "duration_ms" | "created_at">;
+export const POWER_UP_CALL_COLUMNS = "id, message_id, name, arguments, status, error_code, request, result, duration_ms, created_at";
+
 export type MessageRating = Pick<Tables<"message_feedback">, "message_id" | "comment"> & { rating: "up" | "down" };
 export const readRating = (rating: string): "up" | "down" => (rating === "down" ? "down" : "up");
 

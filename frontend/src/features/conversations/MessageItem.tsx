@@ -1,7 +1,8 @@
 // One turn of a conversation. Text is rendered as text (React escapes it), never as HTML.
 import type { ReactNode } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
-import type { ConversationMessage, MessageRating } from "../../data/chats/types";
+import type { ConversationMessage, MessageRating, PowerUpCall } from "../../data/chats/types";
+import { PowerUpCalls } from "./PowerUpCalls";
 import { safeUrl } from "./format";
 
 // Answers use **bold** for the passage headings; that one mark becomes <strong>, built as React
@@ -10,7 +11,7 @@ export function richText(text: string): ReactNode[] {
   return text.split(/\*\*([^*\n]+)\*\*/g).map((part, i) => (i % 2 === 1 ? <strong key={i}>{part}</strong> : part));
 }
 
-export function MessageItem({ message, rating, actions }: { message: ConversationMessage; rating?: MessageRating; actions?: ReactNode }) {
+export function MessageItem({ message, rating, actions, calls }: { message: ConversationMessage; rating?: MessageRating; actions?: ReactNode; calls?: PowerUpCall[] }) {
   const intl = useIntl();
   const mine = message.role === "user";
   return (
@@ -27,6 +28,7 @@ export function MessageItem({ message, rating, actions }: { message: Conversatio
           </p>
         )}
       </div>
+      {calls && <PowerUpCalls calls={calls} />}
       {message.sources.length > 0 && (
         <details className="conv-msg__sources">
           <summary><FormattedMessage id="conversations.message.sources" values={{ count: message.sources.length }} /></summary>

@@ -13,6 +13,7 @@ import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 
 const HELP_BOT = "c0000000-0000-4000-8000-000000000001";
+const ARTIFACTS = path.join(repoRoot, "e2e", "artifacts");
 const HANDOFF_TEXT = "Someone from Acme Support will answer here within one business day.";
 
 type Msgs = Record<string, string>;
@@ -31,6 +32,7 @@ let browser: Browser;
 before(async () => {
   app = await startFullApp();
   browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
@@ -82,6 +84,7 @@ describe("power-ups in the visitor's chat", () => {
     await email.fill("not-an-address");
     await form.getByRole("button", { name: m["chat.lead.submit"] }).click();
     await form.getByText(m["chat.lead.error.email"]!).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, "power-ups-visitor-en.png"), fullPage: true });
     assert.equal(await email.getAttribute("aria-invalid"), "true");
     await email.fill("vera@example.com");
     await form.getByRole("textbox", { name: new RegExp(m["chat.lead.field.name"]!) }).fill("Vera Visitor");
@@ -145,6 +148,8 @@ describe("power-ups in the visitor's chat", () => {
     await human.getByText(m["chat.human.from"]!).waitFor();
     assert.match((await human.textContent()) ?? "", /Hallo, hier ist Olivia\. <b>Wie<\/b> kann ich helfen\?/);
     assert.equal(await human.locator("b").count(), 0);
+    await page.screenshot({ path: path.join(ARTIFACTS, "power-ups-handoff-visitor-de.png"), fullPage: true });
+    await ownerPage.screenshot({ path: path.join(ARTIFACTS, "power-ups-handoff-owner-de.png"), fullPage: true });
     assert.equal(await page.getByTestId("chat-answer").count(), 1);
 
     // Handed back, the bot answers the next message again.

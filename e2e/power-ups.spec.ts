@@ -155,8 +155,9 @@ describe("power-ups in the visitor's chat", () => {
     // Handed back, the bot answers the next message again.
     await ownerPage.getByRole("button", { name: mc["conversations.handoff.handBack"] }).click();
     await ownerPage.getByText(mc["conversations.handoff.waiting"]!).waitFor({ state: "detached", timeout: 15_000 });
+    // The visitor's page learns it live (the chat row's change), before writing again.
+    await page.getByText(m["chat.handoff.active"]!).waitFor({ state: "detached", timeout: 15_000 });
     await ask(page, m, "How do I share a notebook?", 2);
-    await page.getByText(m["chat.handoff.active"]!).waitFor({ state: "detached" });
     assert.deepEqual(ownerErrors, []);
     await owner.close();
     assert.deepEqual(errors, []);

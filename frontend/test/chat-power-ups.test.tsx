@@ -322,6 +322,16 @@ describe("handoff", () => {
     expect(screen.queryByTestId("chat-answer")).toBeNull();
   });
 
+  it("a chat handed back while open loses the notice when it is read again (the chat row's change is announced)", async () => {
+    const existing = detail([storedAnswer([{ type: "handoff", text: "Sam answers." }])], true);
+    fake.stored = { chat: { ...existing.chat, needs_human: false }, messages: [storedAnswer([{ type: "handoff", text: "Sam answers." }])] };
+    render(providers(<Harness existing={existing} />));
+    expect(screen.getByTestId("with-person")).toBeInTheDocument();
+    await act(async () => fake.announce?.());
+    await waitFor(() => expect(screen.queryByTestId("with-person")).toBeNull());
+    expect(screen.getByRole("note")).toHaveTextContent("Sam answers.");
+  });
+
   it("an answer from the bot means the chat was handed back", async () => {
     const existing = detail([storedAnswer([])], true);
     await sendWith([meta, { event: "token", data: { text: "Back again." } }, done], existing);

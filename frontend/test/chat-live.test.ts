@@ -7,10 +7,10 @@ import type { ChatMessage } from "../src/data/chats/types";
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const at = (s: number) => new Date(NOW - s * 1000).toISOString();
 const stored = (id: string, role: "user" | "assistant", content: string, secondsAgo = 5): ChatMessage => ({
-  id, role, content, sources: [], images: [], error: null, created_at: at(secondsAgo),
+  id, role, content, sources: [], images: [], actions: [], error: null, created_at: at(secondsAgo),
 });
 const shown = (key: string, id: string | undefined, role: "user" | "assistant", content: string, extra: Partial<ViewMessage> = {}): ViewMessage => ({
-  key, id, role, content, sources: [], imageCount: 0, ...extra,
+  key, id, role, content, sources: [], actions: [], imageCount: 0, ...extra,
 });
 
 describe("mergeStored", () => {

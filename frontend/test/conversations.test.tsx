@@ -32,7 +32,7 @@ function builder(table: string) {
   const answer = () => Promise.resolve().then(() => {
     db.calls.push(call);
     const data = db.tables[table]?.(call) ?? [];
-    return { data, error: null };
+    return { data, error: null, count: Array.isArray(data) ? data.length : null };
   });
   const proxy: object = new Proxy({}, {
     get(_t, prop: string) {
@@ -90,7 +90,7 @@ function renderAt(Screen: ComponentType, path: string, url: string) {
 }
 
 const chatRow = (id: string, title: string | null, extra: Record<string, unknown> = {}) => ({
-  id, bot_id: BOT_A, user_id: USER, channel: "web", title, shared: false, message_count: 2,
+  id, bot_id: BOT_A, user_id: USER, channel: "web", title, shared: false, needs_human: false, message_count: 2,
   last_message_at: "2026-11-20T10:00:00Z", created_at: "2026-11-20T09:59:00Z", bot: { name: "Acme Help Center", avatar_url: null }, ...extra,
 });
 
@@ -128,10 +128,10 @@ describe("BarChart", () => {
 });
 
 describe("conversation filters in the URL", () => {
-  it("round-trips bot, chat, channel, dates and feedback", () => {
-    const loc = { filters: { botId: BOT_A, channel: "widget" as const, from: "2026-11-01", to: "2026-11-20", feedback: "down" as const }, chatId: CHAT };
+  it("round-trips bot, chat, channel, dates, feedback and waiting for a person", () => {
+    const loc = { filters: { botId: BOT_A, channel: "widget" as const, from: "2026-11-01", to: "2026-11-20", feedback: "down" as const, human: true }, chatId: CHAT };
     const url = conversationPath(loc);
-    expect(url).toBe(`/app/conversations/bot/${BOT_A}/chat/${CHAT}?channel=widget&from=2026-11-01&to=2026-11-20&feedback=down`);
+    expect(url).toBe(`/app/conversations/bot/${BOT_A}/chat/${CHAT}?channel=widget&from=2026-11-01&to=2026-11-20&feedback=down&human=1`);
     const [p, q] = url.split("?");
     expect(parseConversationLocation(p!.replace("/app/conversations/", ""), new URLSearchParams(q))).toEqual(loc);
   });
@@ -162,6 +162,11 @@ describe("ConversationsPage", () => {
     db.tables.chats = (call) => (call.ops.some((o) => o.startsWith(`eq id ${CHAT}`)) ? [chatRow(CHAT, "Where are my notes?")] : [chatRow(CHAT, "Where are my notes?")]);
     db.tables.messages = () => [...thread];
     db.tables.message_feedback = () => [{ message_id: "m2", rating: "up", comment: "Great" }];
+    db.tables.power_up_calls = () => [{
+      id: "pc1", message_id: "m2", name: "lookup_order", arguments: { order_id: "A-1001" }, status: "error", error_code: "http_error",
+      request: { method: "GET", url: "https://shop.test/orders/A-1001", headers: { Authorization: "Bearer ••••" }, body: null },
+      result: "<script>window.__pwned = 1</script>", duration_ms: 120, created_at: "2026-11-20T09:59:01Z",
+    }];
     const router = renderAt(ConversationsPage, "/app/conversations/*", "/app/conversations/all?channel=web");
     const list = await screen.findByRole("list", { name: "Conversations" });
     expect(within(list).getByText("Where are my notes?")).toBeTruthy();
@@ -190,6 +195,14 @@ describe("ConversationsPage", () => {
     expect(within(view).getByText("Guide").closest("a")).toBeNull();
     expect(within(view).getByText("Answered in 48 ms")).toBeTruthy();
     expect(within(view).getByText(/Helpful/)).toBeTruthy();
+    // The power-up calls behind the answer, in full and as text.
+    expect(db.calls.find((c) => c.table === "power_up_calls")!.ops).toContain(`eq chat_id ${CHAT}`);
+    const calls = within(view).getByText("1 power-up call").closest("details")!;
+    expect(within(calls).getByText("Failed: http_error")).toBeTruthy();
+    expect(within(calls).getByText(/GET https:\/\/shop.test\/orders\/A-1001\s+Authorization: Bearer ••••/)).toBeTruthy();
+    expect(within(calls).getByText(/"order_id": "A-1001"/)).toBeTruthy();
+    expect(within(calls).getByText("<script>window.__pwned = 1</script>")).toBeTruthy();
+    expect(calls.querySelector("script")).toBeNull();
 
     // A realtime insert on this chat's messages refreshes the view.
     const live = db.listeners.find((l) => l.table === "messages");
@@ -199,6 +212,49 @@ describe("ConversationsPage", () => {
     live!.cb();
     expect(await within(view).findByText("One more question")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Delete conversation" })).toBeTruthy();
+  });
+
+  it("filters chats waiting for a person, counts them, and lets the owner reply and hand back", async () => {
+    const waiting = chatRow(CHAT, "I want to talk to a human", { needs_human: true });
+    db.tables.chats = (call) => (call.ops.some((o) => o.includes(`"head":true`)) ? [waiting, chatRow("f9000000-0000-4000-8000-000000000009", null, { needs_human: true })] : [waiting]);
+    db.tables.messages = () => [
+      { id: "m1", chat_id: CHAT, role: "user", content: "A human please", sources: [], latency_ms: null, first_token_ms: null, model: null, provider: null, error: null, created_at: "2026-11-20T09:59:00Z" },
+      { id: "m2", chat_id: CHAT, role: "human", content: "Hi, <b>Olivia</b> here", sources: [], latency_ms: null, first_token_ms: null, model: null, provider: null, error: null, created_at: "2026-11-20T10:00:00Z" },
+    ];
+    const calls: { url: string; body: unknown }[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (url, init) => {
+      calls.push({ url: String(url), body: JSON.parse(String(init?.body ?? "{}")) });
+      return new Response(JSON.stringify({ ok: true, message_id: "m3" }), { status: 200, headers: { "content-type": "application/json" } });
+    });
+    const router = renderAt(ConversationsPage, "/app/conversations/*", "/app/conversations/all");
+
+    // The count of waiting chats sits by the filter; ticking it rewrites the URL and the query.
+    const filter = await screen.findByRole("checkbox", { name: /Needs a person/ });
+    await waitFor(() => expect(filter.closest("label")).toHaveTextContent("2 conversations wait for a person"));
+    await userEvent.click(filter);
+    await waitFor(() => expect(router.state.location.search).toBe("?human=1"));
+    await waitFor(() => expect(db.calls.some((c) => c.table === "chats" && c.ops.includes("eq needs_human true") && !c.ops.some((o) => o.includes(`"head":true`)))).toBe(true));
+    const list = await screen.findByRole("list", { name: "Conversations" });
+    expect(within(list).getByText("Needs a person")).toBeTruthy();
+
+    // The open conversation: the person's reply is theirs, as text; the owner replies and hands back.
+    await userEvent.click(within(list).getByRole("link", { name: /I want to talk to a human/ }));
+    const view = await screen.findByRole("list", { name: "Messages" });
+    expect(within(view).getByText("Team member")).toBeTruthy();
+    expect(within(view).getByText("Hi, <b>Olivia</b> here")).toBeTruthy();
+    expect(view.querySelector("b")).toBeNull();
+    expect(screen.getByRole("status")).toHaveTextContent("The visitor is waiting for a person.");
+    const box = screen.getByRole("textbox", { name: "Reply to the visitor" });
+    await userEvent.type(box, "  We are on it.  ");
+    await userEvent.click(screen.getByRole("button", { name: "Send reply" }));
+    await waitFor(() => expect(box).toHaveValue(""));
+    await userEvent.click(screen.getByRole("button", { name: "Hand back to the bot" }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[0]!.url).toMatch(/\/power-ups\/reply$/);
+    expect(calls[0]!.body).toEqual({ chat_id: CHAT, content: "We are on it." });
+    expect(calls[1]!.url).toMatch(/\/power-ups\/hand-back$/);
+    expect(calls[1]!.body).toEqual({ chat_id: CHAT });
+    fetchSpy.mockRestore();
   });
 
   it("shows an empty state when nothing matches and clears filters back to /all", async () => {

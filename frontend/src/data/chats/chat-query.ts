@@ -6,7 +6,7 @@ import { loadSupabase } from "../../lib/supabase-ready";
 import { chatKeys } from "./keys";
 import { CHAT_MESSAGE_COLUMNS, toChatMessage, type ChatMessage } from "./types";
 
-export type ChatRow = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared">;
+export type ChatRow = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "needs_human">;
 
 export interface ChatDetail {
   chat: ChatRow;
@@ -21,7 +21,7 @@ function readSharedChat(value: Json): { chat: ChatRow; messages: ChatMessage[] }
   const c = value.chat;
   const id = jsonString(c.id);
   if (!id) return null;
-  const chat: ChatRow = { id, bot_id: jsonString(c.bot_id) ?? "", user_id: jsonString(c.user_id) ?? "", title: jsonString(c.title) ?? null, shared: c.shared === true };
+  const chat: ChatRow = { id, bot_id: jsonString(c.bot_id) ?? "", user_id: jsonString(c.user_id) ?? "", title: jsonString(c.title) ?? null, shared: c.shared === true, needs_human: c.needs_human === true };
   const messages = (Array.isArray(value.messages) ? value.messages : []).filter(isJsonObject).map((m) =>
     toChatMessage({
       id: jsonString(m.id) ?? "",
@@ -29,6 +29,7 @@ function readSharedChat(value: Json): { chat: ChatRow; messages: ChatMessage[] }
       content: jsonString(m.content) ?? "",
       sources: m.sources ?? [],
       images: m.images ?? [],
+      actions: m.actions ?? [],
       error: jsonString(m.error) ?? null,
       created_at: jsonString(m.created_at) ?? "",
     }),
@@ -42,7 +43,7 @@ function readSharedChat(value: Json): { chat: ChatRow; messages: ChatMessage[] }
  */
 export async function fetchChat(chatId: string, userId: string): Promise<ChatDetail | null> {
   const db = await loadSupabase();
-  const chat = unwrap(await db.from("chats").select("id, bot_id, user_id, title, shared").eq("id", chatId).eq("user_id", userId).maybeSingle());
+  const chat = unwrap(await db.from("chats").select("id, bot_id, user_id, title, shared, needs_human").eq("id", chatId).eq("user_id", userId).maybeSingle());
   if (chat) {
     const rows = unwrap(await db.from("messages").select(CHAT_MESSAGE_COLUMNS).eq("chat_id", chatId).order("created_at"));
     return { chat, messages: (rows ?? []).map(toChatMessage), readOnly: false };

@@ -7,7 +7,7 @@ import { streamFunction } from "../../lib/functions";
 import { isJsonObject, jsonString } from "../../lib/json";
 import type { Json } from "../../lib/database";
 import type { SseEvent } from "../../lib/sse";
-import { readSources } from "./types";
+import { readAction, readSources, type ChatAction } from "./types";
 
 export type { ChatEvent };
 
@@ -17,6 +17,20 @@ function parse(data: string): Json | undefined {
     return value;
   } catch {
     return undefined;
+  }
+}
+
+/** A power-up's event: the stored action's payload without its type (contracts/chat.ts ChatAction). */
+function actionEvent(a: ChatAction): ChatEvent {
+  switch (a.type) {
+    case "tool":
+      return { event: "tool", data: { name: a.name, label: a.label, ok: a.ok, ...(a.message ? { message: a.message } : {}) } };
+    case "lead_form":
+      return { event: "lead_form", data: { power_up_id: a.power_up_id, label: a.label, intro: a.intro, fields: a.fields, required: a.required } };
+    case "link":
+      return { event: "link", data: { power_up_id: a.power_up_id, label: a.label, url: a.url } };
+    case "handoff":
+      return { event: "handoff", data: { text: a.text } };
   }
 }
 
@@ -45,8 +59,16 @@ export function toChatEvent(e: SseEvent): ChatEvent | null {
           usage: { prompt_tokens: num(usage.prompt_tokens) ?? 0, completion_tokens: num(usage.completion_tokens) ?? 0 },
           latency_ms: num(data.latency_ms) ?? 0,
           first_token_ms: num(data.first_token_ms),
+          ...(data.quiet === true ? { quiet: true } : {}),
         },
       };
+    }
+    case "tool":
+    case "lead_form":
+    case "link":
+    case "handoff": {
+      const action = readAction(e.event, data);
+      return action ? actionEvent(action) : null;
     }
     case "error":
       return { event: "error", data: { code: isErrorCode(data.code) ? data.code : "internal_error", message: jsonString(data.message) ?? "" } };

@@ -25,6 +25,7 @@ export async function fetchConversations(teamBotIds: string[], f: ConversationFi
   if (f.channel) q = q.eq("channel", f.channel);
   if (f.from) q = q.gte("created_at", `${f.from}T00:00:00Z`);
   if (f.to) q = q.lte("created_at", `${f.to}T23:59:59.999Z`);
+  if (f.human) q = q.eq("needs_human", true);
   if (f.feedback === "up" || f.feedback === "down") {
     const ids = await ratedChatIds(botIds, f.feedback);
     if (ids.length === 0) return [];
@@ -35,6 +36,22 @@ export async function fetchConversations(teamBotIds: string[], f: ConversationFi
   }
   const rows = unwrap(await q.order("last_message_at", { ascending: false, nullsFirst: false }).order("created_at", { ascending: false }).limit(LIMIT));
   return (rows ?? []).map(toConversationSummary);
+}
+
+/** How many chats of these bots wait for a person of the team. */
+export async function fetchNeedsHumanCount(botIds: string[]): Promise<number> {
+  if (botIds.length === 0) return 0;
+  const res = await (await loadSupabase()).from("chats").select("id", { count: "exact", head: true }).in("bot_id", botIds).eq("needs_human", true);
+  unwrap(res);
+  return res.count ?? 0;
+}
+
+export function useNeedsHumanCountQuery(teamId: string | undefined, teamBotIds: string[] | undefined) {
+  return useQuery({
+    queryKey: chatKeys.needsHuman(teamId ?? "none"),
+    queryFn: () => fetchNeedsHumanCount(teamBotIds ?? []),
+    enabled: !!teamId && !!teamBotIds,
+  });
 }
 
 export function useConversationsQuery(teamId: string | undefined, teamBotIds: string[] | undefined, filters: ConversationFilters) {

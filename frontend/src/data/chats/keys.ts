@@ -11,4 +11,6 @@ export const chatKeys = {
   latest: (botId: string) => [...chatKeys.all, "latest", botId] as const,
   teamLists: (teamId: string) => [...teamKeys.detail(teamId), "conversations"] as const,
   list: (teamId: string, filters: ConversationFilters) => [...chatKeys.teamLists(teamId), filters] as const,
+  /** How many of the team's chats wait for a person (under teamLists: refreshed with the lists). */
+  needsHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "needs-human"] as const,
 };

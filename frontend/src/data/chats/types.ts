@@ -1,11 +1,11 @@
 // Chats and their turns as the app reads them (RLS decides which ones a person sees): columns
 // of the generated rows, with role, channel and the jsonb sources/images read into their shapes.
-import type { ChatChannel, ChatImageRef, ChatSource } from "@shared/contracts/chat.ts";
-import { CHAT_CHANNELS } from "@shared/contracts/chat.ts";
+import type { ChatAction, ChatChannel, ChatImageRef, ChatSource, LeadFormField } from "@shared/contracts/chat.ts";
+import { CHAT_CHANNELS, LEAD_FORM_FIELDS } from "@shared/contracts/chat.ts";
 import type { Json, Tables } from "../../lib/database";
-import { jsonObjects, jsonString } from "../../lib/json";
+import { jsonObjects, jsonString, type JsonObject } from "../../lib/json";
 
-export type { ChatChannel, ChatSource };
+export type { ChatAction, ChatChannel, ChatSource, LeadFormField };
 export const CHANNELS = CHAT_CHANNELS;
 
 export type MessageRole = "user" | "assistant";
@@ -31,27 +31,68 @@ export function readImages(value: Json | undefined): ChatImageRef[] {
   });
 }
 
+const leadFields = (value: Json | undefined): LeadFormField[] =>
+  (Array.isArray(value) ? value : []).flatMap((f) => LEAD_FORM_FIELDS.filter((name) => name === f));
+
+/** One entry of messages.actions (or one power-up event's payload); null when it is not one. */
+export function readAction(type: string, o: JsonObject): ChatAction | null {
+  const text = (v: Json | undefined) => jsonString(v) ?? "";
+  switch (type) {
+    case "tool": {
+      const message = jsonString(o.message);
+      return { type, name: text(o.name), label: text(o.label) || text(o.name), ok: o.ok !== false, ...(message ? { message } : {}) };
+    }
+    case "lead_form": {
+      const power_up_id = jsonString(o.power_up_id);
+      const fields = leadFields(o.fields);
+      if (!power_up_id || !fields.length) return null;
+      return { type, power_up_id, label: text(o.label), intro: jsonString(o.intro) || null, fields, required: leadFields(o.required).filter((f) => fields.includes(f)) };
+    }
+    case "link": {
+      const url = jsonString(o.url);
+      return url ? { type, power_up_id: text(o.power_up_id), label: text(o.label) || url, url } : null;
+    }
+    case "handoff":
+      return { type, text: text(o.text) };
+    default:
+      return null;
+  }
+}
+
+/** messages.actions: what power-ups showed the visitor with a turn (unknown entries dropped). */
+export function readActions(value: Json | undefined): ChatAction[] {
+  return jsonObjects(value).flatMap((o) => {
+    const action = readAction(jsonString(o.type) ?? "", o);
+    return action ? [action] : [];
+  });
+}
+
+/** Who wrote a turn the visitor sees: the visitor, the bot, or a person of the bot's team. */
+export type ChatRole = MessageRole | "human";
+export const readChatRole = (role: string): ChatRole => (role === "human" ? "human" : readRole(role));
+
 /** A turn of a chat as the visitor sees it. */
 export type ChatMessage = Pick<Tables<"messages">, "id" | "content" | "error"> & {
-  role: MessageRole;
+  role: ChatRole;
   sources: ChatSource[];
   images: ChatImageRef[];
+  actions: ChatAction[];
   created_at?: string;
 };
 
-export const CHAT_MESSAGE_COLUMNS = "id, role, content, sources, images, error, created_at";
+export const CHAT_MESSAGE_COLUMNS = "id, role, content, sources, images, actions, error, created_at";
 
-export function toChatMessage(row: Pick<Tables<"messages">, "id" | "role" | "content" | "sources" | "images" | "error" | "created_at">): ChatMessage {
-  return { ...row, role: readRole(row.role), sources: readSources(row.sources), images: readImages(row.images) };
+export function toChatMessage(row: Pick<Tables<"messages">, "id" | "role" | "content" | "sources" | "images" | "actions" | "error" | "created_at">): ChatMessage {
+  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources), images: readImages(row.images), actions: readActions(row.actions) };
 }
 
 /** A chat in the team's (or the visitor's own) lists, with its bot's face. */
-export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "message_count" | "last_message_at" | "created_at"> & {
+export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "needs_human" | "message_count" | "last_message_at" | "created_at"> & {
   channel: ChatChannel;
   bot: { name: string; avatar_url: string | null } | null;
 };
 
-export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
+export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, needs_human, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
 
 export function toConversationSummary(row: Omit<ConversationSummary, "channel"> & { channel: string }): ConversationSummary {
   return { ...row, channel: readChannel(row.channel) };
@@ -59,15 +100,19 @@ export function toConversationSummary(row: Omit<ConversationSummary, "channel"> 
 
 /** A turn as the team sees it in a conversation (with timings and the provider). */
 export type ConversationMessage = Pick<Tables<"messages">, "id" | "chat_id" | "content" | "latency_ms" | "first_token_ms" | "model" | "provider" | "error" | "created_at"> & {
-  role: MessageRole;
+  role: ChatRole;
   sources: ChatSource[];
 };
 
 export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, latency_ms, first_token_ms, model, provider, error, created_at";
 
 export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources"> & { role: string; sources: Json }): ConversationMessage {
-  return { ...row, role: readRole(row.role), sources: readSources(row.sources) };
+  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources) };
 }
+
+/** A power-up call made while answering, as the team sees it (power_up_calls; secrets masked in `request`). */
+export type PowerUpCall = Pick<Tables<"power_up_calls">, "id" | "message_id" | "name" | "arguments" | "status" | "error_code" | "request" | "result" | "duration_ms" | "created_at">;
+export const POWER_UP_CALL_COLUMNS = "id, message_id, name, arguments, status, error_code, request, result, duration_ms, created_at";
 
 export type MessageRating = Pick<Tables<"message_feedback">, "message_id" | "comment"> & { rating: "up" | "down" };
 export const readRating = (rating: string): "up" | "down" => (rating === "down" ? "down" : "up");
@@ -80,4 +125,6 @@ export interface ConversationFilters {
   from?: string;
   to?: string;
   feedback?: FeedbackFilter;
+  /** Only chats waiting for a person of the team (handoff). */
+  human?: boolean;
 }

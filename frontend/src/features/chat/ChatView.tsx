@@ -124,8 +124,8 @@ function Conversation({
       const newChatId = result.chatId;
       stream.withLatest((list) => {
         const detail: ChatDetail = {
-          chat: { id: newChatId, bot_id: bot.id, user_id: result.visitorId ?? "", title: null, shared: false },
-          messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: [], error: null })),
+          chat: { id: newChatId, bot_id: bot.id, user_id: result.visitorId ?? "", title: null, shared: false, needs_human: result.withPerson === true },
+          messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: [], actions: m.actions, error: null })),
           readOnly: false,
         };
         qc.setQueryData(chatKeys.detail(newChatId), detail);
@@ -201,9 +201,14 @@ function Conversation({
           </li>
         )}
         {messages.map((m) => (
-          <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} />
+          <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} chatId={chatId} />
         ))}
       </ol>
+      {stream.withPerson && !readOnly && (
+        <p className="chat-with-person" role="status">
+          <FormattedMessage id="chat.handoff.active" />
+        </p>
+      )}
       {readOnly ? (
         <div className="chat-readonly">
           <p>

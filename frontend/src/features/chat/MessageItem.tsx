@@ -1,18 +1,20 @@
-// One turn: the visitor's text, or the bot's answer as safe Markdown with its sources
-// and feedback buttons.
+// One turn: the visitor's text, the bot's answer as safe Markdown with what its power-ups
+// showed, its sources and feedback buttons, or the reply of a person of the bot's team.
 import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useToast, TOAST_MESSAGES } from "../../components/ui";
 import { useMessageFeedbackMutation } from "../../data/messages/message-feedback-mutation";
 import { Markdown, safeHref } from "./Markdown";
-import type { ChatSource } from "../../data/chats/types";
+import type { ChatAction, ChatRole, ChatSource } from "../../data/chats/types";
+import { OfferedActions, ToolLines } from "./PowerUpActions";
 
 export interface ViewMessage {
   key: string;
   id?: string;
-  role: "user" | "assistant";
+  role: ChatRole;
   content: string;
   sources: ChatSource[];
+  actions: ChatAction[];
   imageCount: number;
   streaming?: boolean;
   errorId?: string;
@@ -111,7 +113,20 @@ function Feedback({ messageId, botId }: { messageId: string; botId: string }) {
   );
 }
 
-export function MessageItem({ message, botId, botName, canGiveFeedback }: { message: ViewMessage; botId: string; botName: string; canGiveFeedback: boolean }) {
+export function MessageItem({
+  message,
+  botId,
+  botName,
+  canGiveFeedback,
+  chatId,
+}: {
+  message: ViewMessage;
+  botId: string;
+  botName: string;
+  /** The viewer's own chat (not a shared one): feedback and forms take input. */
+  canGiveFeedback: boolean;
+  chatId?: string;
+}) {
   const anchor = `m-${message.key}`;
   if (message.role === "user") {
     return (
@@ -127,11 +142,24 @@ export function MessageItem({ message, botId, botName, canGiveFeedback }: { mess
       </li>
     );
   }
+  if (message.role === "human") {
+    return (
+      <li className="chat-msg chat-msg--human">
+        <div className="chat-bubble chat-bubble--human" data-testid="chat-human-reply">
+          <p className="chat-human__from">
+            <FormattedMessage id="chat.human.from" />
+          </p>
+          <p className="chat-user-text">{message.content}</p>
+        </div>
+      </li>
+    );
+  }
   const waiting = message.streaming && !message.content;
   return (
     <li className="chat-msg chat-msg--bot" aria-busy={message.streaming || undefined}>
       <span className="sr-only">{botName}:</span>
       <div className="chat-bubble chat-bubble--bot" data-testid="chat-answer">
+        <ToolLines actions={message.actions} />
         {waiting ? (
           <span className="chat-typing" role="status">
             <FormattedMessage id="common.loading" />
@@ -155,6 +183,7 @@ export function MessageItem({ message, botId, botName, canGiveFeedback }: { mess
             <FormattedMessage id={message.errorId} values={message.errorValues} />
           </p>
         )}
+        <OfferedActions actions={message.actions} content={message.content} chatId={chatId} messageId={message.id} interactive={canGiveFeedback} />
         {!message.streaming && <Sources sources={message.sources} anchor={anchor} />}
       </div>
       {!message.streaming && message.id && !message.errorId && canGiveFeedback && <Feedback messageId={message.id} botId={botId} />}

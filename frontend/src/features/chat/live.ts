@@ -10,6 +10,7 @@ export function toView(m: ChatMessage): ViewMessage {
     role: m.role,
     content: m.content,
     sources: m.sources,
+    actions: m.actions,
     imageCount: m.images.length,
     errorId: m.role === "assistant" && m.error ? "chat.error.provider" : undefined,
   };
@@ -21,9 +22,10 @@ const ANSWER_WAIT_MS = 120_000;
 /**
  * The stored turns in their order, keeping the keys (and so the component state) of turns
  * already shown; turns this tab has and the server has not (a send that failed) stay last.
- * When the last stored turn is a recent question, a placeholder shows its answer is on its way.
+ * When the last stored turn is a recent question, a placeholder shows its answer is on its way,
+ * unless no answer is expected (the chat is with a person, and the bot stays quiet).
  */
-export function mergeStored(shown: ViewMessage[], stored: ChatMessage[], now = Date.now()): ViewMessage[] {
+export function mergeStored(shown: ViewMessage[], stored: ChatMessage[], now = Date.now(), expectAnswer = true): ViewMessage[] {
   const byId = new Map(shown.filter((m) => m.id).map((m) => [m.id!, m]));
   const storedIds = new Set(stored.map((m) => m.id));
   const merged = stored.map((s) => {
@@ -35,6 +37,8 @@ export function mergeStored(shown: ViewMessage[], stored: ChatMessage[], now = D
   const last = stored[stored.length - 1];
   const recent = !!last?.created_at && now - Date.parse(last.created_at) < ANSWER_WAIT_MS;
   const waiting: ViewMessage[] =
-    last?.role === "user" && recent && unsent.length === 0 ? [{ key: `pending-${last.id}`, role: "assistant", content: "", sources: [], imageCount: 0, streaming: true }] : [];
+    expectAnswer && last?.role === "user" && recent && unsent.length === 0
+      ? [{ key: `pending-${last.id}`, role: "assistant", content: "", sources: [], actions: [], imageCount: 0, streaming: true }]
+      : [];
   return [...merged, ...unsent, ...waiting];
 }

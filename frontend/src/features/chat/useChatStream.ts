@@ -1,12 +1,15 @@
 // The turns of one conversation: the stored ones, the visitor's sends streamed in token by
 // token, and turns stored elsewhere (the visitor's other tab, the owner of a shared chat),
 // which arrive live. This tab's own send is already on screen: announcements during it wait.
+// Power-ups' events (a tool line, a lead form, a link, a handoff) join the answer as its actions;
+// while the chat is with a person of the team the bot stays quiet and their replies arrive live.
 import { useEffect, useRef, useState } from "react";
 import { fetchChat, type ChatDetail } from "../../data/chats/chat-query";
 import { sendChatMessage } from "../../data/chats/chat-stream";
 import { useChatAnnouncements } from "../../data/chats/use-chat-announcements";
 import { AppError } from "../../lib/errors";
 import { chatErrorMessageId } from "./errors";
+import type { ChatAction } from "../../data/chats/types";
 import { mergeStored, toView } from "./live";
 import type { ViewMessage } from "./MessageItem";
 
@@ -17,12 +20,14 @@ export interface SendOptions {
   ensureVisitor: () => Promise<string>;
 }
 
-export type SendResult = { kind: "done"; chatId?: string; visitorId?: string } | { kind: "password_required" } | { kind: "aborted" };
+export type SendResult = { kind: "done"; chatId?: string; visitorId?: string; withPerson?: boolean } | { kind: "password_required" } | { kind: "aborted" };
 
 export function useChatStream(routeChatId: string | undefined, userId: string | undefined, existing: ChatDetail | null | undefined) {
   const [chatId, setChatId] = useState<string | undefined>(routeChatId);
   const [messages, setMessages] = useState<ViewMessage[]>([]);
   const [busy, setBusy] = useState(false);
+  /** The chat is with a person of the team: the bot does not answer until they hand it back. */
+  const [withPerson, setWithPerson] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const loaded = useRef(false);
   const busyRef = useRef(false);
@@ -33,6 +38,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     if (!loaded.current && existing) {
       loaded.current = true;
       setMessages(existing.messages.map(toView));
+      setWithPerson(existing.chat.needs_human === true);
     }
   }, [existing]);
   useEffect(() => () => abortRef.current?.abort(), []);
@@ -49,7 +55,10 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
         refreshAgain.current = false;
         if (!userId) return;
         const detail = await fetchChat(chatId, userId);
-        if (detail && !busyRef.current) setMessages((shown) => mergeStored(shown, detail.messages));
+        if (detail && !busyRef.current) {
+          setWithPerson(detail.chat.needs_human === true);
+          setMessages((shown) => mergeStored(shown, detail.messages, Date.now(), !detail.chat.needs_human));
+        }
       } while (refreshAgain.current);
     } catch {
       // A failed refresh leaves the chat as shown; the next announcement tries again.
@@ -62,12 +71,13 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
   function update(key: string, patch: (m: ViewMessage) => ViewMessage) {
     setMessages((list) => list.map((m) => (m.key === key ? patch(m) : m)));
   }
+  const addAction = (key: string, action: ChatAction) => update(key, (m) => ({ ...m, actions: [...m.actions, action] }));
 
   async function send(text: string, o: SendOptions): Promise<SendResult> {
     const stamp = Date.now().toString(36);
     const userKey = `u-${stamp}`;
     const botKey = `a-${stamp}`;
-    setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], imageCount: o.images.length }, { key: botKey, role: "assistant", content: "", sources: [], imageCount: 0, streaming: true }]);
+    setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], actions: [], imageCount: o.images.length }, { key: botKey, role: "assistant", content: "", sources: [], actions: [], imageCount: 0, streaming: true }]);
     setBusy(true);
     busyRef.current = true;
     const controller = new AbortController();
@@ -75,6 +85,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     let newChatId = chatId;
     let answerId: string | undefined;
     let visitorId = userId;
+    let handedOver = false;
     try {
       visitorId = await o.ensureVisitor();
       const request = { bot_id: o.botId, chat_id: chatId, message: text, images: o.images.length ? o.images.map((path) => ({ path })) : undefined, channel: o.channel };
@@ -87,7 +98,23 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
           if (ev.data.user_message_id) update(userKey, (m) => ({ ...m, id: ev.data.user_message_id }));
         } else if (ev.event === "token") update(botKey, (m) => ({ ...m, content: m.content + ev.data.text }));
         else if (ev.event === "sources") update(botKey, (m) => ({ ...m, sources: ev.data }));
-        else if (ev.event === "done") update(botKey, (m) => ({ ...m, id: ev.data.message_id || answerId, streaming: false }));
+        else if (ev.event === "tool") addAction(botKey, { type: "tool", ...ev.data });
+        else if (ev.event === "lead_form") addAction(botKey, { type: "lead_form", ...ev.data });
+        else if (ev.event === "link") addAction(botKey, { type: "link", ...ev.data });
+        else if (ev.event === "handoff") {
+          addAction(botKey, { type: "handoff", ...ev.data });
+          handedOver = true;
+          setWithPerson(true);
+        } else if (ev.event === "done" && ev.data.quiet) {
+          // A person answers this chat: no answer from the bot, and none stored.
+          setMessages((list) => list.filter((m) => m.key !== botKey));
+          handedOver = true;
+          setWithPerson(true);
+        } else if (ev.event === "done") {
+          update(botKey, (m) => ({ ...m, id: ev.data.message_id || answerId, streaming: false }));
+          // The bot answered, so the chat is not with a person (any more), unless this answer handed it over.
+          setWithPerson(handedOver);
+        }
         else if (ev.event === "error") update(botKey, (m) => ({ ...m, streaming: false, errorId: chatErrorMessageId(ev.data.code) }));
       }
       update(botKey, (m) => ({ ...m, streaming: false }));
@@ -100,7 +127,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
       setBusy(false);
       busyRef.current = false;
     }
-    return { kind: "done", chatId: newChatId, visitorId };
+    return { kind: "done", chatId: newChatId, visitorId, withPerson: handedOver };
   }
 
   /** Stops a running answer and starts over with no chat. */
@@ -108,6 +135,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     abortRef.current?.abort();
     setChatId(undefined);
     setMessages([]);
+    setWithPerson(false);
   }
 
   /** Calls `use` with the turns as they are after every pending update (a state updater that changes nothing). */
@@ -118,5 +146,5 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     });
   }
 
-  return { chatId, messages, busy, send, reset, withLatest };
+  return { chatId, messages, busy, withPerson, send, reset, withLatest };
 }

@@ -4,7 +4,7 @@ import { Button, Input, Select } from "../../components/ui";
 import { CHANNELS } from "../../data/chats/types";
 import { FEEDBACK_FILTERS, type ConversationFilters as Filters } from "./filters";
 
-export function ConversationFilters(props: { filters: Filters; bots: { id: string; name: string }[]; onChange: (f: Filters) => void }) {
+export function ConversationFilters(props: { filters: Filters; bots: { id: string; name: string }[]; onChange: (f: Filters) => void; needsHumanCount?: number }) {
   const intl = useIntl();
   const { filters: f, onChange } = props;
   const set = (patch: Partial<Filters>) => {
@@ -35,6 +35,19 @@ export function ConversationFilters(props: { filters: Filters; bots: { id: strin
         onChange={(e) => set({ feedback: (e.target.value || undefined) as Filters["feedback"] })}
         options={[{ value: "", label: any }, ...FEEDBACK_FILTERS.map((v) => ({ value: v, label: intl.formatMessage({ id: `conversations.filters.feedback.${v}` }) }))]}
       />
+      <label className="conv-filters__human">
+        <input type="checkbox" checked={!!f.human} onChange={(e) => set({ human: e.target.checked || undefined })} />{" "}
+        <FormattedMessage id="conversations.needsHuman.label" />
+        {!!props.needsHumanCount && (
+          <span className="badge conv-badge--human">
+            {props.needsHumanCount}
+            <span className="sr-only">
+              {" "}
+              <FormattedMessage id="conversations.needsHuman.count" values={{ count: props.needsHumanCount }} />
+            </span>
+          </span>
+        )}
+      </label>
       {Object.keys(f).length > 0 && (
         <Button theme="gray" size="sm" type="button" onClick={() => onChange({})}>
           <FormattedMessage id="conversations.filters.clear" />

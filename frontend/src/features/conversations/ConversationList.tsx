@@ -33,6 +33,7 @@ export function ConversationList(props: { items: ConversationSummary[]; hrefOf: 
               <span className="conv-list__title">{title || <FormattedMessage id="conversations.list.untitled" />}</span>
               <span className="conv-list__meta">
                 {c.bot && <span className="conv-list__bot">{c.bot.name}</span>}
+                {c.needs_human && <span className="badge conv-badge--human"><FormattedMessage id="conversations.needsHuman.label" /></span>}
                 <span className="badge"><FormattedMessage id={`conversations.channel.${c.channel}`} /></span>
                 <span><FormattedMessage id="conversations.list.messageCount" values={{ count: c.message_count }} /></span>
                 <When iso={lastActivity(c)} />

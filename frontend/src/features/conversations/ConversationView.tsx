@@ -10,6 +10,7 @@ import { LocalizedLink } from "../../components/LocalizedLink";
 import { MessageItem } from "./MessageItem";
 import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
+import { HandoffPanel } from "./HandoffPanel";
 
 export function ConversationView({ chatId, canDelete, onDeleted, messageActions }: {
   chatId: string;
@@ -26,7 +27,7 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
 
   if (q.isPending) return <Loading />;
   if (q.isError) return <ErrorNote error={q.error} />;
-  const { chat, messages, ratings } = q.data;
+  const { chat, messages, ratings, calls } = q.data;
   if (!chat) {
     return <EmptyState title={<FormattedMessage id="conversations.view.notFoundTitle" />} description={<FormattedMessage id="conversations.view.notFoundText" />} />;
   }
@@ -53,9 +54,10 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
         <p className="form-note"><FormattedMessage id="conversations.view.noMessages" /></p>
       ) : (
         <ol className="conv-view__messages" aria-label={intl.formatMessage({ id: "conversations.view.messages" })} aria-live="polite">
-          {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} actions={canDelete ? messageActions?.({ id: m.id, bot_id: chat.bot_id, content: m.content }) : undefined} />)}
+          {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} calls={calls[m.id]} actions={canDelete ? messageActions?.({ id: m.id, bot_id: chat.bot_id, content: m.content }) : undefined} />)}
         </ol>
       )}
+      {canDelete && <HandoffPanel chatId={chatId} needsHuman={chat.needs_human} />}
       <ConfirmDialog
         open={confirming}
         title={<FormattedMessage id="conversations.delete.title" />}

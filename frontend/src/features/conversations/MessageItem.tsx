@@ -1,7 +1,8 @@
 // One turn of a conversation. Text is rendered as text (React escapes it), never as HTML.
 import type { ReactNode } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
-import type { ConversationMessage, MessageRating } from "../../data/chats/types";
+import type { ConversationMessage, MessageRating, PowerUpCall } from "../../data/chats/types";
+import { PowerUpCalls } from "./PowerUpCalls";
 import { safeUrl } from "./format";
 
 // Answers use **bold** for the passage headings; that one mark becomes <strong>, built as React
@@ -10,23 +11,24 @@ export function richText(text: string): ReactNode[] {
   return text.split(/\*\*([^*\n]+)\*\*/g).map((part, i) => (i % 2 === 1 ? <strong key={i}>{part}</strong> : part));
 }
 
-export function MessageItem({ message, rating, actions }: { message: ConversationMessage; rating?: MessageRating; actions?: ReactNode }) {
+export function MessageItem({ message, rating, actions, calls }: { message: ConversationMessage; rating?: MessageRating; actions?: ReactNode; calls?: PowerUpCall[] }) {
   const intl = useIntl();
   const mine = message.role === "user";
   return (
     <li className={`conv-msg conv-msg--${message.role}`}>
       <div className="conv-msg__who">
-        <FormattedMessage id={mine ? "conversations.message.visitor" : "conversations.message.bot"} />
+        <FormattedMessage id={mine ? "conversations.message.visitor" : message.role === "human" ? "conversations.message.human" : "conversations.message.bot"} />
         <time dateTime={message.created_at}>{intl.formatTime(message.created_at, { hour: "2-digit", minute: "2-digit" })}</time>
       </div>
       <div className="conv-msg__bubble">
-        {message.content && <p className="conv-msg__text">{mine ? message.content : richText(message.content)}</p>}
+        {message.content && <p className="conv-msg__text">{message.role === "assistant" ? richText(message.content) : message.content}</p>}
         {message.error && (
           <p className="conv-msg__error" role="note">
             <FormattedMessage id="conversations.message.error" values={{ error: message.error }} />
           </p>
         )}
       </div>
+      {calls && <PowerUpCalls calls={calls} />}
       {message.sources.length > 0 && (
         <details className="conv-msg__sources">
           <summary><FormattedMessage id="conversations.message.sources" values={{ count: message.sources.length }} /></summary>
@@ -44,7 +46,7 @@ export function MessageItem({ message, rating, actions }: { message: Conversatio
           </ol>
         </details>
       )}
-      {!mine && (
+      {message.role === "assistant" && (
         <div className="conv-msg__facts">
           {message.latency_ms !== null && (
             <span><FormattedMessage id="conversations.message.latency" values={{ ms: <FormattedNumber key="ms" value={message.latency_ms} /> }} /></span>

@@ -1,6 +1,7 @@
 // The conversation screen's state lives in the URL so it can be shared and survives reloads:
 // bot and open chat in the path (/app/conversations/all, /bot/{botId}, .../chat/{chatId}),
-// channel, date range and feedback in the query (?channel=web&from=2026-11-01&to=…&feedback=up).
+// channel, date range, feedback and "waits for a person" in the query
+// (?channel=web&from=2026-11-01&to=…&feedback=up&human=1).
 import { CHANNELS, type ConversationFilters, type FeedbackFilter } from "../../data/chats/types";
 
 export type { ConversationFilters, FeedbackFilter };
@@ -45,6 +46,7 @@ export function parseConversationLocation(slug: string, search: URLSearchParams)
   if (to) filters.to = to;
   const feedback = search.get("feedback");
   if (feedback && (FEEDBACK_FILTERS as readonly string[]).includes(feedback)) filters.feedback = feedback as FeedbackFilter;
+  if (search.get("human") === "1") filters.human = true;
   return { filters, chatId };
 }
 
@@ -58,6 +60,7 @@ export function conversationPath(loc: ConversationLocation): string {
   if (filters.from) q.set("from", filters.from);
   if (filters.to) q.set("to", filters.to);
   if (filters.feedback) q.set("feedback", filters.feedback);
+  if (filters.human) q.set("human", "1");
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
 }

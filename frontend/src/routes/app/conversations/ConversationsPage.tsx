@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { EmptyState, Loading } from "../../../components/ui";
 import { useTeamBotsQuery } from "../../../data/bots/team-bots-query";
-import { useConversationsQuery } from "../../../data/chats/conversations-query";
+import { useConversationsQuery, useNeedsHumanCountQuery } from "../../../data/chats/conversations-query";
 import { ConversationFilters } from "../../../features/conversations/ConversationFilters";
 import { ConversationList } from "../../../features/conversations/ConversationList";
 import { ConversationView } from "../../../features/conversations/ConversationView";
@@ -37,6 +37,7 @@ export default function ConversationsPage() {
   const bots = useTeamBotsQuery(team?.id);
   const botIds = useMemo(() => bots.data?.map((b) => b.id), [bots.data]);
   const list = useConversationsQuery(team?.id, botIds, filters);
+  const needsHuman = useNeedsHumanCountQuery(team?.id, botIds);
   useLiveChatList(botIds);
 
   const go = (f: Filters, chat?: string) => navigate(lp(conversationPath({ filters: f, chatId: chat })));
@@ -50,7 +51,7 @@ export default function ConversationsPage() {
         </div>
         <TeamSwitcher />
       </div>
-      <ConversationFilters filters={filters} bots={bots.data ?? []} onChange={(f) => go(f, chatId)} />
+      <ConversationFilters filters={filters} bots={bots.data ?? []} onChange={(f) => go(f, chatId)} needsHumanCount={needsHuman.data} />
       {teams.isError && <ErrorNote error={teams.error} />}
       {bots.isError && <ErrorNote error={bots.error} />}
       <div className="conv-layout">

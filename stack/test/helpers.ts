@@ -76,6 +76,17 @@ export async function createUser(email = `u${Math.random().toString(36).slice(2)
   return rows[0]!.id;
 }
 
+/** Sets `key = value` in one `[section]` of a config.toml text (a test stack's own settings). */
+export function setToml(toml: string, section: string, key: string, value: string): string {
+  const start = toml.indexOf(`[${section}]`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = toml.indexOf("\n[", start + 1);
+  const body = toml.slice(start, end < 0 ? undefined : end);
+  const re = new RegExp(`^${key} = .*$`, "m");
+  const next = re.test(body) ? body.replace(re, `${key} = ${value}`) : `${body.trimEnd()}\n${key} = ${value}\n`;
+  return toml.slice(0, start) + next + (end < 0 ? "" : toml.slice(end));
+}
+
 /** Options every test client needs on Node 20 (realtime-js wants a WebSocket implementation). */
 export const nodeClientOptions = { realtime: { transport: ws as never } };
 

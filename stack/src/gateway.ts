@@ -34,6 +34,22 @@ export interface GatewayOptions {
    * on another site that rebinds its DNS name to 127.0.0.1 cannot read the API or the mailbox.
    */
   allowedHosts: string[];
+  /**
+   * What the functions' verify_jwt gate lets through: "any" verified token (the default, as the
+   * Supabase CLI's local runtime), or "legacy": only tokens signed with the HS256 secret, as hosted
+   * Supabase's gate ("Verify JWT with legacy secret"), which refuses ES256/RS256 user tokens.
+   */
+  functionsJwtGate?: "any" | "legacy";
+}
+
+/** The `alg` of a JWT's header ("" when it cannot be read). */
+function jwtAlg(token: string): string {
+  try {
+    const header = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { alg?: unknown };
+    return typeof header.alg === "string" ? header.alg : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Seconds a client should wait before retrying when PostgREST or the database is down. */
@@ -299,6 +315,9 @@ export class Gateway {
           code: "UNAUTHORIZED_INVALID_JWT_FORMAT",
           message: id.authError?.code === "jwt_expired" ? "JWT has expired" : "Invalid JWT",
         });
+      }
+      if (this.o.functionsJwtGate === "legacy" && id.token && jwtAlg(id.token) !== "HS256") {
+        return sendJson(res, 401, { code: "UNAUTHORIZED_LEGACY_JWT", message: "Invalid JWT" });
       }
     }
     const declared = Number(req.headers["content-length"] ?? "0");

@@ -203,6 +203,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       maxRpcBodyBytes: parseSize(process.env.PARLEY_MAX_RPC_BODY, 64 * 1024),
       maxRpcArgs: envInt("PARLEY_MAX_RPC_ARGS", 64),
       maxSelectItems: envInt("PARLEY_MAX_SELECT_ITEMS", 250),
+      functionsJwtGate: functionsJwtGate(process.env.PARLEY_FUNCTIONS_JWT_GATE),
       allowedHosts: defaultAllowedHosts([apiUrl, String(config.auth?.site_url ?? "")]),
       health: async () => {
         const checks: Record<string, boolean> = {};
@@ -303,4 +304,10 @@ export function httpGetJson(url: string): Promise<unknown> {
       res.on("end", () => { try { resolve(JSON.parse(body)); } catch (e) { reject(e); } });
     }).on("error", reject);
   });
+}
+
+/** PARLEY_FUNCTIONS_JWT_GATE: "any" (default) or "legacy" (hosted's gate; see the gateway). */
+function functionsJwtGate(v: string | undefined): "any" | "legacy" {
+  if (!v || v === "any" || v === "legacy") return v === "legacy" ? "legacy" : "any";
+  throw new Error(`PARLEY_FUNCTIONS_JWT_GATE must be "any" or "legacy" (got ${JSON.stringify(v)})`);
 }

@@ -10,21 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { startStack, type RunningStack } from "../src/stack.ts";
 import { freePort } from "../src/net.ts";
-import { fixtureDir, nodeClientOptions } from "./helpers.ts";
+import { fixtureDir, nodeClientOptions, setToml } from "./helpers.ts";
 
 let stack: RunningStack;
 let workdir: string;
 const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.test`;
-
-function setToml(toml: string, section: string, key: string, value: string): string {
-  const start = toml.indexOf(`[${section}]`);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const end = toml.indexOf("\n[", start + 1);
-  const body = toml.slice(start, end < 0 ? undefined : end);
-  const re = new RegExp(`^${key} = .*$`, "m");
-  const next = re.test(body) ? body.replace(re, `${key} = ${value}`) : `${body.trimEnd()}\n${key} = ${value}\n`;
-  return toml.slice(0, start) + next + (end < 0 ? "" : toml.slice(end));
-}
 
 beforeAll(async () => {
   workdir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-auth-limits-"));

@@ -6,7 +6,7 @@ import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import ws from "ws";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mintUserToken, serviceClient, stackInfo } from "./helpers.ts";
+import { functionsAccept, mintUserToken, serviceClient, stackInfo } from "./helpers.ts";
 
 let service: SupabaseClient;
 
@@ -38,6 +38,7 @@ async function worksEverywhere(token: string) {
   expect(storage.error).toBeNull();
   const user = await fetch(`${stackInfo().apiUrl}/auth/v1/user`, { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${token}` } });
   expect(user.status).toBe(200);
+  await functionsAccept(c, token);
   // Realtime: the channel joins with the token (a bad token is refused at join).
   c.realtime.setAuth(token);
   const joined = await new Promise<string>((resolve) => {
@@ -89,6 +90,10 @@ describe("asymmetric signing keys", () => {
     for (const bad of [`${forgedHeader}.${p}.${token.split(".")[2]}`, `${h}.${p}.${Buffer.from("nope").toString("base64url")}`]) {
       const res = await fetch(`${stackInfo().apiUrl}/rest/v1/notebooks?select=id`, { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${bad}` } });
       expect(res.status).toBe(401);
+      // A function that checks its caller itself refuses the forgery too (getClaims against the JWKS).
+      const fn = await fetch(`${stackInfo().apiUrl}/functions/v1/claims`, { headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${bad}` } });
+      expect(fn.status).toBe(401);
+      expect(((await fn.json()) as { error: string }).error).toBeTruthy();
       const storage = await client(bad).storage.listBuckets();
       expect(storage.error).toMatchObject({ status: 403 });
     }

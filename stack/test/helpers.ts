@@ -2,7 +2,8 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
 import ws from "ws";
-import { inject } from "vitest";
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import { expect, inject } from "vitest";
 import { signJwt } from "../src/keys.ts";
 
 export { fixtureDir } from "./fixture.ts";
@@ -75,5 +76,32 @@ export async function createUser(email = `u${Math.random().toString(36).slice(2)
   return rows[0]!.id;
 }
 
+/** Sets `key = value` in one `[section]` of a config.toml text (a test stack's own settings). */
+export function setToml(toml: string, section: string, key: string, value: string): string {
+  const start = toml.indexOf(`[${section}]`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = toml.indexOf("\n[", start + 1);
+  const body = toml.slice(start, end < 0 ? undefined : end);
+  const re = new RegExp(`^${key} = .*$`, "m");
+  const next = re.test(body) ? body.replace(re, `${key} = ${value}`) : `${body.trimEnd()}\n${key} = ${value}\n`;
+  return toml.slice(0, start) + next + (end < 0 ? "" : toml.slice(end));
+}
+
 /** Options every test client needs on Node 20 (realtime-js wants a WebSocket implementation). */
 export const nodeClientOptions = { realtime: { transport: ws as never } };
+
+/**
+ * Edge functions: the fixture `claims` (verify_jwt = false) checks the caller itself with
+ * getClaims() (the JWKS for ES256/RS256, auth for HS256) and reads the database as the caller;
+ * `echo` sits behind the stack's verify_jwt gate and reads the database as the caller.
+ */
+export async function functionsAccept(c: SupabaseClient, token: string) {
+  const { sub } = decodeJwt(token);
+  const { alg } = decodeProtectedHeader(token);
+  const claims = await c.functions.invoke("claims", { method: "GET", headers: { Authorization: `Bearer ${token}` } });
+  expect(claims.error).toBeNull();
+  expect(claims.data).toMatchObject({ alg, sub, role: "authenticated", whoami: { role: "authenticated", uid: sub }, error: null });
+  const echo = await c.functions.invoke("echo", { method: "GET", headers: { Authorization: `Bearer ${token}` } });
+  expect(echo.error).toBeNull();
+  expect(echo.data).toMatchObject({ whoami: { role: "authenticated", uid: sub }, error: null });
+}

@@ -19,6 +19,16 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * GoTrue's OAuthError (`oauthError(err, description)`): always 400 `{error, error_description}`,
+ * whatever X-Supabase-Api-Version says, and no error_code (the id_token grant answers with it).
+ */
+export class OAuthError extends AuthError {
+  constructor(public readonly error: string, description: string) {
+    super(400, "", description);
+  }
+}
+
 export const badRequest = (code: string, msg: string) => new AuthError(400, code, msg);
 export const unprocessable = (code: string, msg: string) => new AuthError(422, code, msg);
 export const forbidden = (code: string, msg: string) => new AuthError(403, code, msg);
@@ -39,6 +49,7 @@ export function toAuthError(e: unknown): AuthError | null {
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: AuthError, opts: { oauthLegacy?: boolean } = {}) {
+  if (err instanceof OAuthError) return sendJson(res, 400, { error: err.error, error_description: err.message });
   const headers: Record<string, string> = {};
   if (err.status === 429) headers["retry-after"] = String(err.retryAfter ?? 60);
   if (wantsNewShape(req)) {

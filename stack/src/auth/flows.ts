@@ -6,6 +6,7 @@ import { sendJson } from "../http.ts";
 import { clientInfo, limitIp, requireUser, type AuthContext, type Q } from "./context.ts";
 import { checkFrequency, createFlowState, sendToken, tokenHash, type Pkce } from "./emails.ts";
 import { AuthError, badRequest, forbidden, notFound, tooMany, unprocessable } from "./errors.ts";
+import { idTokenGrant } from "./idtoken.ts";
 import type { Bucket } from "./ratelimit.ts";
 import { optBool, optObject, optString, readBodyJson, validateEmail, type Body } from "./input.ts";
 import { redirectTarget, withFragment, withQuery } from "./redirect.ts";
@@ -218,7 +219,10 @@ export async function token(a: AuthContext, r: GatewayRequest) {
     if (out.error) throw out.error;
     session = out.session!;
   } else if (grant === "pkce") session = await pkceGrant(a, r, b);
-  else throw badRequest("unsupported_grant_type", "unsupported_grant_type");
+  else if (grant === "id_token") {
+    limitSignIn(a, r);
+    session = await idTokenGrant(a, r, b);
+  } else throw badRequest("unsupported_grant_type", "unsupported_grant_type");
   return sendJson(r.res, 200, session);
 }
 

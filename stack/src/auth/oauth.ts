@@ -16,7 +16,7 @@ import { findUserByEmail, findUserById, insertIdentity, insertUser } from "./use
 
 type ProviderName = "google" | "notion";
 
-interface ProviderUser {
+export interface ProviderUser {
   id: string;
   email: string;
   emailVerified: boolean;
@@ -184,7 +184,7 @@ function identityDataOf(pu: ProviderUser) {
 }
 
 /** Finds or creates the user of a provider identity, linking by verified email as GoTrue does. */
-async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promise<string> {
+export async function upsertUser(q: Q, provider: ProviderName, pu: ProviderUser): Promise<string> {
   const identityData = identityDataOf(pu);
   const existing = await q.query<{ user_id: string }>("select user_id from auth.identities where provider = $1 and provider_id = $2", [provider, pu.id]);
   let userId = existing.rows[0]?.user_id;

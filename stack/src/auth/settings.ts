@@ -9,6 +9,8 @@ export interface ProviderSettings {
   /** Base URL of the provider (GoTrue's `url`); "" means the real provider. */
   url: string;
   redirectUri: string;
+  /** GoTrue's skip_nonce_check: signInWithIdToken accepts ID tokens without checking the nonce. */
+  skipNonceCheck: boolean;
 }
 
 export interface RateLimits {
@@ -80,6 +82,7 @@ function provider(t: Table | undefined): ProviderSettings {
     secret: str(t?.secret, ""),
     url: str(t?.url, "").replace(/\/+$/, ""),
     redirectUri: str(t?.redirect_uri, ""),
+    skipNonceCheck: bool(t?.skip_nonce_check, false),
   };
 }
 

@@ -1,9 +1,13 @@
 // Channels on a real stack, in two languages: the owner adds a Telegram channel, pastes the
 // bot token (the screen then shows only that it is set), connects it (Parley sets the
-// webhook at the fake Telegram), a message from the fake platform is answered there; then an
-// API key is created on the HTTP API channel and answers through the SDK, in Node and in a
-// browser page of another site (streamed). Slack, Discord and WhatsApp are connected the same
-// way. Every conversation appears live in the owner's conversations page, opened beforehand.
+// webhook at the fake Telegram), and holds a conversation of two turns from the fake platform,
+// each answered there; then an API key is created on the HTTP API channel and holds a
+// conversation through the SDK (continued by the first answer's conversation id), and the SDK
+// streams an answer in a browser page of another site. Slack (replies in the same thread),
+// Discord (`/ask` twice in the same channel) and WhatsApp (the same number writing again) are
+// connected the same way and hold two-turn conversations too. Every conversation appears live
+// in the owner's conversations page, opened beforehand; opened there, it shows the second turn
+// arrive in the same conversation.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -25,6 +29,7 @@ import {
   telegramMessage,
   whatsappText,
   type FakePlatforms,
+  type PlatformCall,
 } from "../supabase/functions/_shared/channels/test-fixtures.ts";
 import { Parley } from "../sdk/src/index.ts";
 
@@ -34,29 +39,99 @@ const ART = path.join(import.meta.dirname, "artifacts");
 type Msgs = Record<string, string>;
 const readArea = (area: string, code: string): Msgs =>
   JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "frontend", "src", "i18n", "messages", area, `${code}.json`), "utf8")) as Msgs;
-const readMessages = (code: string): Msgs => ({ ...readArea("channels", code), ...readArea("conversations", code) });
+/** The shell's messages (area "": the cookie banner's), the channels' and the conversations'. */
+const readMessages = (code: string): Msgs => ({ ...readArea("", code), ...readArea("channels", code), ...readArea("conversations", code) });
 
 /**
  * The owner's conversations page, opened before anything is sent: each conversation must
  * appear there live (no reload), as a row with its first question and its channel. The same
  * question may already be there (the other language's run asked it): `count` before sending,
- * then `shows` waits for one row more.
+ * then `shows` waits for one row more. `follow` does the same for a conversation of several
+ * turns: it notes the rows before the first turn, finds the new one after it, opens it beside
+ * the list (a click in the app, not a reload) and waits for each later turn to arrive in it.
  */
 async function openLiveConversations(context: BrowserContext, prefix: string, m: Msgs) {
   const page = await context.newPage();
   await page.goto(`${app.appUrl}${prefix}/app/conversations`);
-  await page.getByRole("list", { name: m["conversations.list.label"] }).waitFor({ timeout: 20_000 });
-  const url = page.url(); // where the page settled (…/conversations/all)
+  const list = page.getByRole("list", { name: m["conversations.list.label"] });
+  await list.waitFor({ timeout: 20_000 });
+  // The cookie banner would cover rows this page clicks: answer it as a person would.
+  const banner = page.getByTestId("consent-banner");
+  await banner.getByRole("button", { name: m["consent.necessaryOnly"], exact: true }).click({ timeout: 20_000 });
+  await banner.waitFor({ state: "detached" });
+  const base = new URL(page.url()).pathname; // where the page settled (…/conversations/all)
+  // A mark a reload would wipe out: every check below makes sure it is still there.
+  await page.evaluate(() => { (window as unknown as { liveMark?: boolean }).liveMark = true; });
+  async function stillOpen() {
+    assert.equal(await page.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark), true, "the page was not reloaded");
+    assert.ok(new URL(page.url()).pathname.startsWith(base), `the page was not left: ${page.url()}`);
+  }
   const rows = (question: string, channel: string) =>
-    page.getByRole("listitem").filter({ hasText: question }).filter({ hasText: m[`conversations.channel.${channel}`]! });
+    list.getByRole("listitem").filter({ hasText: question }).filter({ hasText: m[`conversations.channel.${channel}`]! });
+  const hrefs = (question: string, channel: string) => rows(question, channel).getByRole("link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   return {
     page,
     count: (question: string, channel: string) => rows(question, channel).count(),
     async shows(question: string, channel: string, before: number) {
       await rows(question, channel).nth(before).waitFor({ timeout: 20_000 });
-      assert.equal(page.url(), url, "the page was not reloaded or left");
+      await stillOpen();
+    },
+    /** Call before the first turn is sent; `appeared` after its reply arrived. */
+    async follow(question: string, channel: string) {
+      const known = new Set(await hrefs(question, channel));
+      const view = page.locator("article.conv-view");
+      const asked = [question];
+      /** Each asked question and its answer, in order, in the open conversation. */
+      async function waitTurns() {
+        const want = { total: asked.length * 2, questions: asked };
+        try {
+          await page.waitForFunction(turnsShown, want, { timeout: 20_000 });
+        } catch (e) {
+          assert.fail(`the open ${channel} conversation should show ${JSON.stringify(want)}, shows ${JSON.stringify(await page.evaluate(turnsShown, null))}: ${(e as Error).message}`);
+        }
+        await view.getByRole("heading", { name: question, level: 2 }).waitFor();
+        await stillOpen();
+      }
+      return {
+        /** The new conversation's row appeared live; it is opened beside the list. Returns its chat id. */
+        async appeared(): Promise<string> {
+          await rows(question, channel).nth(known.size).waitFor({ timeout: 20_000 });
+          await stillOpen();
+          const fresh = (await hrefs(question, channel)).filter((h) => !known.has(h));
+          assert.equal(fresh.length, 1, `one new ${channel} conversation: ${fresh.join(", ")}`);
+          const chatId = /\/chat\/([0-9a-f-]{36})$/.exec(fresh[0]!)?.[1];
+          assert.ok(chatId, `a conversation link: ${fresh[0]}`);
+          await list.locator(`a[href="${fresh[0]}"]`).click();
+          await page.waitForURL((u) => u.pathname.endsWith(`/chat/${chatId}`), { timeout: 20_000 });
+          await waitTurns();
+          return chatId;
+        },
+        /** Before a later turn is sent: how many rows start with that question (other chats). */
+        count: (next: string) => rows(next, channel).count(),
+        /** The later turn arrived live in the same open conversation; no conversation started with it. */
+        async continued(next: string, before: number) {
+          asked.push(next);
+          await waitTurns();
+          assert.equal(await rows(next, channel).count(), before, `"${next}" started no ${channel} conversation of its own`);
+        },
+      };
     },
   };
+}
+
+/**
+ * In the page: the open conversation's message count and the visitor's questions, in order;
+ * with `want`, false until they are exactly that.
+ */
+function turnsShown(want: { total: number; questions: string[] } | null) {
+  const ol = document.querySelector("article.conv-view .conv-view__messages");
+  const items = ol ? Array.from(ol.children) : [];
+  const seen = {
+    total: items.length,
+    questions: items.filter((li) => li.classList.contains("conv-msg--user")).map((li) => li.querySelector(".conv-msg__text")?.textContent ?? ""),
+  };
+  if (!want) return seen;
+  return seen.total === want.total && JSON.stringify(seen.questions) === JSON.stringify(want.questions) ? seen : false;
 }
 
 /** Another site's page that loads @parley/sdk (bundled for browsers) as a module. */
@@ -111,7 +186,7 @@ const APP_SECRET = "e2e-whatsapp-app-secret";
 for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] as const) {
   describe(`channels (${code})`, () => {
     const m = readMessages(code);
-    it("connects Telegram through its fake, holds a conversation there, and answers over the HTTP API", async () => {
+    it("connects Telegram through its fake and holds a conversation there and over the HTTP API", async () => {
       const context = await signedInContext(browser, app, code === "de" ? "dark" : "light");
       const live = await openLiveConversations(context, prefix, m);
       const page = await context.newPage();
@@ -153,15 +228,26 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
 
         // A message from Telegram is answered at the fake.
         const tgQuestion = "Are my notes encrypted?";
-        const tgBefore = await live.count(tgQuestion, "telegram");
+        const tg = await live.follow(tgQuestion, "telegram");
+        const toChat = (c: PlatformCall) => c.platform === "telegram" && c.method === "sendMessage" && c.body.chat_id === String(chatId);
         const res = await deliverTelegram(fake.telegramWebhook!.url, fake.telegramWebhook!.secret_token, telegramMessage(tgQuestion, { chatId }));
         assert.equal(res.status, 200);
         await res.body?.cancel();
-        const [reply] = await fake.waitFor((c) => c.platform === "telegram" && c.method === "sendMessage" && c.body.chat_id === String(chatId));
+        const [reply] = await fake.waitFor(toChat);
         assert.match(reply!.body.text, /encrypted/);
 
-        // The conversation appears in the owner's open conversations page.
-        await live.shows(tgQuestion, "telegram", tgBefore);
+        // The conversation appears in the owner's open conversations page; opened there, the
+        // next message of the same Telegram chat arrives in it.
+        await tg.appeared();
+        const tgNext = "How do I reset my password?";
+        const tgNextBefore = await tg.count(tgNext);
+        const res2 = await deliverTelegram(fake.telegramWebhook!.url, fake.telegramWebhook!.secret_token, telegramMessage(tgNext, { chatId }));
+        assert.equal(res2.status, 200);
+        await res2.body?.cancel();
+        const replies = await fake.waitFor(toChat, 2);
+        assert.equal(replies.length, 2);
+        assert.match(replies[1]!.body.text, /Forgot password/);
+        await tg.continued(tgNext, tgNextBefore);
         await live.page.screenshot({ path: path.join(ART, `channels-conversations-${code}.png`), fullPage: true });
 
         // The HTTP API: a key shown once, used by the SDK.
@@ -174,11 +260,20 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         assert.match(key, /^pk_[A-Za-z0-9_-]{43}$/);
         await page.locator("tr", { hasText: `e2e ${code}` }).waitFor();
         const apiQuestion = "Can I download all my data?";
-        const apiBefore = await live.count(apiQuestion, "api");
-        const answer = await new Parley({ apiKey: key, baseUrl: app.apiUrl }).chat.send({ message: apiQuestion });
+        const api = await live.follow(apiQuestion, "api");
+        const parley = new Parley({ apiKey: key, baseUrl: app.apiUrl });
+        const answer = await parley.chat.send({ message: apiQuestion });
         assert.match(answer.content, /Export|download/i);
         await page.screenshot({ path: path.join(ART, `channels-api-${code}.png`), fullPage: true });
-        await live.shows(apiQuestion, "api", apiBefore);
+        assert.equal(await api.appeared(), answer.chatId);
+        // The conversation continued by the id of the first answer.
+        const apiNext = "How do I share a note?";
+        const apiNextBefore = await api.count(apiNext);
+        const next = await parley.chat.send({ message: apiNext, conversationId: answer.conversationId });
+        assert.match(next.content, /Share/);
+        assert.equal(next.conversationId, answer.conversationId);
+        assert.equal(next.chatId, answer.chatId);
+        await api.continued(apiNext, apiNextBefore);
 
         // The SDK in a browser, on another site's page: the answer streams through the key.
         const sdkPage = await context.newPage();
@@ -205,7 +300,7 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
       await context.close();
     });
 
-    it("connects Slack, Discord and WhatsApp through the screens and each answers at its fake", async () => {
+    it("connects Slack, Discord and WhatsApp through the screens and holds a conversation through each fake", async () => {
       const context = await signedInContext(browser, app, "light");
       const live = await openLiveConversations(context, prefix, m);
       const page = await context.newPage();
@@ -237,25 +332,45 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         // Slack
         const slack = await addAndConnect("slack", { "bot-token": fake.tokens.slack, "signing-secret": SIGNING_SECRET });
         const ts = `${Math.floor(Date.now() / 1000)}.00${chatId}`;
+        const inThread = (c: PlatformCall) => c.platform === "slack" && c.method === "chat.postMessage" && c.body.thread_ts === ts;
         const slackQuestion = "Are my notes encrypted?";
-        const slackBefore = await live.count(slackQuestion, "slack");
+        const sl = await live.follow(slackQuestion, "slack");
         const s = await deliverSlack(slack.url, SIGNING_SECRET, slackMention(slackQuestion, { ts }));
         assert.equal(s.status, 200);
         await s.body?.cancel();
-        const [post] = await fake.waitFor((c) => c.platform === "slack" && c.method === "chat.postMessage" && c.body.thread_ts === ts);
+        const [post] = await fake.waitFor(inThread);
         assert.match(post!.body.text, /encrypted/);
-        await live.shows(slackQuestion, "slack", slackBefore);
+        await sl.appeared();
+        // A reply in the same thread (its own ts, the thread's thread_ts) continues the chat.
+        const slackNext = "Can I use the app offline?";
+        const slackNextBefore = await sl.count(slackNext);
+        const s2 = await deliverSlack(slack.url, SIGNING_SECRET, slackMention(slackNext, { ts: `${Math.floor(Date.now() / 1000) + 1}.01${chatId}`, threadTs: ts }));
+        assert.equal(s2.status, 200);
+        await s2.body?.cancel();
+        const posts = await fake.waitFor(inThread, 2);
+        assert.equal(posts.length, 2);
+        assert.match(posts[1]!.body.text, /offline/);
+        await sl.continued(slackNext, slackNextBefore);
 
         // Discord
         const discord = await addAndConnect("discord", { "bot-token": fake.tokens.discord });
         const discordQuestion = "Can I download all my data?";
-        const discordBefore = await live.count(discordQuestion, "discord");
+        const dc = await live.follow(discordQuestion, "discord");
         const ask = discordAsk(fake.discord.applicationId, discordQuestion);
         const d = await deliverDiscord(discord.url, fake.discord.privateKey, ask);
         assert.deepEqual(await d.json(), { type: 5 });
         const [edit] = await fake.waitFor((c) => c.platform === "discord" && c.path.includes(encodeURIComponent(ask.token)));
         assert.match(edit!.body.content, /Export|download/i);
-        await live.shows(discordQuestion, "discord", discordBefore);
+        await dc.appeared();
+        // The same member asks again in the same Discord channel: the same chat.
+        const discordNext = "Can I nest notebooks?";
+        const discordNextBefore = await dc.count(discordNext);
+        const ask2 = discordAsk(fake.discord.applicationId, discordNext, { channel: ask.channel_id, user: ask.member.user.id });
+        const d2 = await deliverDiscord(discord.url, fake.discord.privateKey, ask2);
+        assert.deepEqual(await d2.json(), { type: 5 });
+        const [edit2] = await fake.waitFor((c) => c.platform === "discord" && c.path.includes(encodeURIComponent(ask2.token)));
+        assert.match(edit2!.body.content, /nested/);
+        await dc.continued(discordNext, discordNextBefore);
 
         // WhatsApp: the verify token is shown once, Meta's GET check passes with it.
         const phone = `10987${chatId}`;
@@ -272,13 +387,24 @@ for (const [prefix, code, chatId] of [["", "en", 71001], ["/de", "de", 71002]] a
         await page.getByRole("alert").filter({ hasText: "24 hours" }).waitFor();
         // The next answered message clears it.
         const whatsappQuestion = "Are my notes encrypted?";
-        const whatsappBefore = await live.count(whatsappQuestion, "whatsapp");
+        const toSender = (c: PlatformCall) => c.platform === "whatsapp" && c.method === "messages" && c.body.to === `1555${chatId}`;
+        const wz = await live.follow(whatsappQuestion, "whatsapp");
         const w = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1555${chatId}`, whatsappQuestion));
         assert.equal(w.status, 200);
         await w.body?.cancel();
-        const [sent] = await fake.waitFor((c) => c.platform === "whatsapp" && c.method === "messages" && c.body.to === `1555${chatId}`);
+        const [sent] = await fake.waitFor(toSender);
         assert.match(sent!.body.text.body, /encrypted/);
-        await live.shows(whatsappQuestion, "whatsapp", whatsappBefore);
+        await wz.appeared();
+        // The same number writes again: the same chat.
+        const whatsappNext = "How do I turn on two-factor authentication?";
+        const whatsappNextBefore = await wz.count(whatsappNext);
+        const w2 = await deliverWhatsApp(wa.url, APP_SECRET, whatsappText(phone, `1555${chatId}`, whatsappNext));
+        assert.equal(w2.status, 200);
+        await w2.body?.cancel();
+        const sentAll = await fake.waitFor(toSender, 2);
+        assert.equal(sentAll.length, 2);
+        assert.match(sentAll[1]!.body.text.body, /two-factor/i);
+        await wz.continued(whatsappNext, whatsappNextBefore);
 
         // All three are connected in the list.
         await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/channels`);

@@ -79,6 +79,77 @@ Deno.test("HTML: main content with headings, chrome and dropped selectors remove
   assert.equal(extractHtml(html, "http://docs.test/", { keepSelectors: ["[[invalid"] }).text, "");
 });
 
+Deno.test("HTML: <pre> stays a code block, so # comment lines never become headings or tiny chunks", () => {
+  const prose = (topic: string) =>
+    `<p>This section explains how to ${topic} with the command line tools that ship with the server.</p>`;
+  const html = `<!doctype html><html><head><title>Backup</title></head><body>
+    <nav><a href="/">Home</a></nav>
+    <main><h1>Backup</h1>${prose("plan backups")}
+    <h2>Dump a database</h2>${prose("dump one database")}
+    <pre class="programlisting"><code class="language-bash"># dump the database
+pg_dump mydb &gt; db.sql
+
+# restore it
+  psql mydb &lt; db.sql</code></pre>
+    <h2>Restore</h2>${prose("restore a dump")}
+    <pre># only comments here<br># and one more</pre>
+    <h3>Notes</h3>${prose("check a restore")}</main></body></html>`;
+  const page = extractHtml(html, "http://docs.test/backup");
+  assert.ok(
+    page.text.includes(
+      "```bash\n# dump the database\npg_dump mydb > db.sql\n\n# restore it\n  psql mydb < db.sql\n```",
+    ),
+    "line breaks, blank lines and indentation of the code are kept inside a fence",
+  );
+  assert.ok(page.text.includes("```\n# only comments here\n# and one more\n```"), "<br> inside <pre> is a line break");
+
+  const chunks = chunkText(page.text, { title: page.title });
+  assert.deepEqual(
+    [...new Set(chunks.map((c) => c.heading_path))],
+    ["Backup", "Backup > Dump a database", "Backup > Restore", "Backup > Restore > Notes"],
+    "only the page's headings make heading paths",
+  );
+  for (const c of chunks) {
+    assert.doesNotMatch(c.heading_path, /dump the database|restore it|comments|one more/);
+    assert.ok(c.content.length >= 50, `no tiny chunk: ${JSON.stringify(c.content)}`);
+  }
+  const dump = chunks.find((c) => c.heading_path === "Backup > Dump a database")!;
+  assert.match(
+    dump.content,
+    /tools that ship with the server\.\n\n```bash\n# dump the database\npg_dump mydb > db\.sql\n\n# restore it\n {2}psql/,
+  );
+
+  // a fence inside the code makes a longer fence; the chunker keeps the inner one as code
+  const nested = extractHtml("<main><h1>Fences</h1><pre>```\n# inner\n```</pre></main>", "http://docs.test/");
+  assert.equal(nested.text, "# Fences\n\n````\n```\n# inner\n```\n````");
+  assert.deepEqual(
+    chunkText(nested.text).map((c) => c.heading_path),
+    ["Fences"],
+  );
+});
+
+Deno.test("chunks: a long code block is cut at line ends, each piece fenced again", () => {
+  const lines = Array.from({ length: 60 }, (_, i) => `# step ${i}\nrun --flag=${i} input-${i}.txt`);
+  const text = `# Script\n\nThe whole script follows.\n\n~~~sh\n${lines.join("\n")}\n~~~\n\nAfter the code.`;
+  const chunks = chunkText(text, { maxChars: 300 });
+  assert.ok(chunks.length > 5);
+  const body: string[] = [];
+  for (const c of chunks) {
+    assert.equal(c.heading_path, "Script");
+    assert.ok(c.content.length <= 300, `chunk too long: ${c.content.length}`);
+    for (const block of c.content.matchAll(/~~~sh\n([\s\S]*?)\n~~~/g)) body.push(...block[1].split("\n"));
+  }
+  // overlap may repeat a piece; in order and without repeats the pieces are the script
+  assert.deepEqual(
+    [...new Set(body)],
+    lines
+      .join("\n")
+      .split("\n")
+      .filter((l, i, a) => a.indexOf(l) === i),
+  );
+  assert.ok(chunks.at(-1)!.content.endsWith("~~~\n\nAfter the code."));
+});
+
 Deno.test("URL globs", () => {
   assert.ok(globToRegExp("/docs/*").test("/docs/install"));
   assert.ok(!globToRegExp("/docs/*").test("/docs/a/b"));

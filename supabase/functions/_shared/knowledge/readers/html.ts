@@ -77,12 +77,52 @@ function queryAll(root: El, selector: string): El[] {
   }
 }
 
+/** The text of a `<pre>` as written: line breaks and indentation kept, `<br>` as a break. */
+function preformattedText(node: El): string {
+  if (node.nodeType === 3) return String(node.textContent ?? "");
+  if (node.nodeType !== 1) return "";
+  const tag = String(node.localName ?? node.tagName ?? "").toLowerCase();
+  if (tag === "br") return "\n";
+  if (SKIP.has(tag)) return "";
+  return [...(node.childNodes ?? [])].map(preformattedText).join("");
+}
+
+/** The language a highlighter names on a `<pre>` or its `<code>` (class "language-sql", "lang-js", data-lang). */
+function codeLanguage(pre: El): string {
+  const code = pre.querySelector?.("code");
+  for (const el of [pre, code]) {
+    const cls = String(el?.getAttribute?.("class") ?? "");
+    const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i.exec(cls) ?? /(?:^|\s)highlight-source-([\w+#-]+)/i.exec(cls);
+    if (m) return m[1].toLowerCase();
+    const attr = el?.getAttribute?.("data-lang") ?? el?.getAttribute?.("data-language");
+    if (attr && /^[\w+#.-]+$/.test(attr)) return String(attr).toLowerCase();
+  }
+  return "";
+}
+
+/**
+ * A `<pre>` as a fenced code block, so the chunker keeps it as code: `# comment` lines of shell,
+ * Python or SQL-plus examples must not become headings. The fence is longer than any backtick
+ * run at a line start inside the code.
+ */
+function fencedCode(pre: El): string {
+  const code = preformattedText(pre)
+    .replace(/\r\n?/g, "\n")
+    .replace(/^\n+|\s+$/g, "");
+  if (!code.trim()) return "";
+  const longest = Math.max(2, ...[...code.matchAll(/^\s*(`{3,})/gm)].map((m) => m[1].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`;
+}
+
 /** Markdown-ish text of an element tree. */
 export function elementToText(root: El): string {
   const out: string[] = [];
-  const walk = (node: El, pre: boolean) => {
+  // Code blocks are set aside and put back after the whitespace clean-up, which would flatten them.
+  const code: string[] = [];
+  const walk = (node: El) => {
     if (node.nodeType === 3) {
-      out.push(pre ? node.textContent : node.textContent.replace(/\s+/g, " "));
+      out.push(node.textContent.replace(/\s+/g, " "));
       return;
     }
     if (node.nodeType !== 1) return;
@@ -97,15 +137,19 @@ export function elementToText(root: El): string {
       return;
     }
     if (tag === "br") return void out.push("\n");
+    if (tag === "pre") {
+      const block = fencedCode(node);
+      if (block) out.push(`\n\n\u0000${code.push(block) - 1}\u0000\n\n`);
+      return;
+    }
     if (tag === "li") out.push("\n- ");
     else if (tag === "td" || tag === "th") out.push(" | ");
-    else if (tag === "pre") out.push("\n\n");
     else if (BLOCK.has(tag)) out.push("\n\n");
-    for (const child of node.childNodes ?? []) walk(child, pre || tag === "pre");
+    for (const child of node.childNodes ?? []) walk(child);
     if (tag === "tr") out.push("\n");
     else if (BLOCK.has(tag)) out.push("\n\n");
   };
-  walk(root, false);
+  walk(root);
   return out
     .join("")
     .split("\n")
@@ -118,7 +162,8 @@ export function elementToText(root: El): string {
     .join("\n")
     .replace(/^[ \t]+(?!-)/gm, "")
     .replace(/\n{3,}/g, "\n\n")
-    .trim();
+    .trim()
+    .replace(/\u0000(\d+)\u0000/g, (_, i) => code[Number(i)]);
 }
 
 export function extractHtml(html: string, baseUrl: string, options: HtmlOptions = {}): HtmlPage {

@@ -128,6 +128,48 @@ pg_dump mydb &gt; db.sql
   );
 });
 
+Deno.test("HTML: when <main> keeps too little of the visible text, the body without chrome is kept", () => {
+  const para = (n: number, topic: string) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<p>Paragraph ${i} about ${topic} gives one more detail a reader needs.</p>`,
+    ).join("");
+  // a reference page in the shape of many generated docs: a short summary in <article>, the
+  // description and parameters in sections next to it
+  const reference = `<!doctype html><html><head><title>CREATE WIDGET</title></head><body>
+    <header><a href="/">Acme docs</a> <a href="/search">Search</a></header>
+    <nav><ul><li><a href="/a">CREATE GADGET</a></li><li><a href="/b">DROP WIDGET</a></li></ul></nav>
+    <article><header><h1>CREATE WIDGET</h1><p>Define a new widget.</p></header>
+      <pre>CREATE WIDGET name [ SIZE size ]</pre></article>
+    <section id="description"><h2>Description</h2>${para(12, "what a widget is")}</section>
+    <section id="parameters"><h2>Parameters</h2><dl><dt>name</dt><dd>The name of the widget to create.</dd></dl>${para(4, "sizes")}</section>
+    <aside>Was this page helpful?</aside>
+    <footer>© Acme <a href="/legal">Legal</a></footer></body></html>`;
+  const page = extractHtml(reference, "http://docs.test/sql-createwidget");
+  assert.equal(page.extraction, "body");
+  assert.match(page.text, /^# CREATE WIDGET\n\nDefine a new widget\.\n\n```\nCREATE WIDGET name \[ SIZE size \]\n```/);
+  assert.match(page.text, /## Description\n\nParagraph 0 about what a widget is/);
+  assert.match(page.text, /## Parameters\n\nname\n\nThe name of the widget to create\./);
+  assert.match(page.text, /Paragraph 3 about sizes gives one more detail a reader needs\.$/);
+  assert.doesNotMatch(page.text, /Acme docs|CREATE GADGET|DROP WIDGET|helpful|Legal/, "the page's chrome stays out");
+  assert.equal(page.visibleChars, page.text.length);
+  assert.deepEqual(
+    chunkText(page.text, { title: page.title })
+      .map((c) => c.heading_path)
+      .filter((p, i, a) => a.indexOf(p) === i),
+    ["CREATE WIDGET", "CREATE WIDGET > Description", "CREATE WIDGET > Parameters"],
+  );
+
+  // a page whose <main> holds its content keeps only <main>, however long the menu around it
+  const menu = `<div class="menu">${Array.from({ length: 40 }, (_, i) => `<a href="/p${i}">Page ${i}</a>`).join(" ")}</div>`;
+  const guide = `<body>${menu}<main><h1>Guide</h1>${para(10, "the guide")}</main><p>Edit this page on GitHub.</p></body>`;
+  const kept = extractHtml(guide, "http://docs.test/guide");
+  assert.equal(kept.extraction, "main");
+  assert.match(kept.text, /^# Guide\n\nParagraph 0 about the guide/);
+  assert.doesNotMatch(kept.text, /Page 12|Edit this page/);
+  assert.ok(kept.text.length >= 0.4 * kept.visibleChars);
+});
+
 Deno.test("chunks: a long code block is cut at line ends, each piece fenced again", () => {
   const lines = Array.from({ length: 60 }, (_, i) => `# step ${i}\nrun --flag=${i} input-${i}.txt`);
   const text = `# Script\n\nThe whole script follows.\n\n~~~sh\n${lines.join("\n")}\n~~~\n\nAfter the code.`;

@@ -5,7 +5,8 @@ import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
 import { extractHtml } from "../_shared/knowledge/readers/html.ts";
 import { csvToDocuments, fileKind } from "../_shared/knowledge/readers/files.ts";
 import { notionId } from "../_shared/knowledge/readers/notion.ts";
-import { globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import { crawlWeb, globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import type { SourceContext } from "../_shared/knowledge/readers/types.ts";
 import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/readers/youtube.ts";
 import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { parseSettings } from "./settings.ts";
@@ -208,6 +209,68 @@ Deno.test("settings are validated per type", () => {
   assert.throws(() => parseSettings("file", { files: [] }), /invalid_settings|files/);
   assert.throws(() => parseSettings("nope", {}), /Unknown data source type/);
   assert.deepEqual(parseSettings("notion", {}).settings, { pages: [], databases: [] });
+});
+
+/** A site of `pages` pages linked from its start page, each answering after `ms`; counts requests in flight. */
+function starSite(pages: number, ms: number) {
+  const stats = { inFlight: 0, maxInFlight: 0, starts: [] as number[] };
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const { pathname } = new URL(req.url);
+    if (pathname === "/robots.txt" || pathname === "/sitemap.xml") return new Response("", { status: 404 });
+    stats.starts.push(performance.now());
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    await new Promise((r) => setTimeout(r, ms));
+    stats.inFlight--;
+    const links =
+      pathname === "/" ? Array.from({ length: pages - 1 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join("") : "";
+    return new Response(`<title>${pathname}</title><main><p>Page ${pathname}.</p>${links}</main>`, {
+      headers: { "content-type": "text/html" },
+    });
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, stats, close: () => server.shutdown() };
+}
+
+async function crawlStar(settings: { concurrency?: number; delay_ms: number }, pages = 13, ms = 40) {
+  const site = starSite(pages, ms);
+  const urls: string[] = [];
+  const ctx: SourceContext = {
+    botLanguage: "en",
+    allowPrivate: true,
+    emit: (doc) => Promise.resolve(void urls.push(doc.url)),
+    fail: (url, code) => assert.fail(`${url}: ${code}`),
+    warn: () => {},
+    progress: () => Promise.resolve(),
+    cancelled: () => Promise.resolve(false),
+  };
+  try {
+    await crawlWeb({ url: `${site.url}/`, max_depth: 1, use_sitemap: false, ...settings }, ctx);
+  } finally {
+    await site.close();
+  }
+  assert.equal(urls.length, pages, "every page is read");
+  return site.stats;
+}
+
+Deno.test("crawl: concurrency is validated and respected; the delay spaces request starts across workers", async () => {
+  const web = (extra: Record<string, unknown>) => parseSettings("web", { url: "https://docs.test", ...extra });
+  const defaults = web({});
+  assert.ok(defaults.type === "web" && defaults.settings.concurrency === 2 && defaults.settings.delay_ms === 200);
+  const eight = web({ concurrency: 8 });
+  assert.equal(eight.type === "web" && eight.settings.concurrency, 8);
+  for (const bad of [0, 9, 2.5, "4"]) {
+    assert.throws(() => web({ concurrency: bad }), /invalid_settings|concurrency/, `concurrency ${bad} is refused`);
+  }
+  assert.throws(() => web({ delay_ms: -1 }), /delay_ms/);
+  assert.throws(() => web({ delay_ms: 10_001 }), /delay_ms/);
+
+  assert.equal((await crawlStar({ concurrency: 1, delay_ms: 0 })).maxInFlight, 1);
+  assert.equal((await crawlStar({ concurrency: 4, delay_ms: 0 })).maxInFlight, 4);
+  assert.equal((await crawlStar({ delay_ms: 0 })).maxInFlight, 2, "two at once by default");
+  // 100 ms apart, 4 workers: never more than one start per 100 ms (timers may fire a little early)
+  const spaced = await crawlStar({ concurrency: 4, delay_ms: 100 }, 6, 10);
+  const gaps = spaced.starts.slice(1).map((t, i) => t - spaced.starts[i]);
+  assert.ok(Math.min(...gaps) >= 90, `request starts ${gaps.map(Math.round).join(", ")} ms apart`);
 });
 
 Deno.test("files: kinds and CSV rows as documents", () => {

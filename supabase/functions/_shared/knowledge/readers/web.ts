@@ -21,7 +21,11 @@ export interface WebSettings {
   drop_selectors?: string[];
   use_sitemap?: boolean;
   delay_ms?: number;
+  concurrency?: number;
 }
+
+/** Pages fetched at once when a source does not say (settings.ts validates 1–8). */
+export const DEFAULT_CONCURRENCY = 2;
 
 const BOT_NAME = "ParleyBot";
 const PAGE_BYTES = 5 * 1024 * 1024;
@@ -62,6 +66,21 @@ export function normalizeUrl(href: string): string | null {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The politeness delay: requests to the host start at least `delay` ms apart, however many
+ * workers there are (as a per-host download delay in Scrapy or wget --wait). Each call
+ * reserves the next start time and waits for it.
+ */
+export function politeStarts(delay: number): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + delay;
+    if (at > now) await sleep(at - now);
+  };
+}
+
 async function fetchSitemapUrls(
   url: string,
   fetchOptions: SafeFetchOptions,
@@ -97,6 +116,8 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
   const include = settings.include?.filter(Boolean) ?? [];
   const exclude = settings.exclude?.filter(Boolean) ?? [];
   const delay = Math.min(Math.max(settings.delay_ms ?? 200, 0), 10_000);
+  const workers = single ? 1 : Math.min(Math.max(Math.trunc(settings.concurrency ?? DEFAULT_CONCURRENCY), 1), 8);
+  const politely = politeStarts(delay);
   const fetchOptions: SafeFetchOptions = { timeoutMs: 20_000, allowPrivate: ctx.allowPrivate };
 
   // robots.txt: missing or unreadable means everything is allowed
@@ -195,7 +216,7 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     });
   };
 
-  // Two workers, each waiting `delay` between its requests.
+  // `workers` pages in flight at most, their requests started `delay` apart.
   const worker = async () => {
     while ((queue.length || active) && taken < maxPages) {
       if (await ctx.cancelled()) return;
@@ -207,14 +228,14 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       taken++;
       active++;
       try {
+        await politely();
         await visit(item);
       } finally {
         active--;
         done++;
         await ctx.progress(done, total());
       }
-      if (delay) await sleep(delay);
     }
   };
-  await Promise.all([worker(), worker()]);
+  await Promise.all(Array.from({ length: workers }, worker));
 }

@@ -1,6 +1,8 @@
 // Web sources: one page, or a polite crawl of one host from a start URL
 // (breadth first, depth and page limits, sitemap.xml discovery, robots.txt,
-// include/exclude globs, canonical URLs). Every request goes through safeFetch.
+// include/exclude globs, canonical URLs). Every request goes through safeFetch. A re-sync
+// asks conditionally (If-None-Match / If-Modified-Since with what the page said last time);
+// a 304 keeps the document and follows the links stored with it.
 import robotsParserModule from "npm:robots-parser@3.0.1";
 
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
@@ -29,6 +31,8 @@ export const DEFAULT_CONCURRENCY = 2;
 
 const BOT_NAME = "ParleyBot";
 const PAGE_BYTES = 5 * 1024 * 1024;
+/** Same-site links stored per page, for following them when it answers 304. */
+const MAX_STORED_LINKS = 2000;
 
 /** A URL glob: `*` any run of characters except `/`, `**` anything, `?` one character. */
 export function globToRegExp(glob: string): RegExp {
@@ -170,12 +174,27 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       ctx.warn(item.url, "robots_disallowed", "robots.txt asks crawlers not to fetch this page");
       return;
     }
+    const before = ctx.previous?.(item.url);
+    const conditional: Record<string, string> = {};
+    if (before?.etag) conditional["if-none-match"] = before.etag;
+    if (before?.lastModified) conditional["if-modified-since"] = before.lastModified;
     let res;
     try {
-      res = await safeFetch(item.url, { ...fetchOptions, maxBytes: PAGE_BYTES, onTooLarge: "truncate" });
+      res = await safeFetch(item.url, {
+        ...fetchOptions,
+        headers: conditional,
+        maxBytes: PAGE_BYTES,
+        onTooLarge: "truncate",
+      });
     } catch (e) {
       const err = e as SafeFetchError;
       ctx.fail(item.url, err.code ?? "fetch_failed", err.message);
+      return;
+    }
+    if (res.status === 304 && before && !res.redirects.length) {
+      indexed.add(item.url);
+      ctx.unchanged?.(item.url);
+      if (item.depth < maxDepth) for (const link of before.links) enqueue(link, item.depth + 1);
       return;
     }
     if (res.redirects.length) {
@@ -207,12 +226,23 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     if (indexed.has(docUrl)) return;
     indexed.add(docUrl);
     if (page.noindex) return void ctx.warn(docUrl, "noindex", "The page asks not to be indexed");
+    // validators describe the response of this address; stored under another (canonical) one
+    // they would be sent for a page they do not describe
+    const sameAddress = !res.redirects.length && docUrl === item.url;
+    const links = [
+      ...new Set(page.links.map(normalizeUrl).filter((u): u is string => !!u && new URL(u).host === origin.host)),
+    ].slice(0, MAX_STORED_LINKS);
     await ctx.emit({
       url: docUrl,
       title: page.title || docUrl,
       text: page.text,
       language: page.lang ?? null,
       metadata: {},
+      http: {
+        etag: sameAddress ? res.headers.get("etag") : null,
+        lastModified: sameAddress ? res.headers.get("last-modified") : null,
+        links,
+      },
     });
   };
 

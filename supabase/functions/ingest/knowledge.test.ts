@@ -120,6 +120,17 @@ pg_dump mydb &gt; db.sql
     /tools that ship with the server\.\n\n```bash\n# dump the database\npg_dump mydb > db\.sql\n\n# restore it\n {2}psql/,
   );
 
+  // text that only starts like a heading (an operator in a table cell) is escaped, not a heading
+  const ops = extractHtml(
+    "<main><h1>Operators</h1><table><tr><td># path → integer</td><td>Number of points.</td></tr></table></main>",
+    "http://docs.test/",
+  );
+  assert.equal(ops.text, "# Operators\n\n\\# path → integer | Number of points.");
+  assert.deepEqual(
+    chunkText(ops.text).map((c) => c.heading_path),
+    ["Operators"],
+  );
+
   // a fence inside the code makes a longer fence; the chunker keeps the inner one as code
   const nested = extractHtml("<main><h1>Fences</h1><pre>```\n# inner\n```</pre></main>", "http://docs.test/");
   assert.equal(nested.text, "# Fences\n\n````\n```\n# inner\n```\n````");

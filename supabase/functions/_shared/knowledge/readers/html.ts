@@ -141,6 +141,9 @@ function removeChrome(root: El): void {
   }
 }
 
+/** Marks the lines that are headings of the page, so text that merely starts with "#" is not read as one. */
+const HEADING_MARK = "\u0001";
+
 /** Markdown-ish text of an element tree. */
 export function elementToText(root: El): string {
   const out: string[] = [];
@@ -159,7 +162,7 @@ export function elementToText(root: El): string {
       const text = String(node.textContent ?? "")
         .replace(/\s+/g, " ")
         .trim();
-      if (text) out.push(`\n\n${"#".repeat(Number(h[1]))} ${text}\n\n`);
+      if (text) out.push(`\n\n${HEADING_MARK}${"#".repeat(Number(h[1]))} ${text}\n\n`);
       return;
     }
     if (tag === "br") return void out.push("\n");
@@ -176,20 +179,25 @@ export function elementToText(root: El): string {
     else if (BLOCK.has(tag)) out.push("\n\n");
   };
   walk(root);
-  return out
-    .join("")
-    .split("\n")
-    .map((l) =>
-      l
-        .replace(/[ \t]+/g, " ")
-        .replace(/^ \| /, "")
-        .trimEnd(),
-    )
-    .join("\n")
-    .replace(/^[ \t]+(?!-)/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim()
-    .replace(/\u0000(\d+)\u0000/g, (_, i) => code[Number(i)]);
+  return (
+    out
+      .join("")
+      .split("\n")
+      .map((l) =>
+        l
+          .replace(/[ \t]+/g, " ")
+          .replace(/^ \| /, "")
+          .trimEnd(),
+      )
+      .join("\n")
+      .replace(/^[ \t]+(?!-)/gm, "")
+      // a text line that starts like a heading (an operator "# point" in a table cell) is escaped
+      .replace(/^(?=#{1,6}(?:[ \t]|$))/gm, "\\")
+      .replace(/\u0001/g, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+      .replace(/\u0000(\d+)\u0000/g, (_, i) => code[Number(i)])
+  );
 }
 
 export function extractHtml(html: string, baseUrl: string, options: HtmlOptions = {}): HtmlPage {

@@ -3,8 +3,10 @@
 // (Debian's postgresql-doc-15, ~1,170 pages) served on 127.0.0.1 through the
 // real `ingest` edge function of a fresh stack, then measure recall@5 of
 // public.match_chunks on bench/ingest/questions.json. Writes
-// bench/ingest/results.json. Not part of `npm test`.
-//   node bench/ingest/run.mjs [--max-pages N] [--delay-ms N]
+// bench/ingest/results.json. Then re-syncs the unchanged site twice: once with a server that
+// ignores conditional requests (every page downloaded again, as before issue 17), once with
+// one that answers them like nginx (ETag / Last-Modified, 304). Not part of `npm test`.
+//   node bench/ingest/run.mjs [--max-pages N] [--delay-ms N] [--concurrency N]
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -23,6 +25,9 @@ const arg = (name, fallback) => {
 };
 const MAX_PAGES = arg("max-pages", 2000);
 const DELAY_MS = arg("delay-ms", 0);
+const CONCURRENCY = arg("concurrency", 2);
+const loadAvg = () => os.loadavg().map((l) => Number(l.toFixed(2)));
+const loadAtStart = loadAvg();
 const DOCS = "/usr/share/doc/postgresql-doc-15/html";
 
 // 1. the documentation ---------------------------------------------------------
@@ -37,6 +42,9 @@ if (!fs.existsSync(path.join(DOCS, "index.html"))) {
   if (r.status !== 0) throw new Error("apt-get install postgresql-doc-15 failed");
 }
 const types = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
+// What the site served: full answers, 304s and body bytes. `conditional` off: the server
+// ignores If-None-Match / If-Modified-Since (still sending its validators).
+const served = { full: 0, notModified: 0, bytes: 0, conditional: true };
 const site = http.createServer((req, res) => {
   const p = decodeURIComponent(new URL(req.url, "http://x").pathname);
   const file = path.join(DOCS, path.normalize(p === "/" ? "/index.html" : p));
@@ -44,7 +52,23 @@ const site = http.createServer((req, res) => {
     res.writeHead(404).end("not found");
     return;
   }
-  res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+  const stat = fs.statSync(file);
+  // nginx's validators: ETag "<mtime hex>-<size hex>", Last-Modified at one-second precision
+  const etag = `"${Math.floor(stat.mtimeMs / 1000).toString(16)}-${stat.size.toString(16)}"`;
+  const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString();
+  const since = Date.parse(req.headers["if-modified-since"] ?? "");
+  const fresh = req.headers["if-none-match"]
+    ? req.headers["if-none-match"] === etag
+    : !Number.isNaN(since) && since >= Math.floor(stat.mtimeMs / 1000) * 1000;
+  const headers = { etag, "last-modified": lastModified };
+  if (served.conditional && fresh) {
+    served.notModified++;
+    res.writeHead(304, headers).end();
+    return;
+  }
+  served.full++;
+  served.bytes += stat.size;
+  res.writeHead(200, { ...headers, "content-type": types[path.extname(file)] ?? "application/octet-stream" });
   fs.createReadStream(file).pipe(res);
 });
 await new Promise((r) => site.listen(0, "127.0.0.1", r));
@@ -143,29 +167,51 @@ try {
         max_depth: 10,
         max_pages: MAX_PAGES,
         delay_ms: DELAY_MS,
+        concurrency: CONCURRENCY,
         use_sitemap: false,
       },
     },
   });
 
   // 4. crawl + index, timed --------------------------------------------------------
-  console.log(`crawling ${siteUrl} (max ${MAX_PAGES} pages, delay ${DELAY_MS} ms, concurrency 2) ...`);
-  const t0 = performance.now();
-  const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
-  let job;
-  for (;;) {
-    [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=*`, { token: serviceKey });
-    if (!["queued", "running"].includes(job.status)) break;
-    process.stdout.write(`\r  ${job.progress_done}/${job.progress_total} pages`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const seconds = (performance.now() - t0) / 1000;
+  console.log(`crawling ${siteUrl} (max ${MAX_PAGES} pages, delay ${DELAY_MS} ms, concurrency ${CONCURRENCY}) ...`);
+  const sync = async () => {
+    const t0 = performance.now();
+    const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
+    let job;
+    for (;;) {
+      [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=*`, { token: serviceKey });
+      if (!["queued", "running"].includes(job.status)) break;
+      process.stdout.write(`\r  ${job.progress_done}/${job.progress_total} pages`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return { job, seconds: (performance.now() - t0) / 1000 };
+  };
+  const { job, seconds } = await sync();
+  const firstServed = { full: served.full, bytes: served.bytes };
   const [src] = await call("GET", `/rest/v1/data_sources?id=eq.${source.id}&select=document_count,chunk_count,status`, {
     token: serviceKey,
   });
   console.log(
     `\n  job ${job.status}: ${src.document_count} documents, ${src.chunk_count} chunks in ${seconds.toFixed(1)} s`,
   );
+
+  // 4b. re-sync of the unchanged site: without and with conditional requests --------------
+  const resync = {};
+  for (const conditional of [false, true]) {
+    Object.assign(served, { full: 0, notModified: 0, bytes: 0, conditional });
+    const run = await sync();
+    const label = conditional ? "conditional" : "unconditional";
+    resync[label] = {
+      status: run.job.status,
+      seconds: Number(run.seconds.toFixed(1)),
+      share_of_first_crawl: Number((run.seconds / seconds).toFixed(3)),
+      full_downloads: served.full,
+      not_modified: served.notModified,
+      bytes: served.bytes,
+    };
+    console.log(`\n  re-sync (${label}): ${JSON.stringify(resync[label])}`);
+  }
 
   // 5. recall@5 ----------------------------------------------------------------------
   const questions = JSON.parse(fs.readFileSync(path.join(root, "bench/ingest/questions.json"), "utf8"));
@@ -214,10 +260,18 @@ try {
 
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9) },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      memory_gb: Math.round(os.totalmem() / 1e9),
+      load_avg_start: loadAtStart,
+      load_avg_end: loadAvg(),
+    },
     crawl: {
       pages_requested_max: MAX_PAGES,
       delay_ms: DELAY_MS,
+      concurrency: CONCURRENCY,
+      bytes_served: firstServed.bytes,
       status: job.status,
       documents: src.document_count,
       chunks: src.chunk_count,
@@ -225,6 +279,7 @@ try {
       pages_per_second: Number((src.document_count / seconds).toFixed(2)),
       job_errors: job.errors.length,
     },
+    resync,
     retrieval: {
       questions: questions.length,
       recall_at_5: Number(recall.toFixed(3)),

@@ -33,7 +33,7 @@ import { NewSourceForm } from "../src/features/knowledge/NewSourceForm";
 import { JobProgress } from "../src/features/knowledge/JobProgress";
 import { checkFile, MAX_FILE_BYTES, storagePath } from "../src/features/knowledge/files";
 import { csvHeader, parseCsvRows } from "../src/features/knowledge/csv";
-import { emptyForm, toSettings, validateForm } from "../src/features/knowledge/form";
+import { emptyForm, fromSource, toSettings, validateForm } from "../src/features/knowledge/form";
 import { applyJobEvent } from "../src/data/ingestionJobs/use-live-jobs";
 import { ingestionJobKeys } from "../src/data/ingestionJobs/keys";
 import { mergeJob, type IngestionJob } from "../src/data/ingestionJobs/types";
@@ -100,13 +100,40 @@ describe("new data source form", { timeout: 20_000 }, () => {
     expect(inserts).toEqual([
       {
         table: "data_sources", bot_id: BOT, type: "web", name: "Docs", sync_schedule: "weekly", created_by: "u1",
-        settings: { url: "https://docs.example.com/", mode: "crawl", max_depth: 3, max_pages: 100, include: ["/docs/**"], exclude: [], keep_selectors: [], drop_selectors: [], use_sitemap: true },
+        settings: { url: "https://docs.example.com/", mode: "crawl", max_depth: 3, max_pages: 100, include: ["/docs/**"], exclude: [], keep_selectors: [], drop_selectors: [], use_sitemap: true, delay_ms: 200, concurrency: 2 },
       },
     ]);
     expect(fetchCalls).toHaveLength(1);
     expect(fetchCalls[0]!.url).toBe(`http://api.test/functions/v1/ingest/sources/${SOURCE}/sync`);
     expect(new Headers(fetchCalls[0]!.init.headers).get("authorization")).toBe("Bearer user-token");
     expect(JSON.parse(String(fetchCalls[0]!.init.body))).toEqual({ trigger: "create" });
+  });
+
+  it("sets the crawl's politeness delay and pages at once, refusing values the crawler would not take", async () => {
+    const onCreated = vi.fn();
+    render(wrap(<NewSourceForm botId={BOT} onCreated={onCreated} />));
+    await userEvent.type(screen.getByLabelText("Name", { exact: true }), "Docs");
+    await userEvent.type(screen.getByLabelText("Start URL"), "https://docs.example.com/");
+    await userEvent.click(screen.getByText("Crawl rules and content selectors"));
+    expect(screen.getByLabelText("Delay between requests (ms)")).toHaveValue(200);
+    expect(screen.getByLabelText("Pages at once")).toHaveValue(2);
+    await userEvent.clear(screen.getByLabelText("Delay between requests (ms)"));
+    await userEvent.type(screen.getByLabelText("Delay between requests (ms)"), "20000");
+    await userEvent.clear(screen.getByLabelText("Pages at once"));
+    await userEvent.type(screen.getByLabelText("Pages at once"), "9");
+    await userEvent.click(screen.getByRole("button", { name: "Add and start syncing" }));
+    expect(await screen.findByText("The delay must be a whole number of milliseconds from 0 to 10,000.")).toBeInTheDocument();
+    expect(screen.getByText("Pages at once must be a whole number from 1 to 8.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Pages at once")).toHaveAttribute("aria-invalid", "true");
+    expect(inserts).toEqual([]);
+
+    await userEvent.clear(screen.getByLabelText("Delay between requests (ms)"));
+    await userEvent.type(screen.getByLabelText("Delay between requests (ms)"), "500");
+    await userEvent.clear(screen.getByLabelText("Pages at once"));
+    await userEvent.type(screen.getByLabelText("Pages at once"), "4");
+    await userEvent.click(screen.getByRole("button", { name: "Add and start syncing" }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalled());
+    expect(inserts[0]!.settings).toMatchObject({ mode: "crawl", delay_ms: 500, concurrency: 4 });
   });
 
   it("shows a permission error from RLS", async () => {
@@ -191,6 +218,15 @@ describe("form model", () => {
     const single = { ...emptyForm("web"), name: "Page", web: { ...emptyForm().web, url: "https://a.example/x", mode: "single" as const, maxDepth: "nope" } };
     expect(validateForm(single)).toEqual({});
     expect(toSettings(single)).toEqual({ url: "https://a.example/x", mode: "single", keep_selectors: [], drop_selectors: [] });
+    // delay and pages at once: checked for crawls only, and read back from stored settings
+    const crawl = { ...emptyForm("web"), name: "Site", web: { ...emptyForm().web, url: "https://a.example/" } };
+    expect(validateForm({ ...crawl, web: { ...crawl.web, delayMs: "-1", concurrency: "0" } })).toEqual({ "web.delayMs": "sources.form.error.delay", "web.concurrency": "sources.form.error.concurrency" });
+    expect(validateForm({ ...crawl, web: { ...crawl.web, delayMs: "0", concurrency: "8" } })).toEqual({});
+    expect(validateForm({ ...single, web: { ...single.web, concurrency: "99" } })).toEqual({});
+    const stored = fromSource({ type: "web", name: "Site", sync_schedule: "never", settings: { url: "https://a.example/", delay_ms: 1500, concurrency: 3 } });
+    expect([stored.web.delayMs, stored.web.concurrency]).toEqual(["1500", "3"]);
+    expect(toSettings(stored)).toMatchObject({ delay_ms: 1500, concurrency: 3 });
+    expect(fromSource({ type: "web", name: "Old", sync_schedule: "never", settings: { url: "https://a.example/" } }).web).toMatchObject({ delayMs: "200", concurrency: "2" });
   });
 
   it("parses CSV headers with quotes and other delimiters", () => {

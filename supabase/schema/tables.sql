@@ -398,9 +398,15 @@ create table public.documents (
   content text,
   metadata jsonb default '{}'::jsonb not null,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  etag text,
+  last_modified text,
+  links text[]
 );
 comment on table public.documents is 'One page, file, CSV row, Notion page or video of a data source, with its extracted text (content) for previews. url is the web address or the Storage path.';
+comment on column public.documents.etag is 'The ETag header of the page as last read (web sources), sent back as If-None-Match on re-sync.';
+comment on column public.documents.last_modified is 'The Last-Modified header of the page as last read (web sources), sent back as If-Modified-Since on re-sync.';
+comment on column public.documents.links is 'Same-site links of the page as last read (web sources), followed when the page answers 304 Not Modified.';
 alter table public.documents add constraint documents_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.documents add constraint documents_data_source_id_fkey FOREIGN KEY (data_source_id) REFERENCES public.data_sources(id) ON DELETE CASCADE;
 alter table public.documents add constraint documents_data_source_id_url_key UNIQUE (data_source_id, url);

@@ -569,8 +569,11 @@ export type Database = {
           created_at: string;
           data_source_id: string;
           error: string | null;
+          etag: string | null;
           id: string;
           language: string | null;
+          last_modified: string | null;
+          links: string[] | null;
           metadata: NonNullable<Json>;
           size_bytes: number;
           status: Database["public"]["Enums"]["document_status"];
@@ -586,8 +589,11 @@ export type Database = {
           created_at?: string;
           data_source_id: string;
           error?: string | null;
+          etag?: string | null;
           id?: string;
           language?: string | null;
+          last_modified?: string | null;
+          links?: string[] | null;
           metadata?: NonNullable<Json>;
           size_bytes?: number;
           status?: Database["public"]["Enums"]["document_status"];
@@ -602,8 +608,11 @@ export type Database = {
           created_at?: string;
           data_source_id?: string;
           error?: string | null;
+          etag?: string | null;
           id?: string;
           language?: string | null;
+          last_modified?: string | null;
+          links?: string[] | null;
           metadata?: NonNullable<Json>;
           size_bytes?: number;
           status?: Database["public"]["Enums"]["document_status"];

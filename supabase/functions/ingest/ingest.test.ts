@@ -11,6 +11,7 @@ import {
   documentsOf,
   notionApi,
   ownerWithBot,
+  serve,
   slowWebsite,
   startSync,
   syncAndWait,
@@ -113,6 +114,80 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
       ["/guide/install"],
     );
     assert.ok((await documentsOf(sourceId)).some((d) => d.url.endsWith("/guide/install")));
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("web: a re-sync asks conditionally; pages answering 304 are kept and their links followed, not downloaded", async () => {
+  // "/b" sends only Last-Modified (a static server without ETags); the others an ETag.
+  const pages = new Map<string, { version: number; body: string }>([
+    ["/", { version: 1, body: `<h1>Home</h1><p>Start here.</p><a href="/a">A</a> <a href="/b">B</a>` }],
+    ["/a", { version: 1, body: `<h1>Alpha</h1><p>Alpha explains the first step.</p><a href="/a/deep">Deep</a>` }],
+    ["/a/deep", { version: 1, body: `<h1>Deep</h1><p>Only the alpha page links here.</p>` }],
+    ["/b", { version: 1, body: `<h1>Beta</h1><p>Beta explains the second step.</p>` }],
+  ]);
+  const full: string[] = [];
+  const notModified: string[] = [];
+  const site = serve((req) => {
+    const { pathname } = new URL(req.url);
+    const p = pages.get(pathname);
+    if (!p) return new Response("", { status: 404 });
+    const validator: Record<string, string> =
+      pathname === "/b"
+        ? { "last-modified": new Date(Date.UTC(2026, 0, p.version)).toUTCString() }
+        : { etag: `"${pathname}-${p.version}"` };
+    const fresh =
+      "etag" in validator
+        ? req.headers.get("if-none-match") === validator.etag
+        : req.headers.get("if-modified-since") === validator["last-modified"];
+    if (fresh) {
+      notModified.push(pathname);
+      return new Response(null, { status: 304, headers: validator });
+    }
+    full.push(pathname);
+    return new Response(`<!doctype html><title>${pathname}</title><main>${p.body}</main>`, {
+      headers: { "content-type": "text/html", ...validator },
+    });
+  });
+  const paths = (list: string[]) => [...list].sort();
+  try {
+    const owner = await ownerWithBot();
+    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, delay_ms: 0 });
+    const first = await syncAndWait(owner.token, sourceId);
+    assert.equal(first.status, "succeeded", JSON.stringify(first.errors));
+    assert.deepEqual(paths(full), ["/", "/a", "/a/deep", "/b"]);
+    assert.deepEqual(notModified, []);
+    const { data: stored } = await serviceClient()
+      .from("documents")
+      .select("url, etag, last_modified, links")
+      .eq("data_source_id", sourceId)
+      .order("url");
+    const byPath = new Map(stored!.map((d) => [new URL(d.url).pathname, d]));
+    assert.equal(byPath.get("/a")!.etag, '"/a-1"');
+    assert.deepEqual(byPath.get("/a")!.links, [`${site.url}/a/deep`]);
+    assert.equal(byPath.get("/b")!.etag, null);
+    assert.equal(byPath.get("/b")!.last_modified, "Thu, 01 Jan 2026 00:00:00 GMT");
+    const docs = await documentsOf(sourceId);
+
+    // nothing changed: every page answers 304, nothing is downloaded, nothing is lost
+    full.length = 0;
+    const again = await syncAndWait(owner.token, sourceId);
+    assert.equal(again.status, "succeeded", JSON.stringify(again.errors));
+    assert.deepEqual(full, [], "no page is downloaded again");
+    assert.deepEqual(paths(notModified), ["/", "/a", "/a/deep", "/b"], "/a/deep is reached through /a's stored links");
+    assert.deepEqual(await documentsOf(sourceId), docs);
+
+    // one page changes: only it is downloaded, and its new text is indexed
+    full.length = 0;
+    notModified.length = 0;
+    pages.set("/a/deep", { version: 2, body: `<h1>Deep</h1><p>The deep page now covers rollbacks.</p>` });
+    const third = await syncAndWait(owner.token, sourceId);
+    assert.equal(third.status, "succeeded", JSON.stringify(third.errors));
+    assert.deepEqual(full, ["/a/deep"]);
+    assert.deepEqual(paths(notModified), ["/", "/a", "/b"]);
+    const deep = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/a/deep"))!;
+    assert.match(deep.chunks.map((c) => c.content).join(" "), /covers rollbacks/);
   } finally {
     await site.close();
   }

@@ -5,7 +5,8 @@ import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
 import { extractHtml } from "../_shared/knowledge/readers/html.ts";
 import { csvToDocuments, fileKind } from "../_shared/knowledge/readers/files.ts";
 import { notionId } from "../_shared/knowledge/readers/notion.ts";
-import { globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import { crawlWeb, globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import type { SourceContext } from "../_shared/knowledge/readers/types.ts";
 import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/readers/youtube.ts";
 import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { parseSettings } from "./settings.ts";
@@ -79,6 +80,130 @@ Deno.test("HTML: main content with headings, chrome and dropped selectors remove
   assert.equal(extractHtml(html, "http://docs.test/", { keepSelectors: ["[[invalid"] }).text, "");
 });
 
+Deno.test("HTML: <pre> stays a code block, so # comment lines never become headings or tiny chunks", () => {
+  const prose = (topic: string) =>
+    `<p>This section explains how to ${topic} with the command line tools that ship with the server.</p>`;
+  const html = `<!doctype html><html><head><title>Backup</title></head><body>
+    <nav><a href="/">Home</a></nav>
+    <main><h1>Backup</h1>${prose("plan backups")}
+    <h2>Dump a database</h2>${prose("dump one database")}
+    <pre class="programlisting"><code class="language-bash"># dump the database
+pg_dump mydb &gt; db.sql
+
+# restore it
+  psql mydb &lt; db.sql</code></pre>
+    <h2>Restore</h2>${prose("restore a dump")}
+    <pre># only comments here<br># and one more</pre>
+    <h3>Notes</h3>${prose("check a restore")}</main></body></html>`;
+  const page = extractHtml(html, "http://docs.test/backup");
+  assert.ok(
+    page.text.includes(
+      "```bash\n# dump the database\npg_dump mydb > db.sql\n\n# restore it\n  psql mydb < db.sql\n```",
+    ),
+    "line breaks, blank lines and indentation of the code are kept inside a fence",
+  );
+  assert.ok(page.text.includes("```\n# only comments here\n# and one more\n```"), "<br> inside <pre> is a line break");
+
+  const chunks = chunkText(page.text, { title: page.title });
+  assert.deepEqual(
+    [...new Set(chunks.map((c) => c.heading_path))],
+    ["Backup", "Backup > Dump a database", "Backup > Restore", "Backup > Restore > Notes"],
+    "only the page's headings make heading paths",
+  );
+  for (const c of chunks) {
+    assert.doesNotMatch(c.heading_path, /dump the database|restore it|comments|one more/);
+    assert.ok(c.content.length >= 50, `no tiny chunk: ${JSON.stringify(c.content)}`);
+  }
+  const dump = chunks.find((c) => c.heading_path === "Backup > Dump a database")!;
+  assert.match(
+    dump.content,
+    /tools that ship with the server\.\n\n```bash\n# dump the database\npg_dump mydb > db\.sql\n\n# restore it\n {2}psql/,
+  );
+
+  // text that only starts like a heading (an operator in a table cell) is escaped, not a heading
+  const ops = extractHtml(
+    "<main><h1>Operators</h1><table><tr><td># path → integer</td><td>Number of points.</td></tr></table></main>",
+    "http://docs.test/",
+  );
+  assert.equal(ops.text, "# Operators\n\n\\# path → integer | Number of points.");
+  assert.deepEqual(
+    chunkText(ops.text).map((c) => c.heading_path),
+    ["Operators"],
+  );
+
+  // a fence inside the code makes a longer fence; the chunker keeps the inner one as code
+  const nested = extractHtml("<main><h1>Fences</h1><pre>```\n# inner\n```</pre></main>", "http://docs.test/");
+  assert.equal(nested.text, "# Fences\n\n````\n```\n# inner\n```\n````");
+  assert.deepEqual(
+    chunkText(nested.text).map((c) => c.heading_path),
+    ["Fences"],
+  );
+});
+
+Deno.test("HTML: when <main> keeps too little of the visible text, the body without chrome is kept", () => {
+  const para = (n: number, topic: string) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<p>Paragraph ${i} about ${topic} gives one more detail a reader needs.</p>`,
+    ).join("");
+  // a reference page in the shape of many generated docs: a short summary in <article>, the
+  // description and parameters in sections next to it
+  const reference = `<!doctype html><html><head><title>CREATE WIDGET</title></head><body>
+    <header><a href="/">Acme docs</a> <a href="/search">Search</a></header>
+    <nav><ul><li><a href="/a">CREATE GADGET</a></li><li><a href="/b">DROP WIDGET</a></li></ul></nav>
+    <article><header><h1>CREATE WIDGET</h1><p>Define a new widget.</p></header>
+      <pre>CREATE WIDGET name [ SIZE size ]</pre></article>
+    <section id="description"><h2>Description</h2>${para(12, "what a widget is")}</section>
+    <section id="parameters"><h2>Parameters</h2><dl><dt>name</dt><dd>The name of the widget to create.</dd></dl>${para(4, "sizes")}</section>
+    <aside>Was this page helpful?</aside>
+    <footer>© Acme <a href="/legal">Legal</a></footer></body></html>`;
+  const page = extractHtml(reference, "http://docs.test/sql-createwidget");
+  assert.equal(page.extraction, "body");
+  assert.match(page.text, /^# CREATE WIDGET\n\nDefine a new widget\.\n\n```\nCREATE WIDGET name \[ SIZE size \]\n```/);
+  assert.match(page.text, /## Description\n\nParagraph 0 about what a widget is/);
+  assert.match(page.text, /## Parameters\n\nname\n\nThe name of the widget to create\./);
+  assert.match(page.text, /Paragraph 3 about sizes gives one more detail a reader needs\.$/);
+  assert.doesNotMatch(page.text, /Acme docs|CREATE GADGET|DROP WIDGET|helpful|Legal/, "the page's chrome stays out");
+  assert.equal(page.visibleChars, page.text.length);
+  assert.deepEqual(
+    chunkText(page.text, { title: page.title })
+      .map((c) => c.heading_path)
+      .filter((p, i, a) => a.indexOf(p) === i),
+    ["CREATE WIDGET", "CREATE WIDGET > Description", "CREATE WIDGET > Parameters"],
+  );
+
+  // a page whose <main> holds its content keeps only <main>, however long the menu around it
+  const menu = `<div class="menu">${Array.from({ length: 40 }, (_, i) => `<a href="/p${i}">Page ${i}</a>`).join(" ")}</div>`;
+  const guide = `<body>${menu}<main><h1>Guide</h1>${para(10, "the guide")}</main><p>Edit this page on GitHub.</p></body>`;
+  const kept = extractHtml(guide, "http://docs.test/guide");
+  assert.equal(kept.extraction, "main");
+  assert.match(kept.text, /^# Guide\n\nParagraph 0 about the guide/);
+  assert.doesNotMatch(kept.text, /Page 12|Edit this page/);
+  assert.ok(kept.text.length >= 0.4 * kept.visibleChars);
+});
+
+Deno.test("chunks: a long code block is cut at line ends, each piece fenced again", () => {
+  const lines = Array.from({ length: 60 }, (_, i) => `# step ${i}\nrun --flag=${i} input-${i}.txt`);
+  const text = `# Script\n\nThe whole script follows.\n\n~~~sh\n${lines.join("\n")}\n~~~\n\nAfter the code.`;
+  const chunks = chunkText(text, { maxChars: 300 });
+  assert.ok(chunks.length > 5);
+  const body: string[] = [];
+  for (const c of chunks) {
+    assert.equal(c.heading_path, "Script");
+    assert.ok(c.content.length <= 300, `chunk too long: ${c.content.length}`);
+    for (const block of c.content.matchAll(/~~~sh\n([\s\S]*?)\n~~~/g)) body.push(...block[1].split("\n"));
+  }
+  // overlap may repeat a piece; in order and without repeats the pieces are the script
+  assert.deepEqual(
+    [...new Set(body)],
+    lines
+      .join("\n")
+      .split("\n")
+      .filter((l, i, a) => a.indexOf(l) === i),
+  );
+  assert.ok(chunks.at(-1)!.content.endsWith("~~~\n\nAfter the code."));
+});
+
 Deno.test("URL globs", () => {
   assert.ok(globToRegExp("/docs/*").test("/docs/install"));
   assert.ok(!globToRegExp("/docs/*").test("/docs/a/b"));
@@ -95,6 +220,68 @@ Deno.test("settings are validated per type", () => {
   assert.throws(() => parseSettings("file", { files: [] }), /invalid_settings|files/);
   assert.throws(() => parseSettings("nope", {}), /Unknown data source type/);
   assert.deepEqual(parseSettings("notion", {}).settings, { pages: [], databases: [] });
+});
+
+/** A site of `pages` pages linked from its start page, each answering after `ms`; counts requests in flight. */
+function starSite(pages: number, ms: number) {
+  const stats = { inFlight: 0, maxInFlight: 0, starts: [] as number[] };
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const { pathname } = new URL(req.url);
+    if (pathname === "/robots.txt" || pathname === "/sitemap.xml") return new Response("", { status: 404 });
+    stats.starts.push(performance.now());
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    await new Promise((r) => setTimeout(r, ms));
+    stats.inFlight--;
+    const links =
+      pathname === "/" ? Array.from({ length: pages - 1 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join("") : "";
+    return new Response(`<title>${pathname}</title><main><p>Page ${pathname}.</p>${links}</main>`, {
+      headers: { "content-type": "text/html" },
+    });
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, stats, close: () => server.shutdown() };
+}
+
+async function crawlStar(settings: { concurrency?: number; delay_ms: number }, pages = 13, ms = 40) {
+  const site = starSite(pages, ms);
+  const urls: string[] = [];
+  const ctx: SourceContext = {
+    botLanguage: "en",
+    allowPrivate: true,
+    emit: (doc) => Promise.resolve(void urls.push(doc.url)),
+    fail: (url, code) => assert.fail(`${url}: ${code}`),
+    warn: () => {},
+    progress: () => Promise.resolve(),
+    cancelled: () => Promise.resolve(false),
+  };
+  try {
+    await crawlWeb({ url: `${site.url}/`, max_depth: 1, use_sitemap: false, ...settings }, ctx);
+  } finally {
+    await site.close();
+  }
+  assert.equal(urls.length, pages, "every page is read");
+  return site.stats;
+}
+
+Deno.test("crawl: concurrency is validated and respected; the delay spaces request starts across workers", async () => {
+  const web = (extra: Record<string, unknown>) => parseSettings("web", { url: "https://docs.test", ...extra });
+  const defaults = web({});
+  assert.ok(defaults.type === "web" && defaults.settings.concurrency === 2 && defaults.settings.delay_ms === 200);
+  const eight = web({ concurrency: 8 });
+  assert.equal(eight.type === "web" && eight.settings.concurrency, 8);
+  for (const bad of [0, 9, 2.5, "4"]) {
+    assert.throws(() => web({ concurrency: bad }), /invalid_settings|concurrency/, `concurrency ${bad} is refused`);
+  }
+  assert.throws(() => web({ delay_ms: -1 }), /delay_ms/);
+  assert.throws(() => web({ delay_ms: 10_001 }), /delay_ms/);
+
+  assert.equal((await crawlStar({ concurrency: 1, delay_ms: 0 })).maxInFlight, 1);
+  assert.equal((await crawlStar({ concurrency: 4, delay_ms: 0 })).maxInFlight, 4);
+  assert.equal((await crawlStar({ delay_ms: 0 })).maxInFlight, 2, "two at once by default");
+  // 100 ms apart, 4 workers: never more than one start per 100 ms (timers may fire a little early)
+  const spaced = await crawlStar({ concurrency: 4, delay_ms: 100 }, 6, 10);
+  const gaps = spaced.starts.slice(1).map((t, i) => t - spaced.starts[i]);
+  assert.ok(Math.min(...gaps) >= 90, `request starts ${gaps.map(Math.round).join(", ")} ms apart`);
 });
 
 Deno.test("files: kinds and CSV rows as documents", () => {

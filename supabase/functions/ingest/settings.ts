@@ -2,6 +2,7 @@
 // before a job reads anything.
 import { z } from "npm:zod@3.25.76";
 import { SourceError } from "../_shared/knowledge/readers/types.ts";
+import { DEFAULT_CONCURRENCY } from "../_shared/knowledge/readers/web.ts";
 
 const httpUrl = z
   .string()
@@ -21,7 +22,10 @@ export const webSettings = z.object({
   keep_selectors: selectors,
   drop_selectors: selectors,
   use_sitemap: z.boolean().default(true),
+  /** The least time between the starts of two requests to the site. */
   delay_ms: z.number().int().min(0).max(10_000).default(200),
+  /** Pages fetched at once. */
+  concurrency: z.number().int().min(1).max(8).default(DEFAULT_CONCURRENCY),
 });
 
 export const fileSettings = z.object({

@@ -103,6 +103,16 @@ export async function runJob(
       if (isTransient(code) && loaded.existing.has(url)) seen.add(url);
     },
     warn: (url, code, message) => record("warning", url, code, message),
+    previous(url) {
+      const d = loaded.existing.get(url);
+      // an interrupted write (no hash yet) is read again in full
+      return d?.content_hash ? { etag: d.etag, lastModified: d.last_modified, links: d.links ?? [] } : undefined;
+    },
+    unchanged(url) {
+      if (seen.has(url) || !loaded.existing.has(url)) return;
+      seen.add(url);
+      counts.unchanged++;
+    },
     async progress(done, total) {
       const now = Date.now();
       if (now - lastProgress < 300 && done < total) return;

@@ -129,12 +129,13 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
       {form.type === "web" && (
         <>
           <WebGeneralFields form={form} errors={errors} patch={patch} />
-          <details>
+          {/* opened when a crawl rule is wrong, so its error is seen */}
+          <details open={errors["web.delayMs"] || errors["web.concurrency"] ? true : undefined}>
             <summary>
               <FormattedMessage id="sources.web.advanced" />
             </summary>
             <div className="ks-form" style={{ marginTop: 12 }}>
-              <WebScrapingFields form={form} patch={patch} />
+              <WebScrapingFields form={form} errors={errors} patch={patch} />
             </div>
           </details>
         </>

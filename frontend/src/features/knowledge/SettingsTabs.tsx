@@ -107,7 +107,7 @@ export function GeneralTab({ source }: { source: DataSource }) {
 
 export function ScrapingTab({ source }: { source: DataSource }) {
   const { form, patch, reset } = useSourceForm(source);
-  const { submit, saved, update } = useSave(source, form, reset, "scraping");
+  const { submit, errors, saved, update } = useSave(source, form, reset, "scraping");
   if (source.type !== "web")
     return (
       <p className="ks-muted">
@@ -116,7 +116,7 @@ export function ScrapingTab({ source }: { source: DataSource }) {
     );
   return (
     <form className="ks-form" onSubmit={submit} noValidate>
-      <WebScrapingFields form={form} patch={patch} />
+      <WebScrapingFields form={form} errors={errors} patch={patch} />
       <SaveBar pending={update.isPending} error={update.error} saved={saved} />
     </form>
   );

@@ -99,9 +99,10 @@ export function WebGeneralFields({ form, errors, patch }: { form: SourceForm; er
   );
 }
 
-/** Web: crawl rules (include/exclude globs, CSS selectors, sitemap). */
-export function WebScrapingFields({ form, patch }: { form: SourceForm; patch: Patch }) {
+/** Web: crawl rules (include/exclude globs, CSS selectors, sitemap, politeness delay and concurrency). */
+export function WebScrapingFields({ form, errors = {}, patch }: { form: SourceForm; errors?: FormErrors; patch: Patch }) {
   const intl = useIntl();
+  const err = useErr(errors);
   const w = form.web;
   const set = (p: Partial<SourceForm["web"]>) => patch((f) => ({ ...f, web: { ...f.web, ...p } }));
   const crawl = w.mode === "crawl";
@@ -122,6 +123,31 @@ export function WebScrapingFields({ form, patch }: { form: SourceForm; patch: Pa
           <input type="checkbox" checked={w.useSitemap} onChange={(e) => set({ useSitemap: e.target.checked })} />
           <FormattedMessage id="sources.web.sitemap" />
         </label>
+      )}
+      {crawl && (
+        <div className="ks-form__row">
+          <Input
+            type="number"
+            min={0}
+            max={10000}
+            step={100}
+            label={intl.formatMessage({ id: "sources.web.delay" })}
+            hint={intl.formatMessage({ id: "sources.web.delay.hint" })}
+            value={w.delayMs}
+            error={err("web.delayMs")}
+            onChange={(e) => set({ delayMs: e.target.value })}
+          />
+          <Input
+            type="number"
+            min={1}
+            max={8}
+            label={intl.formatMessage({ id: "sources.web.concurrency" })}
+            hint={intl.formatMessage({ id: "sources.web.concurrency.hint" })}
+            value={w.concurrency}
+            error={err("web.concurrency")}
+            onChange={(e) => set({ concurrency: e.target.value })}
+          />
+        </div>
       )}
     </>
   );

@@ -12,6 +12,10 @@ export interface WebFields {
   keepSelectors: string;
   dropSelectors: string;
   useSitemap: boolean;
+  /** Milliseconds between the starts of two requests to the site (0–10,000). */
+  delayMs: string;
+  /** Pages fetched at once (1–8). */
+  concurrency: string;
 }
 
 export interface SourceForm {
@@ -29,7 +33,7 @@ export const emptyForm = (type: DataSourceType = "web"): SourceForm => ({
   type,
   name: "",
   schedule: "never",
-  web: { url: "", mode: "crawl", maxDepth: "3", maxPages: "100", include: "", exclude: "", keepSelectors: "", dropSelectors: "", useSitemap: true },
+  web: { url: "", mode: "crawl", maxDepth: "3", maxPages: "100", include: "", exclude: "", keepSelectors: "", dropSelectors: "", useSitemap: true, delayMs: "200", concurrency: "2" },
   csv: { header: null, textColumns: [], titleColumn: "" },
   notion: { pages: "", databases: "", token: "" },
   youtube: { url: "" },
@@ -81,6 +85,8 @@ export function validateForm(form: SourceForm, opts: { hasFiles?: boolean; isNew
       if (w.mode === "crawl") {
         if (!intIn(w.maxDepth, 0, 20)) e["web.maxDepth"] = "sources.form.error.depth";
         if (!intIn(w.maxPages, 1, 5000)) e["web.maxPages"] = "sources.form.error.pages";
+        if (!intIn(w.delayMs, 0, 10_000)) e["web.delayMs"] = "sources.form.error.delay";
+        if (!intIn(w.concurrency, 1, 8)) e["web.concurrency"] = "sources.form.error.concurrency";
       }
       break;
     }
@@ -120,6 +126,8 @@ export function toSettings(form: SourceForm, files: { path: string; name: string
         keep_selectors: lines(w.keepSelectors),
         drop_selectors: lines(w.dropSelectors),
         use_sitemap: w.useSitemap,
+        delay_ms: Number(w.delayMs),
+        concurrency: Number(w.concurrency),
       };
     }
     case "file": {
@@ -159,6 +167,8 @@ export function fromSource(src: { type: DataSourceType; name: string; sync_sched
       keepSelectors: list(s.keep_selectors),
       dropSelectors: list(s.drop_selectors),
       useSitemap: s.use_sitemap !== false,
+      delayMs: str(s.delay_ms, "200"),
+      concurrency: str(s.concurrency, "2"),
     };
   } else if (src.type === "file") {
     const cols = Array.isArray(s.text_columns) ? (s.text_columns as string[]) : [];

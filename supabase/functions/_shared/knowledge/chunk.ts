@@ -23,15 +23,31 @@ interface Section {
 }
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/**
+ * Reads lines in order and says which belong to a fenced code block (the fences included).
+ * As in CommonMark, a block closes only on a bare fence of the same character at least as
+ * long as the one that opened it, so a ``` line inside a ```` block stays code.
+ */
+class Fences {
+  open: string | null = null;
+  read(line: string): boolean {
+    const m = FENCE.exec(line);
+    if (!m) return this.open !== null;
+    if (this.open === null) this.open = m[1];
+    else if (m[1][0] === this.open[0] && m[1].length >= this.open.length && line.trim() === m[1]) this.open = null;
+    return true;
+  }
+}
 
 function sections(text: string, title?: string): Section[] {
   const out: Section[] = [];
   const stack: { level: number; text: string }[] = [];
   let current: Section = { path: title ? [title] : [], lines: [] };
-  let inFence = false;
+  const fences = new Fences();
   for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
-    if (/^\s*(```|~~~)/.test(raw)) inFence = !inFence;
-    const m = inFence ? null : HEADING.exec(raw);
+    const m = fences.read(raw) ? null : HEADING.exec(raw);
     if (m) {
       if (current.lines.some((l) => l.trim())) out.push(current);
       const level = m[1].length;
@@ -65,18 +81,65 @@ export function splitSentences(paragraph: string): string[] {
   return out.filter(Boolean);
 }
 
-/** Paragraphs (blank-line separated; list items and table rows kept as their own lines). */
-function paragraphs(lines: string[]): string[] {
-  const out: string[] = [];
+interface Paragraph {
+  text: string;
+  /** A fenced code block, fences included: never split into sentences or at blank lines. */
+  code: boolean;
+}
+
+/** Paragraphs (blank-line separated; list items and table rows kept as their own lines; code blocks whole). */
+function paragraphs(lines: string[]): Paragraph[] {
+  const out: Paragraph[] = [];
   let buf: string[] = [];
+  let code = false;
   const flush = () => {
-    const p = buf.join("\n").trim();
-    if (p) out.push(p);
+    const text = code ? buf.join("\n").replace(/^\n+|\s+$/g, "") : buf.join("\n").trim();
+    if (text) out.push({ text, code });
     buf = [];
   };
+  const fences = new Fences();
   for (const line of lines) {
-    if (!line.trim()) flush();
+    const isCode = fences.read(line);
+    if (isCode !== code) {
+      flush();
+      code = isCode;
+    }
+    if (!code && !line.trim()) flush();
     else buf.push(line);
+    // a closing fence ends the block; what follows is a new paragraph
+    if (code && buf.length > 1 && fences.open === null) {
+      flush();
+      code = false;
+    }
+  }
+  flush();
+  return out;
+}
+
+/**
+ * A code block as chunk units: whole if it fits, else runs of whole lines, each fenced again
+ * so every chunk holding code is valid Markdown.
+ */
+function codeUnits(block: string, max: number): string[] {
+  if (block.length <= max) return [block];
+  const lines = block.split("\n");
+  const open = lines[0];
+  const fence = FENCE.exec(open)![1];
+  const closed = lines.length > 1 && lines[lines.length - 1].trim().startsWith(fence);
+  const body = lines.slice(1, closed ? -1 : undefined);
+  const room = Math.max(max - open.length - fence.length - 2, 20);
+  const out: string[] = [];
+  let run: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (run.length) out.push(`${open}\n${run.join("\n")}\n${fence}`);
+    run = [];
+    size = 0;
+  };
+  for (const line of body.flatMap((l) => (l.length > room ? hardSplit(l, room) : [l]))) {
+    if (size + line.length + 1 > room) flush();
+    run.push(line);
+    size += line.length + 1;
   }
   flush();
   return out;
@@ -110,7 +173,11 @@ export function chunkText(text: string, options: ChunkOptions & { title?: string
     // units: sentences, with paragraph breaks kept as "\n\n" joins
     const units: { text: string; paraStart: boolean }[] = [];
     for (const p of paragraphs(section.lines)) {
-      const lines = p.split("\n");
+      if (p.code) {
+        for (const piece of codeUnits(p.text, max)) units.push({ text: piece, paraStart: true });
+        continue;
+      }
+      const lines = p.text.split("\n");
       let first = true;
       for (const line of lines) {
         // list items and table rows are units of their own; prose lines are split into sentences

@@ -1,15 +1,12 @@
 // Stage 1: load. The job, its data source and bot, the documents the source already has
-// (url → id and content hash, to skip unchanged ones and remove vanished ones) and the team's
+// (url → id, content hash and HTTP validators, to skip unchanged ones and remove vanished ones) and the team's
 // embeddings provider; then the job and the source are marked running.
 import type { Db } from "../../_shared/clients.ts";
 import type { Tables } from "../../_shared/database.types.ts";
 import { must } from "../../_shared/db.ts";
 import { type EmbeddingConfig, embeddingConfigForTeam } from "../../_shared/knowledge/embeddings.ts";
 
-export interface ExistingDocument {
-  id: string;
-  content_hash: string | null;
-}
+export type ExistingDocument = Pick<Tables<"documents">, "id" | "content_hash" | "etag" | "last_modified" | "links">;
 
 export interface LoadedJob {
   job: Tables<"ingestion_jobs">;
@@ -30,13 +27,13 @@ export async function loadJob(service: Db, jobId: string): Promise<LoadedJob> {
     const page = must(
       await service
         .from("documents")
-        .select("id, url, content_hash")
+        .select("id, url, content_hash, etag, last_modified, links")
         .eq("data_source_id", source.id)
         .order("id")
         .range(from, from + 999),
       "load documents",
     );
-    for (const d of page) existing.set(d.url, { id: d.id, content_hash: d.content_hash });
+    for (const { url, ...d } of page) existing.set(url, d);
     if (page.length < 1000) break;
   }
   const embedding = await embeddingConfigForTeam(service, bot.team_id).catch(() => null);

@@ -1,7 +1,8 @@
 // Stage 3: store a document a reader emitted. Hash the title and text (unchanged: skipped),
 // upsert the document (its hash cleared until the chunks are in, so an interrupted write is
 // redone next time), replace its chunks (embedded where the team has an embeddings provider),
-// then record the hash.
+// then record the hash, with the page's HTTP validators: a re-sync asks only about documents
+// whose chunks are complete.
 import type { Db } from "../../_shared/clients.ts";
 import type { Json, TablesInsert } from "../../_shared/database.types.ts";
 import { must } from "../../_shared/db.ts";
@@ -22,7 +23,16 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
   if (!text) return "empty";
   const title = (doc.title || url).replace(/\s+/g, " ").trim().slice(0, 1000);
   const hash = await sha256Hex(`${title}\n${text}`);
-  if (existing.get(url)?.content_hash === hash) return "unchanged";
+  const http = { etag: doc.http?.etag ?? null, last_modified: doc.http?.lastModified ?? null, links: doc.http?.links ?? null };
+  const before = existing.get(url);
+  if (before?.content_hash === hash) {
+    // same text under new validators (a server whose ETag changes with every deploy): remember them
+    if (before.etag !== http.etag || before.last_modified !== http.last_modified || !sameList(before.links, http.links)) {
+      must(await service.from("documents").update(http).eq("id", before.id), "save validators");
+      existing.set(url, { ...before, ...http });
+    }
+    return "unchanged";
+  }
 
   const saved = must(
     await service
@@ -64,7 +74,10 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
     }));
     must(await service.from("chunks").insert(rows as TablesInsert<"chunks">[]), "insert chunks");
   }
-  must(await service.from("documents").update({ content_hash: hash }).eq("id", saved.id), "save hash");
-  existing.set(url, { id: saved.id, content_hash: hash });
+  must(await service.from("documents").update({ content_hash: hash, ...http }).eq("id", saved.id), "save hash");
+  existing.set(url, { id: saved.id, content_hash: hash, ...http });
   return "stored";
 }
+
+const sameList = (a: string[] | null, b: string[] | null) =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b![i]);

@@ -1,7 +1,9 @@
-// HTML → main content as Markdown-ish text (headings kept for the chunker),
-// plus the page's title, language, canonical URL and links (for crawling).
+// HTML → main content as Markdown-ish text (headings kept for the chunker, <pre> as fenced
+// code), plus the page's title, language, canonical URL and links (for crawling).
 // linkedom parses; user CSS selectors keep or drop parts; without them the page's
-// <main>/<article> is used, else Mozilla Readability picks the main content.
+// <main>/<article> is used, else Mozilla Readability picks the main content. When that keeps
+// much less than the page's visible text (reference pages whose description sits outside
+// <main>, pages Readability misjudges), the visible body text without the page's chrome is kept.
 import { parseHTML as linkedomParse } from "npm:linkedom@0.18.12";
 import { Readability } from "npm:@mozilla/readability@0.6.0";
 
@@ -12,7 +14,18 @@ export interface HtmlPage {
   canonical?: string;
   lang?: string;
   noindex: boolean;
+  /** Which extraction made `text`: the owner's selectors, <main>/<article>, Readability, or the visible body. */
+  extraction: "selectors" | "main" | "readability" | "body";
+  /** Characters of the page's visible text without its chrome (0 with selectors): the kept-text ratio's denominator. */
+  visibleChars: number;
 }
+
+/**
+ * Below this share of the visible text (without chrome) the main-content extractor has dropped
+ * part of what a reader sees, and the visible text is kept instead. A page whose main region
+ * holds its content keeps close to all of it; the reference page of issue 17 kept 8 KB of 120 KB.
+ */
+export const MIN_KEPT_RATIO = 0.4;
 
 export interface HtmlOptions {
   keepSelectors?: string[];
@@ -67,7 +80,8 @@ const SKIP = new Set([
   "input",
   "textarea",
 ]);
-const CHROME = "nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]";
+const CHROME =
+  "nav, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary], [aria-hidden=true], [hidden]";
 
 function queryAll(root: El, selector: string): El[] {
   try {
@@ -77,12 +91,67 @@ function queryAll(root: El, selector: string): El[] {
   }
 }
 
+/** The text of a `<pre>` as written: line breaks and indentation kept, `<br>` as a break. */
+function preformattedText(node: El): string {
+  if (node.nodeType === 3) return String(node.textContent ?? "");
+  if (node.nodeType !== 1) return "";
+  const tag = String(node.localName ?? node.tagName ?? "").toLowerCase();
+  if (tag === "br") return "\n";
+  if (SKIP.has(tag)) return "";
+  return [...(node.childNodes ?? [])].map(preformattedText).join("");
+}
+
+/** The language a highlighter names on a `<pre>` or its `<code>` (class "language-sql", "lang-js", data-lang). */
+function codeLanguage(pre: El): string {
+  const code = pre.querySelector?.("code");
+  for (const el of [pre, code]) {
+    const cls = String(el?.getAttribute?.("class") ?? "");
+    const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i.exec(cls) ?? /(?:^|\s)highlight-source-([\w+#-]+)/i.exec(cls);
+    if (m) return m[1].toLowerCase();
+    const attr = el?.getAttribute?.("data-lang") ?? el?.getAttribute?.("data-language");
+    if (attr && /^[\w+#.-]+$/.test(attr)) return String(attr).toLowerCase();
+  }
+  return "";
+}
+
+/**
+ * A `<pre>` as a fenced code block, so the chunker keeps it as code: `# comment` lines of shell,
+ * Python or SQL-plus examples must not become headings. The fence is longer than any backtick
+ * run at a line start inside the code.
+ */
+function fencedCode(pre: El): string {
+  const code = preformattedText(pre)
+    .replace(/\r\n?/g, "\n")
+    .replace(/^\n+|\s+$/g, "");
+  if (!code.trim()) return "";
+  const longest = Math.max(2, ...[...code.matchAll(/^\s*(`{3,})/gm)].map((m) => m[1].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`;
+}
+
+/**
+ * Removes the page's chrome (navigation, sidebars, hidden parts) under `root`. A <header> or
+ * <footer> is the page's banner or footer only outside <main>, <article> and <section>; inside
+ * one it holds that part's title, lead or byline, which a reader sees as content.
+ */
+function removeChrome(root: El): void {
+  for (const el of queryAll(root, CHROME)) el.remove();
+  for (const el of queryAll(root, "header, footer")) {
+    if (!el.parentElement?.closest?.("main, article, section, [role=main]")) el.remove();
+  }
+}
+
+/** Marks the lines that are headings of the page, so text that merely starts with "#" is not read as one. */
+const HEADING_MARK = "\u0001";
+
 /** Markdown-ish text of an element tree. */
 export function elementToText(root: El): string {
   const out: string[] = [];
-  const walk = (node: El, pre: boolean) => {
+  // Code blocks are set aside and put back after the whitespace clean-up, which would flatten them.
+  const code: string[] = [];
+  const walk = (node: El) => {
     if (node.nodeType === 3) {
-      out.push(pre ? node.textContent : node.textContent.replace(/\s+/g, " "));
+      out.push(node.textContent.replace(/\s+/g, " "));
       return;
     }
     if (node.nodeType !== 1) return;
@@ -93,32 +162,42 @@ export function elementToText(root: El): string {
       const text = String(node.textContent ?? "")
         .replace(/\s+/g, " ")
         .trim();
-      if (text) out.push(`\n\n${"#".repeat(Number(h[1]))} ${text}\n\n`);
+      if (text) out.push(`\n\n${HEADING_MARK}${"#".repeat(Number(h[1]))} ${text}\n\n`);
       return;
     }
     if (tag === "br") return void out.push("\n");
+    if (tag === "pre") {
+      const block = fencedCode(node);
+      if (block) out.push(`\n\n\u0000${code.push(block) - 1}\u0000\n\n`);
+      return;
+    }
     if (tag === "li") out.push("\n- ");
     else if (tag === "td" || tag === "th") out.push(" | ");
-    else if (tag === "pre") out.push("\n\n");
     else if (BLOCK.has(tag)) out.push("\n\n");
-    for (const child of node.childNodes ?? []) walk(child, pre || tag === "pre");
+    for (const child of node.childNodes ?? []) walk(child);
     if (tag === "tr") out.push("\n");
     else if (BLOCK.has(tag)) out.push("\n\n");
   };
-  walk(root, false);
-  return out
-    .join("")
-    .split("\n")
-    .map((l) =>
-      l
-        .replace(/[ \t]+/g, " ")
-        .replace(/^ \| /, "")
-        .trimEnd(),
-    )
-    .join("\n")
-    .replace(/^[ \t]+(?!-)/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  walk(root);
+  return (
+    out
+      .join("")
+      .split("\n")
+      .map((l) =>
+        l
+          .replace(/[ \t]+/g, " ")
+          .replace(/^ \| /, "")
+          .trimEnd(),
+      )
+      .join("\n")
+      .replace(/^[ \t]+(?!-)/gm, "")
+      // a text line that starts like a heading (an operator "# point" in a table cell) is escaped
+      .replace(/^(?=#{1,6}(?:[ \t]|$))/gm, "\\")
+      .replace(/\u0001/g, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+      .replace(/\u0000(\d+)\u0000/g, (_, i) => code[Number(i)])
+  );
 }
 
 export function extractHtml(html: string, baseUrl: string, options: HtmlOptions = {}): HtmlPage {
@@ -144,34 +223,38 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
   for (const sel of ["script", "style", "noscript", "template", ...(options.dropSelectors ?? [])]) {
     for (const el of queryAll(document, sel)) el.remove();
   }
-  let text = "";
   const keep = options.keepSelectors?.filter(Boolean) ?? [];
+  const page = { title, links, canonical, lang, noindex: /\bnoindex\b/.test(robots) };
   if (keep.length) {
-    text = keep
+    const text = keep
       .flatMap((sel) => queryAll(document, sel))
       .map(elementToText)
       .join("\n\n");
+    return { ...page, text, extraction: "selectors", visibleChars: 0 };
+  }
+  let text = "";
+  let extraction: HtmlPage["extraction"] = "main";
+  const main = document.querySelector("main, article, [role=main]");
+  if (main) {
+    removeChrome(main);
+    text = elementToText(main);
   } else {
-    const main = document.querySelector("main, article, [role=main]");
-    if (main) {
-      for (const el of queryAll(main, CHROME)) el.remove();
-      text = elementToText(main);
-    } else {
-      let article: { content?: string | null } | null = null;
-      try {
-        article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();
-      } catch {
-        article = null;
-      }
-      if (article?.content) {
-        text = elementToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
-      }
-      if (text.length < 200) {
-        for (const el of queryAll(document, CHROME)) el.remove();
-        const bodyText = elementToText(document.body ?? document.documentElement);
-        if (bodyText.length > text.length) text = bodyText;
-      }
+    extraction = "readability";
+    let article: { content?: string | null } | null = null;
+    try {
+      article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();
+    } catch {
+      article = null;
+    }
+    if (article?.content) {
+      text = elementToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
     }
   }
-  return { title, text, links, canonical, lang, noindex: /\bnoindex\b/.test(robots) };
+  removeChrome(document);
+  const visible = elementToText(document.body ?? document.documentElement);
+  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length) && visible.length > text.length) {
+    text = visible;
+    extraction = "body";
+  }
+  return { ...page, text, extraction, visibleChars: visible.length };
 }

@@ -11,6 +11,15 @@ export interface DocumentInput {
   language?: string | null;
   metadata?: Record<string, unknown>;
   sizeBytes?: number;
+  /** Web pages: what the server said about this version, for a conditional request next time. */
+  http?: HttpVersion;
+}
+
+/** A web page's validators (ETag, Last-Modified) and its same-site links, as stored with the document. */
+export interface HttpVersion {
+  etag: string | null;
+  lastModified: string | null;
+  links: string[];
 }
 
 export interface SourceContext {
@@ -25,6 +34,10 @@ export interface SourceContext {
   warn(url: string, code: string, message: string): void;
   progress(done: number, total: number): Promise<void>;
   cancelled(): Promise<boolean>;
+  /** What the last complete run stored for this url (readers that can ask "changed since?"). */
+  previous?(url: string): HttpVersion | undefined;
+  /** The document at this url has not changed since the last run (HTTP 304): it is kept as it is. */
+  unchanged?(url: string): void;
 }
 
 export class SourceError extends Error {

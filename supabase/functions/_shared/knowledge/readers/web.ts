@@ -1,6 +1,8 @@
 // Web sources: one page, or a polite crawl of one host from a start URL
 // (breadth first, depth and page limits, sitemap.xml discovery, robots.txt,
-// include/exclude globs, canonical URLs). Every request goes through safeFetch.
+// include/exclude globs, canonical URLs). Every request goes through safeFetch. A re-sync
+// asks conditionally (If-None-Match / If-Modified-Since with what the page said last time);
+// a 304 keeps the document and follows the links stored with it.
 import robotsParserModule from "npm:robots-parser@3.0.1";
 
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
@@ -21,10 +23,16 @@ export interface WebSettings {
   drop_selectors?: string[];
   use_sitemap?: boolean;
   delay_ms?: number;
+  concurrency?: number;
 }
+
+/** Pages fetched at once when a source does not say (settings.ts validates 1–8). */
+export const DEFAULT_CONCURRENCY = 2;
 
 const BOT_NAME = "ParleyBot";
 const PAGE_BYTES = 5 * 1024 * 1024;
+/** Same-site links stored per page, for following them when it answers 304. */
+const MAX_STORED_LINKS = 2000;
 
 /** A URL glob: `*` any run of characters except `/`, `**` anything, `?` one character. */
 export function globToRegExp(glob: string): RegExp {
@@ -62,6 +70,21 @@ export function normalizeUrl(href: string): string | null {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The politeness delay: requests to the host start at least `delay` ms apart, however many
+ * workers there are (as a per-host download delay in Scrapy or wget --wait). Each call
+ * reserves the next start time and waits for it.
+ */
+export function politeStarts(delay: number): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + delay;
+    if (at > now) await sleep(at - now);
+  };
+}
+
 async function fetchSitemapUrls(
   url: string,
   fetchOptions: SafeFetchOptions,
@@ -97,6 +120,8 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
   const include = settings.include?.filter(Boolean) ?? [];
   const exclude = settings.exclude?.filter(Boolean) ?? [];
   const delay = Math.min(Math.max(settings.delay_ms ?? 200, 0), 10_000);
+  const workers = single ? 1 : Math.min(Math.max(Math.trunc(settings.concurrency ?? DEFAULT_CONCURRENCY), 1), 8);
+  const politely = politeStarts(delay);
   const fetchOptions: SafeFetchOptions = { timeoutMs: 20_000, allowPrivate: ctx.allowPrivate };
 
   // robots.txt: missing or unreadable means everything is allowed
@@ -149,12 +174,27 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       ctx.warn(item.url, "robots_disallowed", "robots.txt asks crawlers not to fetch this page");
       return;
     }
+    const before = ctx.previous?.(item.url);
+    const conditional: Record<string, string> = {};
+    if (before?.etag) conditional["if-none-match"] = before.etag;
+    if (before?.lastModified) conditional["if-modified-since"] = before.lastModified;
     let res;
     try {
-      res = await safeFetch(item.url, { ...fetchOptions, maxBytes: PAGE_BYTES, onTooLarge: "truncate" });
+      res = await safeFetch(item.url, {
+        ...fetchOptions,
+        headers: conditional,
+        maxBytes: PAGE_BYTES,
+        onTooLarge: "truncate",
+      });
     } catch (e) {
       const err = e as SafeFetchError;
       ctx.fail(item.url, err.code ?? "fetch_failed", err.message);
+      return;
+    }
+    if (res.status === 304 && before && !res.redirects.length) {
+      indexed.add(item.url);
+      ctx.unchanged?.(item.url);
+      if (item.depth < maxDepth) for (const link of before.links) enqueue(link, item.depth + 1);
       return;
     }
     if (res.redirects.length) {
@@ -186,16 +226,27 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     if (indexed.has(docUrl)) return;
     indexed.add(docUrl);
     if (page.noindex) return void ctx.warn(docUrl, "noindex", "The page asks not to be indexed");
+    // validators describe the response of this address; stored under another (canonical) one
+    // they would be sent for a page they do not describe
+    const sameAddress = !res.redirects.length && docUrl === item.url;
+    const links = [
+      ...new Set(page.links.map(normalizeUrl).filter((u): u is string => !!u && new URL(u).host === origin.host)),
+    ].slice(0, MAX_STORED_LINKS);
     await ctx.emit({
       url: docUrl,
       title: page.title || docUrl,
       text: page.text,
       language: page.lang ?? null,
       metadata: {},
+      http: {
+        etag: sameAddress ? res.headers.get("etag") : null,
+        lastModified: sameAddress ? res.headers.get("last-modified") : null,
+        links,
+      },
     });
   };
 
-  // Two workers, each waiting `delay` between its requests.
+  // `workers` pages in flight at most, their requests started `delay` apart.
   const worker = async () => {
     while ((queue.length || active) && taken < maxPages) {
       if (await ctx.cancelled()) return;
@@ -207,14 +258,14 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       taken++;
       active++;
       try {
+        await politely();
         await visit(item);
       } finally {
         active--;
         done++;
         await ctx.progress(done, total());
       }
-      if (delay) await sleep(delay);
     }
   };
-  await Promise.all([worker(), worker()]);
+  await Promise.all(Array.from({ length: workers }, worker));
 }

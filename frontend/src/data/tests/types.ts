@@ -7,8 +7,23 @@ const jsonNumber = (v: Json | undefined): number | undefined => (typeof v === "n
 export type TestCase = Pick<
   Tables<"test_cases">,
   "id" | "bot_id" | "status" | "question" | "language" | "expected_answer" | "required_phrases" | "forbidden_phrases" | "expected_sources" | "tags" | "origin" | "created_at"
->;
-export const CASE_COLUMNS = "id, bot_id, status, question, language, expected_answer, required_phrases, forbidden_phrases, expected_sources, tags, origin, created_at";
+> & { history: HistoryTurn[] };
+export const CASE_COLUMNS = "id, bot_id, status, question, history, language, expected_answer, required_phrases, forbidden_phrases, expected_sources, tags, origin, created_at";
+
+/** A turn of the conversation before a case's question (test_cases.history). */
+export interface HistoryTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** test_cases.history as turns; anything else in the array is left out, as the runner does. */
+export function readHistory(value: Json | undefined): HistoryTurn[] {
+  return jsonObjects(value).flatMap((o) => {
+    const role = o.role === "user" || o.role === "assistant" ? o.role : undefined;
+    const content = jsonString(o.content);
+    return role && content !== undefined ? [{ role, content }] : [];
+  });
+}
 
 export type TestRun = Pick<
   Tables<"test_runs">,

@@ -19,6 +19,8 @@ const readMessages = (code: string): Msgs => JSON.parse(fs.readFileSync(path.joi
 
 const BOT = "c0000000-0000-4000-8000-000000000001";
 const SYNC_RUN = "f4100000-0000-4000-8000-000000000002";
+/** The seeded regression's phrases reason, as each language says it. */
+const MISSING_PHRASE = { en: "Missing required phrase: 50.", de: "Fehlende Pflichtformulierung: 50." } as const;
 
 let app: FullApp;
 let browser: Browser;
@@ -100,7 +102,10 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       await page.waitForFunction(() => document.querySelectorAll("article[data-case-id]").length === 1);
       const regression = page.locator("article[data-case-id]");
       await regression.getByRole("heading", { name: "How many tags can a note have?" }).waitFor();
-      await regression.getByText("Missing required phrase: 50.").waitFor();
+      // The scores' reasons in the page's language (codes and parameters stored by the scorer).
+      const phrases = regression.locator("[data-score='phrases']");
+      await phrases.getByText(MISSING_PHRASE[code], { exact: true }).waitFor();
+      if (code !== "en") assert.equal(await phrases.getByText("Missing required phrase", { exact: false }).count(), 0);
       await regression.getByRole("button", { name: m["tests.diff.toggle"] }).click();
       await regression.locator(".tr-diff del").first().waitFor();
       await page.getByRole("button", { name: m["tests.filter.fixed"], exact: true }).click();

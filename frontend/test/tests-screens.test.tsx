@@ -33,7 +33,8 @@ import { TestSettingsSection } from "../src/features/tests/TestSettingsForm";
 import { LatestTestRun } from "../src/features/tests/LatestTestRun";
 import TestCasesPage from "../src/routes/app/tests/TestCasesPage";
 import TestRunPage from "../src/routes/app/tests/TestRunPage";
-import { readHistory } from "../src/data/tests/types";
+import { readHistory, readScores } from "../src/data/tests/types";
+import { ScoreList } from "../src/features/tests/parts";
 
 const BOT = "c0000000-0000-4000-8000-000000000001";
 const RUN = "f4100000-0000-4000-8000-000000000002";
@@ -232,5 +233,49 @@ describe("a test case's form", { timeout: 30_000 }, () => {
     // The form starts over, in the language just used.
     await waitFor(() => expect((f.getByLabelText("Question") as HTMLTextAreaElement).value).toBe(""));
     expect(f.queryAllByRole("group", { name: /^Turn / })).toHaveLength(0);
+  });
+});
+
+describe("score reasons", { timeout: 20_000 }, () => {
+  const stored = [
+    { name: "source", applies: true, passed: false, score: 0, explanation: "Not in the top 5 sources: /a, /b.",
+      reasons: [{ code: "source.missing", params: { k: 5, missing: ["/a", "/b"] } }] },
+    { name: "phrases", applies: true, passed: false, score: 0.5, explanation: "Missing required phrase: 50. No forbidden phrase.",
+      reasons: [{ code: "phrases.missing", params: { phrases: ["50"] } }, { code: "phrases.noForbidden", params: {} }] },
+    { name: "similarity", applies: true, passed: true, score: 0.42, explanation: "Trigram similarity to the expected answer is 0.42 (at least 0.30 passes).",
+      reasons: [{ code: "similarity.trigram", params: { score: 0.42, min: 0.3 } }] },
+    { name: "answered", applies: true, passed: true, score: 1, explanation: "The bot answered with 2 sources.", reasons: [{ code: "answered.yes", params: { sources: 2 } }] },
+    { name: "judge", applies: true, passed: true, score: 0.8, explanation: "The judge graded the answer 0.80 against the expected one (at least 0.60 passes).",
+      reasons: [{ code: "judge.graded", params: { score: 0.8, min: 0.6 } }], reasoning: "Same facts." },
+  ];
+  const show = (locale: "en" | "de", scores: unknown) =>
+    render(<IntlProvider locale={locale} messages={MESSAGES[locale]}><ScoreList scores={readScores(scores as never)} /></IntlProvider>);
+  const text = (name: string) => document.querySelector(`[data-score="${name}"] .tr-muted`)!.textContent!.replace(/\u00a0|\u202f/g, " ");
+
+  it("says each score's reasons in the reader's language, lists and numbers as the language writes them", () => {
+    show("de", stored);
+    expect(text("source")).toBe("Nicht unter den ersten 5 Quellen: /a und /b.");
+    expect(text("phrases")).toBe("Fehlende Pflichtformulierung: 50. Keine verbotene Formulierung.");
+    expect(text("similarity")).toBe("Trigramm-Ähnlichkeit zur erwarteten Antwort: 42 % (ab 30 % bestanden).");
+    expect(text("answered")).toBe("Der Bot hat mit 2 Quellen geantwortet.");
+    expect(text("judge")).toBe("Die Modellbewertung gibt der Antwort 80 % gegenüber der erwarteten (ab 60 % bestanden).");
+    expect(screen.getByText("Same facts.")).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/Missing|Trigram similarity/);
+  });
+
+  it("in English too, plural by the number of phrases", () => {
+    show("en", [{ ...stored[1], reasons: [{ code: "phrases.missing", params: { phrases: ["50", "tags"] } }] }]);
+    expect(text("phrases")).toBe("Missing required phrases: 50 and tags.");
+  });
+
+  it("keeps results stored before reasons readable, and falls back to the explanation for a reason it does not know", () => {
+    show("de", [
+      { name: "phrases", applies: true, passed: false, score: 0, explanation: "Missing required phrase: 50." },
+      { name: "answered", applies: true, passed: true, score: 1, explanation: "Answered by a newer server.", reasons: [{ code: "answered.somehow", params: {} }] },
+    ]);
+    expect(text("phrases")).toBe("Missing required phrase: 50.");
+    expect(text("answered")).toBe("Answered by a newer server.");
+    expect(readScores([{ name: "source", reasons: [{ code: "source.found", params: { k: 5, positions: [1, 3], junk: { a: 1 } } }] }])[0]!.reasons)
+      .toEqual([{ code: "source.found", params: { k: 5, positions: ["1", "3"] } }]);
   });
 });

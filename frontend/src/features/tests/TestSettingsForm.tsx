@@ -9,6 +9,15 @@ import { useSaveTestSettingsMutation } from "../../data/tests/test-settings-muta
 import { useTestSettingsQuery, type TestSettings, type TestSettingsRow } from "../../data/tests/test-settings-query";
 import "./tests.css";
 
+/** Message ids of the settings' columns. */
+const LABEL_ID = {
+  run_after_sync: "tests.settings.runAfterSync",
+  run_after_settings: "tests.settings.runAfterSettings",
+  require_answer: "tests.settings.requireAnswer",
+  require_source: "tests.settings.requireSource",
+  notify_regressions: "tests.settings.notifyRegressions",
+} as const;
+
 /** 0..1 in the database, whole percent in the form. */
 const toPercent = (v: number) => Math.round(v * 100);
 const fromPercent = (v: number) => Math.min(100, Math.max(0, Math.round(v))) / 100;
@@ -38,10 +47,10 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
     setDone(false);
     setV((old) => ({ ...old, ...patch }));
   };
-  const check = (key: "run_after_sync" | "run_after_settings" | "require_answer" | "require_source" | "notify_regressions") => (
+  const check = (key: keyof typeof LABEL_ID) => (
     <label>
       <input type="checkbox" name={key} checked={v[key]} onChange={(e) => set({ [key]: e.target.checked })} />{" "}
-      <FormattedMessage id={`tests.settings.${key}`} />
+      <FormattedMessage id={LABEL_ID[key]} />
     </label>
   );
   const onSubmit = (e: FormEvent) => {
@@ -70,11 +79,11 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
         <legend><FormattedMessage id="tests.settings.rules" /></legend>
         {check("require_answer")}
         {check("require_source")}
-        <Input label={t("tests.settings.top_k")} hint={t("tests.settings.top_k.hint")} name="top_k" type="number" min={1} max={20} required
+        <Input label={t("tests.settings.topK")} hint={t("tests.settings.topK.hint")} name="top_k" type="number" min={1} max={20} required
           value={v.top_k} onChange={(e) => set({ top_k: Math.min(20, Math.max(1, Math.round(Number(e.target.value) || 1))) })} />
-        <Input label={t("tests.settings.min_similarity")} hint={t("tests.settings.min_similarity.hint")} name="min_similarity" type="number" min={0} max={100} required
+        <Input label={t("tests.settings.minSimilarity")} hint={t("tests.settings.minSimilarity.hint")} name="min_similarity" type="number" min={0} max={100} required
           value={toPercent(v.min_similarity)} onChange={(e) => set({ min_similarity: fromPercent(Number(e.target.value) || 0) })} />
-        <Input label={t("tests.settings.min_judge_score")} hint={t("tests.settings.min_judge_score.hint")} name="min_judge_score" type="number" min={0} max={100} required
+        <Input label={t("tests.settings.minJudgeScore")} hint={t("tests.settings.minJudgeScore.hint")} name="min_judge_score" type="number" min={0} max={100} required
           value={toPercent(v.min_judge_score)} onChange={(e) => set({ min_judge_score: fromPercent(Number(e.target.value) || 0) })} />
       </fieldset>
       <fieldset className="tr-fieldset">

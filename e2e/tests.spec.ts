@@ -2,7 +2,9 @@
 // the seeded owner opens "Acme Help Center"'s test cases (seeded cases with tags, search, a
 // suggestion accepted, new suggestions from the knowledge), its runs (two seeded runs, the trend
 // chart), starts a run and watches it finish live, then opens the seeded run after the sync: the
-// "new failures" filter shows the regression and the diff shows what changed in the answer.
+// "new failures" filter shows the regression (its reasons in the page's language) and the diff
+// shows what changed in the answer; the test settings are saved; the bot overview links to the
+// latest run.
 // Run: node --import tsx --test e2e/tests.spec.ts (builds frontend/dist when missing).
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -19,6 +21,8 @@ const readMessages = (code: string): Msgs => JSON.parse(fs.readFileSync(path.joi
 
 const BOT = "c0000000-0000-4000-8000-000000000001";
 const SYNC_RUN = "f4100000-0000-4000-8000-000000000002";
+/** The seeded regression's phrases reason, as each language says it. */
+const MISSING_PHRASE = { en: "Missing required phrase: 50.", de: "Fehlende Pflichtformulierung: 50." } as const;
 
 let app: FullApp;
 let browser: Browser;
@@ -86,7 +90,27 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       await page.locator("tr[data-run-id]").first().locator("[data-status='succeeded']").waitFor({ timeout: 30_000 });
       await page.locator("tr[data-run-id]").first().getByText(m["tests.trigger.manual"]!, { exact: true }).waitFor();
       await page.getByRole("button", { name: m["tests.runs.start"] }).waitFor();
+      // The test settings below the runs: saved under RLS as the owner, there after a reload.
+      await page.getByRole("checkbox", { name: m["tests.settings.runAfterSync"] }).check();
+      await page.getByLabel(m["tests.settings.schedule"]!).selectOption("weekly");
+      await page.getByRole("button", { name: m["tests.settings.save"] }).click();
+      await page.getByRole("status").filter({ hasText: m["tests.settings.saved"]! }).waitFor();
+      await page.reload();
+      await page.getByText(m["tests.settings.nextRun"]!.split("{")[0]!.trim()).waitFor();
+      assert.equal(await page.getByRole("checkbox", { name: m["tests.settings.runAfterSync"] }).isChecked(), true);
       await page.screenshot({ path: path.join(ART, `tests-runs-${code}.png`), fullPage: true });
+      assertNoErrors(errors);
+      await context.close();
+    });
+
+    it("the bot overview shows the latest finished run and opens it", async () => {
+      const { context, page, errors } = await ownerPage();
+      await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}`);
+      const card = page.locator("section[data-latest-run]");
+      await card.getByRole("heading", { name: m["tests.overview.title"] }).waitFor();
+      await card.getByRole("link", { name: m["tests.overview.openRun"] }).click();
+      await page.getByRole("heading", { level: 1, name: m["tests.run.title"] }).waitFor();
+      assert.match(page.url(), new RegExp(`${prefix}/app/bots/${BOT}/tests/[0-9a-f-]{36}$`));
       assertNoErrors(errors);
       await context.close();
     });
@@ -100,7 +124,10 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       await page.waitForFunction(() => document.querySelectorAll("article[data-case-id]").length === 1);
       const regression = page.locator("article[data-case-id]");
       await regression.getByRole("heading", { name: "How many tags can a note have?" }).waitFor();
-      await regression.getByText("Missing required phrase: 50.").waitFor();
+      // The scores' reasons in the page's language (codes and parameters stored by the scorer).
+      const phrases = regression.locator("[data-score='phrases']");
+      await phrases.getByText(MISSING_PHRASE[code], { exact: true }).waitFor();
+      if (code !== "en") assert.equal(await phrases.getByText("Missing required phrase", { exact: false }).count(), 0);
       await regression.getByRole("button", { name: m["tests.diff.toggle"] }).click();
       await regression.locator(".tr-diff del").first().waitFor();
       await page.getByRole("button", { name: m["tests.filter.fixed"], exact: true }).click();

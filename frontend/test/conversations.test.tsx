@@ -12,43 +12,12 @@ import base from "../src/i18n/messages/en.json";
 import teams from "../src/i18n/messages/teams/en.json";
 import bots from "../src/i18n/messages/bots/en.json";
 import conv from "../src/i18n/messages/conversations/en.json";
+import { recordingDb } from "./recording-supabase";
 
-interface Call { table: string; ops: string[] }
-type Rows = unknown[] | Record<string, unknown> | null;
-const db = {
-  calls: [] as Call[],
-  tables: {} as Record<string, (call: Call) => Rows>,
-  listeners: [] as { table: string; filter: string; cb: () => void }[],
-  reset() {
-    this.calls = [];
-    this.tables = {};
-    this.listeners = [];
-  },
-};
-
-// Every query-builder method is recorded and chains; awaiting answers from db.tables.
-function builder(table: string) {
-  const call: Call = { table, ops: [] };
-  const answer = () => Promise.resolve().then(() => {
-    db.calls.push(call);
-    const data = db.tables[table]?.(call) ?? [];
-    return { data, error: null, count: Array.isArray(data) ? data.length : null };
-  });
-  const proxy: object = new Proxy({}, {
-    get(_t, prop: string) {
-      if (prop === "then") return (ok: (v: unknown) => unknown, ko: (e: unknown) => unknown) => answer().then(ok, ko);
-      if (prop === "maybeSingle") return () => answer().then((a) => ({ ...a, data: Array.isArray(a.data) ? (a.data[0] ?? null) : a.data }));
-      return (...args: unknown[]) => {
-        call.ops.push(`${prop} ${args.map((a) => (typeof a === "object" ? JSON.stringify(a) : String(a))).join(" ")}`.trim());
-        return proxy;
-      };
-    },
-  });
-  return proxy;
-}
+const db = Object.assign(recordingDb(() => void (db.listeners = [])), { listeners: [] as { table: string; filter: string; cb: () => void }[] });
 
 const client = {
-  from: (t: string) => builder(t),
+  from: (t: string) => db.from(t),
   auth: { getSession: async () => ({ data: { session: { access_token: "t", user: { id: USER } } } }) },
   channel: () => {
     const ch = {

@@ -219,6 +219,10 @@ async function execute(service: Db, run: { id: string; bot_id: string; created_a
   must(
     await service.from("test_runs").update({
       status: "succeeded",
+      // The workers' progress updates may land out of order; the final counts are these.
+      progress_done: done,
+      passed_count: passed,
+      failed_count: done - passed,
       finished_at: new Date().toISOString(),
       previous_run_id: comparison.previousRunId,
       regressions: comparison.regressions,

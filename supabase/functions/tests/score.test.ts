@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { formatCases, parseCases } from "./csv.ts";
 import { parseGrade } from "./judge.ts";
-import { answeredScore, DEFAULT_RULES, foundNothing, judgeScore, passes, phraseScore, similarityScore, sourceScore } from "./score.ts";
+import { answeredScore, DEFAULT_RULES, explainReason, foundNothing, judgeScore, passes, phraseScore, similarityScore, sourceScore } from "./score.ts";
 
 const source = (url: string, title = "Doc") => ({ chunk_id: "c", document_id: "d", title, url, excerpt: "" });
 const base = { expected_answer: "", required_phrases: [] as string[], forbidden_phrases: [] as string[], expected_sources: [] as string[] };
@@ -17,6 +17,8 @@ Deno.test("source: an expected source must be among the first top_k, matched by 
   const late = sourceScore({ ...base, expected_sources: ["https://docs.test/p6"] }, sources, rules)!;
   assert.equal(late.passed, false);
   assert.match(late.explanation, /Not in the top 5/);
+  assert.deepEqual(late.reasons, [{ code: "source.missing", params: { k: 5, missing: ["https://docs.test/p6"] } }]);
+  assert.deepEqual(sourceScore({ ...base, expected_sources: ["/p3", "page 1"] }, sources, rules)!.reasons, [{ code: "source.found", params: { k: 5, positions: [3, 1] } }]);
   assert.equal(sourceScore({ ...base, expected_sources: ["x"] }, sources, { ...rules, require_source: false })!.applies, false);
 });
 
@@ -26,6 +28,13 @@ Deno.test("phrases: required present and forbidden absent, case- and space-insen
   assert.equal(s.score, 1 / 3);
   assert.match(s.explanation, /Missing required phrase: one hour\./);
   assert.match(s.explanation, /Forbidden phrase present: call us\./);
+  assert.deepEqual(s.reasons, [
+    { code: "phrases.missing", params: { phrases: ["one hour"] } },
+    { code: "phrases.forbidden", params: { phrases: ["call us"] } },
+  ]);
+  const good = phraseScore({ ...base, required_phrases: ["50"], forbidden_phrases: ["never"] }, "Up to 50 tags.")!;
+  assert.deepEqual(good.reasons!.map((r) => r.code), ["phrases.allPresent", "phrases.noForbidden"]);
+  assert.equal(good.explanation, "All 1 required phrases present. No forbidden phrase.");
   assert.equal(phraseScore(base, "x"), null);
 });
 
@@ -41,6 +50,23 @@ Deno.test("similarity, answered, judge and the pass rule", () => {
   assert.equal(judgeScore({ score: 0.7, reasoning: "ok" }, DEFAULT_RULES)!.passed, true);
   assert.equal(passes([failedJudge, answeredScore("Yes. [1]", [source("u")], DEFAULT_RULES)], null), true);
   assert.equal(passes([], "provider_timeout: slow"), false, "an error fails the case");
+});
+
+Deno.test("every score says why as codes with parameters, and the English explanation is written from them", () => {
+  const sim = similarityScore({ ...base, expected_answer: "x" }, 0.256, DEFAULT_RULES, "embedding")!;
+  assert.deepEqual(sim.reasons, [{ code: "similarity.embedding", params: { score: 0.26, min: 0.3 } }]);
+  assert.equal(sim.explanation, "Embedding similarity to the expected answer is 0.26 (at least 0.30 passes).");
+  const nothing = answeredScore("", [], DEFAULT_RULES);
+  assert.deepEqual(nothing.reasons, [{ code: "answered.nothing", params: {} }]);
+  assert.equal(nothing.explanation, "The bot said it found nothing.");
+  assert.deepEqual(answeredScore("Yes. [1]", [source("u"), source("v")], DEFAULT_RULES).reasons, [{ code: "answered.yes", params: { sources: 2 } }]);
+  assert.equal(answeredScore("Yes. [1]", [source("u")], DEFAULT_RULES).explanation, "The bot answered with 1 source.");
+  const judged = judgeScore({ score: 0.72, reasoning: "Close." }, DEFAULT_RULES)!;
+  assert.deepEqual(judged.reasons, [{ code: "judge.graded", params: { score: 0.72, min: 0.6 } }]);
+  assert.deepEqual(judgeScore({ error: "timeout" }, DEFAULT_RULES)!.reasons, [{ code: "judge.error", params: { error: "timeout" } }]);
+  assert.equal(explainReason({ code: "source.found", params: { k: 5, positions: [1, 4] } }), "Expected sources in the top 5 (position 1, 4).");
+  // Reasons are plain JSON: stored in test_results.scores and read back unchanged.
+  for (const s of [sim, nothing, judged]) assert.deepEqual(JSON.parse(JSON.stringify(s.reasons)), s.reasons);
 });
 
 Deno.test("the judge's reply: JSON in text or a code fence, a 0..10 scale, garbage refused", () => {

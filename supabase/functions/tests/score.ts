@@ -1,7 +1,9 @@
-// Scores of one answer against its test case, each with an explanation, and the pass rule.
+// Scores of one answer against its test case, each with its reasons, and the pass rule.
 // Pure functions: the similarity and the judge's grade are measured elsewhere and passed in.
+// A reason is a code with parameters (the app says it in the reader's language); the English
+// explanation stored beside it is written from the same reasons, for API readers and mails.
 import type { ChatSource } from "../_shared/contracts/chat.ts";
-import type { TestScore } from "../_shared/contracts/tests.ts";
+import type { TestScore, TestScoreReason } from "../_shared/contracts/tests.ts";
 
 export interface PassRules {
   top_k: number;
@@ -26,6 +28,41 @@ export interface CaseToScore {
   expected_sources: string[];
 }
 
+const plural = (n: number, one: string, other: string) => (n === 1 ? one : other);
+const fixed2 = (n: number) => n.toFixed(2);
+
+/** A reason in English. */
+export function explainReason(r: TestScoreReason): string {
+  switch (r.code) {
+    case "source.found":
+      return `Expected ${plural(r.params.positions.length, "source", "sources")} in the top ${r.params.k} (position ${r.params.positions.join(", ")}).`;
+    case "source.missing":
+      return `Not in the top ${r.params.k} sources: ${r.params.missing.join(", ")}.`;
+    case "phrases.missing":
+      return `Missing required ${plural(r.params.phrases.length, "phrase", "phrases")}: ${r.params.phrases.join(", ")}.`;
+    case "phrases.allPresent":
+      return `All ${r.params.count} required phrases present.`;
+    case "phrases.forbidden":
+      return `Forbidden ${plural(r.params.phrases.length, "phrase", "phrases")} present: ${r.params.phrases.join(", ")}.`;
+    case "phrases.noForbidden":
+      return "No forbidden phrase.";
+    case "similarity.trigram":
+    case "similarity.embedding":
+      return `${r.code === "similarity.trigram" ? "Trigram" : "Embedding"} similarity to the expected answer is ${fixed2(r.params.score)} (at least ${fixed2(r.params.min)} passes).`;
+    case "answered.nothing":
+      return "The bot said it found nothing.";
+    case "answered.yes":
+      return `The bot answered${r.params.sources ? ` with ${r.params.sources} ${plural(r.params.sources, "source", "sources")}` : ""}.`;
+    case "judge.error":
+      return `The judge could not grade this answer: ${r.params.error}`;
+    case "judge.graded":
+      return `The judge graded the answer ${fixed2(r.params.score)} against the expected one (at least ${fixed2(r.params.min)} passes).`;
+  }
+}
+
+/** A score's reasons and their English explanation. */
+const explained = (...reasons: TestScoreReason[]) => ({ reasons, explanation: reasons.map(explainReason).join(" ") });
+
 const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** Does a source match what the case expects (its URL, its URL's path, or its title)? */
@@ -47,9 +84,9 @@ export function sourceScore(c: CaseToScore, sources: ChatSource[], rules: PassRu
     applies: rules.require_source,
     passed,
     score: inTop / c.expected_sources.length,
-    explanation: passed
-      ? `Expected source${c.expected_sources.length > 1 ? "s" : ""} in the top ${rules.top_k} (position ${positions.map((p) => p + 1).join(", ")}).`
-      : `Not in the top ${rules.top_k} sources: ${missing.join(", ")}.`,
+    ...explained(passed
+      ? { code: "source.found", params: { k: rules.top_k, positions: positions.map((p) => p + 1) } }
+      : { code: "source.missing", params: { k: rules.top_k, missing } }),
   };
 }
 
@@ -59,15 +96,17 @@ export function phraseScore(c: CaseToScore, answer: string): TestScore | null {
   const missing = c.required_phrases.filter((p) => !text.includes(norm(p)));
   const present = c.forbidden_phrases.filter((p) => norm(p) && text.includes(norm(p)));
   const total = c.required_phrases.length + c.forbidden_phrases.length;
-  const parts: string[] = [];
-  parts.push(missing.length ? `Missing required phrase${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.` : c.required_phrases.length ? `All ${c.required_phrases.length} required phrases present.` : "");
-  parts.push(present.length ? `Forbidden phrase${present.length > 1 ? "s" : ""} present: ${present.join(", ")}.` : c.forbidden_phrases.length ? "No forbidden phrase." : "");
+  const reasons: TestScoreReason[] = [];
+  if (missing.length) reasons.push({ code: "phrases.missing", params: { phrases: missing } });
+  else if (c.required_phrases.length) reasons.push({ code: "phrases.allPresent", params: { count: c.required_phrases.length } });
+  if (present.length) reasons.push({ code: "phrases.forbidden", params: { phrases: present } });
+  else if (c.forbidden_phrases.length) reasons.push({ code: "phrases.noForbidden", params: {} });
   return {
     name: "phrases",
     applies: true,
     passed: !missing.length && !present.length,
     score: (total - missing.length - present.length) / total,
-    explanation: parts.filter(Boolean).join(" "),
+    ...explained(...reasons),
   };
 }
 
@@ -79,7 +118,7 @@ export function similarityScore(c: CaseToScore, similarity: number | null, rules
     applies: true,
     passed: score >= rules.min_similarity,
     score,
-    explanation: `${method === "trigram" ? "Trigram" : "Embedding"} similarity to the expected answer is ${score.toFixed(2)} (at least ${rules.min_similarity.toFixed(2)} passes).`,
+    ...explained({ code: method === "trigram" ? "similarity.trigram" : "similarity.embedding", params: { score, min: rules.min_similarity } }),
   };
 }
 
@@ -111,16 +150,14 @@ export function answeredScore(answer: string, sources: ChatSource[], rules: Pass
     applies: rules.require_answer,
     passed: !nothing,
     score: nothing ? 0 : 1,
-    explanation: nothing
-      ? "The bot said it found nothing."
-      : `The bot answered${sources.length ? ` with ${sources.length} source${sources.length > 1 ? "s" : ""}` : ""}.`,
+    ...explained(nothing ? { code: "answered.nothing", params: {} } : { code: "answered.yes", params: { sources: sources.length } }),
   };
 }
 
 export function judgeScore(grade: { score: number; reasoning: string } | { error: string } | null, rules: PassRules): TestScore | null {
   if (!grade) return null;
   if ("error" in grade) {
-    return { name: "judge", applies: false, passed: false, score: 0, explanation: `The judge could not grade this answer: ${grade.error}` };
+    return { name: "judge", applies: false, passed: false, score: 0, ...explained({ code: "judge.error", params: { error: grade.error } }) };
   }
   const score = Math.max(0, Math.min(1, grade.score));
   return {
@@ -128,7 +165,7 @@ export function judgeScore(grade: { score: number; reasoning: string } | { error
     applies: true,
     passed: score >= rules.min_judge_score,
     score,
-    explanation: `The judge graded the answer ${score.toFixed(2)} against the expected one (at least ${rules.min_judge_score.toFixed(2)} passes).`,
+    ...explained({ code: "judge.graded", params: { score, min: rules.min_judge_score } }),
     reasoning: grade.reasoning,
   };
 }

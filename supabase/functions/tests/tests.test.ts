@@ -104,6 +104,8 @@ Deno.test("extractive default: a run answers every case through the engine, scor
   assert.deepEqual(password.scores.map((s) => s.name).sort(), ["answered", "phrases", "similarity", "source"]);
   for (const s of password.scores) assert.ok(s.explanation.length > 10, `${s.name} is explained`);
   assert.match(password.scores.find((s) => s.name === "source")!.explanation, /position 1/);
+  // Stored with its reasons as codes and parameters, for the app to say in the reader's language.
+  assert.deepEqual(password.scores.find((s) => s.name === "source")!.reasons, [{ code: "source.found", params: { k: 5, positions: [1] } }]);
   const similarity = password.scores.find((s) => s.name === "similarity")!;
   assert.ok(similarity.score > 0.3 && similarity.score <= 1, `similarity ${similarity.score}`);
   assert.equal(byCase.get(cases[1].id)!.passed, true, "an expected source may be named by its title");
@@ -112,6 +114,7 @@ Deno.test("extractive default: a run answers every case through the engine, scor
   const answered = nothing.scores.find((s) => s.name === "answered")!;
   assert.equal(answered.passed, false);
   assert.equal(answered.explanation, "The bot said it found nothing.");
+  assert.deepEqual(answered.reasons, [{ code: "answered.nothing", params: {} }]);
 
   const chatsAfter = await serviceClient().from("chats").select("id", { count: "exact", head: true }).eq("bot_id", botId);
   assert.equal(chatsAfter.count, chatsBefore.count, "ephemeral answers store no chat");

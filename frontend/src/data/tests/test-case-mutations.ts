@@ -1,7 +1,9 @@
-// Writes of test cases as the signed-in user (RLS: the team's owners and admins): save one,
+// Writes of test cases as the signed-in user (RLS: the team's owners and admins): save one (new or
+// edited; history is the conversation before the question, empty turns left out),
 // bulk edit (tags, accept suggestions, delete), and "add as test case" from a conversation turn.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { TablesInsert } from "../../lib/database";
+import type { HistoryTurn } from "./types";
 import { refused, unwrap } from "../../lib/errors";
 import { loadSupabase } from "../../lib/supabase-ready";
 import { testKeys } from "./keys";
@@ -9,14 +11,18 @@ import { testKeys } from "./keys";
 export type TestCaseInput = Pick<
   TablesInsert<"test_cases">,
   "question" | "expected_answer" | "required_phrases" | "forbidden_phrases" | "expected_sources" | "tags" | "language"
->;
+> & { history?: HistoryTurn[] };
 
 export async function saveTestCase(botId: string, input: TestCaseInput, id?: string): Promise<void> {
   const db = await loadSupabase();
+  const { history, ...rest } = input;
+  const row = history === undefined
+    ? rest
+    : { ...rest, history: history.map((t) => ({ role: t.role, content: t.content.trim() })).filter((t) => t.content !== "") };
   if (id) {
-    const rows = unwrap(await db.from("test_cases").update(input).eq("id", id).select("id"));
+    const rows = unwrap(await db.from("test_cases").update(row).eq("id", id).select("id"));
     if (!rows?.length) throw refused("The test case could not be changed.");
-  } else unwrap(await db.from("test_cases").insert({ ...input, bot_id: botId }));
+  } else unwrap(await db.from("test_cases").insert({ ...row, bot_id: botId }));
 }
 
 export type BulkAction = { kind: "addTag" | "removeTag"; tag: string } | { kind: "accept" } | { kind: "delete" };

@@ -10,6 +10,14 @@ export async function fetchTestRuns(botId: string, limit = 50): Promise<TestRun[
   return (rows ?? []).map(toRun);
 }
 
+/** The newest run that finished (its counts and regressions are final), or null. */
+export async function fetchLatestFinishedTestRun(botId: string): Promise<TestRun | null> {
+  const row = unwrap(
+    await (await loadSupabase()).from("test_runs").select(RUN_COLUMNS).eq("bot_id", botId).eq("status", "succeeded").order("created_at", { ascending: false }).limit(1).maybeSingle(),
+  );
+  return row ? toRun(row) : null;
+}
+
 export async function fetchTestRun(runId: string): Promise<TestRun | null> {
   const row = unwrap(await (await loadSupabase()).from("test_runs").select(RUN_COLUMNS).eq("id", runId).maybeSingle());
   return row ? toRun(row) : null;
@@ -22,6 +30,10 @@ export async function fetchTestResults(runId: string): Promise<TestResult[]> {
 
 export function useTestRunsQuery(botId: string) {
   return useQuery({ queryKey: testKeys.runs(botId), queryFn: () => fetchTestRuns(botId) });
+}
+
+export function useLatestFinishedTestRunQuery(botId: string) {
+  return useQuery({ queryKey: testKeys.latestRun(botId), queryFn: () => fetchLatestFinishedTestRun(botId) });
 }
 
 export function useTestRunQuery(runId: string) {

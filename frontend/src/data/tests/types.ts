@@ -1,4 +1,4 @@
-import type { TestScore } from "@shared/contracts/tests.ts";
+import { TEST_SCORE_REASON_CODES, type TestScore as StoredScore, type TestScoreReasonCode } from "@shared/contracts/tests.ts";
 import type { Json, Tables } from "../../lib/database";
 import { jsonObject, jsonObjects, jsonString } from "../../lib/json";
 
@@ -7,8 +7,23 @@ const jsonNumber = (v: Json | undefined): number | undefined => (typeof v === "n
 export type TestCase = Pick<
   Tables<"test_cases">,
   "id" | "bot_id" | "status" | "question" | "language" | "expected_answer" | "required_phrases" | "forbidden_phrases" | "expected_sources" | "tags" | "origin" | "created_at"
->;
-export const CASE_COLUMNS = "id, bot_id, status, question, language, expected_answer, required_phrases, forbidden_phrases, expected_sources, tags, origin, created_at";
+> & { history: HistoryTurn[] };
+export const CASE_COLUMNS = "id, bot_id, status, question, history, language, expected_answer, required_phrases, forbidden_phrases, expected_sources, tags, origin, created_at";
+
+/** A turn of the conversation before a case's question (test_cases.history). */
+export interface HistoryTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** test_cases.history as turns; anything else in the array is left out, as the runner does. */
+export function readHistory(value: Json | undefined): HistoryTurn[] {
+  return jsonObjects(value).flatMap((o) => {
+    const role = o.role === "user" || o.role === "assistant" ? o.role : undefined;
+    const content = jsonString(o.content);
+    return role && content !== undefined ? [{ role, content }] : [];
+  });
+}
 
 export type TestRun = Pick<
   Tables<"test_runs">,
@@ -37,6 +52,40 @@ export const RESULT_COLUMNS = "id, run_id, case_id, question, answer, passed, er
 
 const SCORE_NAMES = ["source", "phrases", "similarity", "answered", "judge"] as const;
 
+export type ReasonParam = string | number | string[];
+/** Why a score is what it is: message `tests.reason.<code>` with its parameters. */
+export interface ScoreReason {
+  code: TestScoreReasonCode;
+  params: Record<string, ReasonParam>;
+}
+/**
+ * A stored score. Results stored before scores carried reasons have none: their English
+ * explanation is all there is to show.
+ */
+export type TestScore = Omit<StoredScore, "reasons"> & { reasons: ScoreReason[] };
+
+function readParam(v: Json | undefined): ReasonParam | undefined {
+  if (typeof v === "string" || typeof v === "number") return v;
+  if (Array.isArray(v)) return v.map((x) => (typeof x === "string" || typeof x === "number" ? String(x) : "")).filter(Boolean);
+  return undefined;
+}
+
+/** The reasons of a score; null when one of them is unknown to this app (a newer server), so the explanation is shown instead. */
+export function readReasons(value: Json | undefined): ScoreReason[] | null {
+  const reasons: ScoreReason[] = [];
+  for (const o of jsonObjects(value)) {
+    const code = TEST_SCORE_REASON_CODES.find((c) => c === o.code);
+    if (!code) return null;
+    const params: Record<string, ReasonParam> = {};
+    for (const [k, v] of Object.entries(jsonObject(o.params))) {
+      const p = readParam(v);
+      if (p !== undefined) params[k] = p;
+    }
+    reasons.push({ code, params });
+  }
+  return reasons;
+}
+
 export function readScores(value: Json | undefined): TestScore[] {
   return jsonObjects(value).flatMap((o) => {
     const name = SCORE_NAMES.find((n) => n === jsonString(o.name));
@@ -47,6 +96,7 @@ export function readScores(value: Json | undefined): TestScore[] {
       passed: o.passed === true,
       score: jsonNumber(o.score) ?? 0,
       explanation: jsonString(o.explanation) ?? "",
+      reasons: readReasons(o.reasons) ?? [],
       reasoning: jsonString(o.reasoning),
     }];
   });

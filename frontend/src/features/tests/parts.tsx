@@ -1,7 +1,6 @@
 // Pieces of the tests screens: a run's status, its scores explained, an answer diff.
-import { FormattedMessage, FormattedNumber } from "react-intl";
-import type { TestScore } from "@shared/contracts/tests.ts";
-import type { TestRun } from "../../data/tests/types";
+import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import type { ScoreReason, TestRun, TestScore } from "../../data/tests/types";
 import { diffWords } from "./diff";
 import "./tests.css";
 
@@ -25,6 +24,26 @@ export function PassBadge({ passed }: { passed: boolean }) {
   );
 }
 
+/**
+ * A score's reasons in the reader's language; lists (phrases, sources, positions) as the language
+ * lists them, and `count`, unless given, is the length of the list (for the plural).
+ */
+function Reasons({ reasons }: { reasons: ScoreReason[] }) {
+  const intl = useIntl();
+  return (
+    <>
+      {reasons.map((r, i) => {
+        const list = Object.values(r.params).find(Array.isArray);
+        const values = {
+          count: list?.length ?? 0,
+          ...Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, Array.isArray(v) ? intl.formatList(v) : v])),
+        };
+        return <span key={i}>{i > 0 && " "}{intl.formatMessage({ id: `tests.reason.${r.code}` }, values)}</span>;
+      })}
+    </>
+  );
+}
+
 export function ScoreList({ scores }: { scores: TestScore[] }) {
   return (
     <ul className="tr-scores">
@@ -33,7 +52,7 @@ export function ScoreList({ scores }: { scores: TestScore[] }) {
           <strong><FormattedMessage id={`tests.score.${s.name}`} /></strong>{" "}
           <FormattedNumber value={s.score} style="percent" />
           {!s.applies && <> (<FormattedMessage id="tests.score.informational" />)</>}
-          <div className="tr-muted">{s.explanation}</div>
+          <div className="tr-muted">{s.reasons.length ? <Reasons reasons={s.reasons} /> : s.explanation}</div>
           {s.reasoning && <blockquote className="tr-reasoning">{s.reasoning}</blockquote>}
         </li>
       ))}

@@ -51,6 +51,30 @@ export interface TestTickAnswer {
   processed: string[];
 }
 
+/**
+ * Why a score is what it is, as a code and its parameters, so that readers put it into their
+ * own language (the app: message `tests.reason.<code>`). Numbers 0..1 are fractions; lists are
+ * the case's own words (phrases, sources) and 1-based positions.
+ */
+export type TestScoreReason =
+  | { code: "source.found"; params: { k: number; positions: number[] } }
+  | { code: "source.missing"; params: { k: number; missing: string[] } }
+  | { code: "phrases.missing"; params: { phrases: string[] } }
+  | { code: "phrases.allPresent"; params: { count: number } }
+  | { code: "phrases.forbidden"; params: { phrases: string[] } }
+  | { code: "phrases.noForbidden"; params: Record<string, never> }
+  | { code: "similarity.trigram" | "similarity.embedding"; params: { score: number; min: number } }
+  | { code: "answered.nothing"; params: Record<string, never> }
+  | { code: "answered.yes"; params: { sources: number } }
+  | { code: "judge.error"; params: { error: string } }
+  | { code: "judge.graded"; params: { score: number; min: number } };
+
+export type TestScoreReasonCode = TestScoreReason["code"];
+export const TEST_SCORE_REASON_CODES = [
+  "source.found", "source.missing", "phrases.missing", "phrases.allPresent", "phrases.forbidden", "phrases.noForbidden",
+  "similarity.trigram", "similarity.embedding", "answered.nothing", "answered.yes", "judge.error", "judge.graded",
+] as const satisfies readonly TestScoreReasonCode[];
+
 /** One score of a result (test_results.scores[]). */
 export interface TestScore {
   name: "source" | "phrases" | "similarity" | "answered" | "judge";
@@ -59,7 +83,10 @@ export interface TestScore {
   passed: boolean;
   /** 0..1 */
   score: number;
+  /** The reasons in English, for API readers and mails (and all that results stored before reasons have). */
   explanation: string;
+  /** The reasons as codes and parameters (results stored since scores carry them). */
+  reasons?: TestScoreReason[];
   /** The judge's reasoning. */
   reasoning?: string;
 }

@@ -1,5 +1,6 @@
 // /app/bots/{botId}: the bot at a glance — who it is, how it is used (charts over 7/30/90 days,
-// totals, average latency), its latest conversations and a summary of its settings.
+// totals, average latency), its latest test run and regressions, its latest conversations and a
+// summary of its settings.
 import { useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useParams } from "react-router";
@@ -16,6 +17,7 @@ import { useLiveChatList } from "../../../data/chats/use-live-conversations";
 import { LocalizedLink } from "../../../components/LocalizedLink";
 import { ErrorNote } from "../../../components/ErrorNote";
 import { FROM_APP } from "../../../features/site/BackToApp";
+import { LatestTestRun } from "../../../features/tests/LatestTestRun";
 import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
 
@@ -106,6 +108,8 @@ export default function BotOverviewPage() {
           </div>
         </>
       )}
+
+      <LatestTestRun botId={b.id} className="overview-card" />
 
       <div className="overview-cols">
         <section className="overview-card" aria-labelledby="overview-latest">

@@ -1,25 +1,25 @@
 // /app/bots/:botId/test-cases — the suite: search, tags, bulk edit, CSV import/export, a new
-// case by hand, and suggestions from the bot's knowledge to accept or discard.
-import { useMemo, useState, type FormEvent } from "react";
+// case by hand, a case edited in place, and suggestions from the bot's knowledge to accept or discard.
+import { Fragment, useMemo, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useParams } from "react-router";
 import { ErrorNote } from "../../../components/ErrorNote";
 import { LocalizedLink } from "../../../components/LocalizedLink";
-import { Button, EmptyState, Input, Loading, Textarea } from "../../../components/ui";
-import { useBulkEditTestCasesMutation, useSaveTestCaseMutation, type BulkAction } from "../../../data/tests/test-case-mutations";
+import { Button, EmptyState, Input, Loading } from "../../../components/ui";
+import { useBotQuery } from "../../../data/bots/bot-query";
+import { useBulkEditTestCasesMutation, type BulkAction } from "../../../data/tests/test-case-mutations";
 import { useTestCasesQuery } from "../../../data/tests/test-cases-query";
 import { exportTestCases, useImportTestCasesMutation, useSuggestTestCasesMutation } from "../../../data/tests/test-run-mutations";
 import type { TestCase } from "../../../data/tests/types";
+import { TestCaseForm } from "../../../features/tests/TestCaseForm";
 import "../../../features/tests/tests.css";
-
-const splitList = (s: string) => s.split("|").map((x) => x.trim()).filter(Boolean);
 
 export default function TestCasesPage() {
   const { botId = "" } = useParams();
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const cases = useTestCasesQuery(botId);
-  const save = useSaveTestCaseMutation(botId);
+  const bot = useBotQuery(botId);
   const bulk = useBulkEditTestCasesMutation(botId);
   const suggest = useSuggestTestCasesMutation(botId);
   const importer = useImportTestCasesMutation(botId);
@@ -27,6 +27,8 @@ export default function TestCasesPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [tag, setTag] = useState("");
   const [exportError, setExportError] = useState<unknown>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const botLanguage = bot.data?.language ?? "en";
 
   const all = cases.data ?? [];
   const active = useMemo(() => {
@@ -38,22 +40,6 @@ export default function TestCasesPage() {
   const toggle = (id: string) => setSelected((s) => { const n = new Set(s); if (n.has(id)) n.delete(id); else n.add(id); return n; });
   const runBulk = (action: BulkAction, list: TestCase[] = chosen) => bulk.mutate({ cases: list, action }, { onSuccess: () => setSelected(new Set()) });
 
-  const onCreate = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
-    save.mutate(
-      { input: {
-        question: String(f.get("question") ?? ""),
-        expected_answer: String(f.get("expected") ?? ""),
-        required_phrases: splitList(String(f.get("required") ?? "")),
-        forbidden_phrases: splitList(String(f.get("forbidden") ?? "")),
-        expected_sources: splitList(String(f.get("sources") ?? "")),
-        tags: splitList(String(f.get("tags") ?? "")),
-      } },
-      { onSuccess: () => form.reset() },
-    );
-  };
   const onImport = async (file: File | undefined) => {
     if (file) importer.mutate(await file.text());
   };
@@ -88,7 +74,7 @@ export default function TestCasesPage() {
           </label>
         </div>
       </header>
-      {[suggest.error, importer.error, bulk.error, save.error, exportError].map((err, i) => err ? <ErrorNote key={i} error={err} /> : null)}
+      {[suggest.error, importer.error, bulk.error, exportError].map((err, i) => err ? <ErrorNote key={i} error={err} /> : null)}
       {suggest.data && <p role="status"><FormattedMessage id="tests.cases.suggested" values={{ count: suggest.data.created }} /></p>}
       {importer.data && (
         <div role="status">
@@ -133,16 +119,32 @@ export default function TestCasesPage() {
                 <th scope="col"><FormattedMessage id="tests.cases.question" /></th>
                 <th scope="col"><FormattedMessage id="tests.cases.expected" /></th>
                 <th scope="col"><FormattedMessage id="tests.cases.tags" /></th>
+                <th scope="col"><span className="sr-only"><FormattedMessage id="tests.cases.actions" /></span></th>
               </tr>
             </thead>
             <tbody>
               {active.map((c) => (
-                <tr key={c.id} data-case-id={c.id}>
-                  <td><input type="checkbox" checked={selected.has(c.id)} onChange={() => toggle(c.id)} aria-label={t("tests.cases.selectOne", { question: c.question })} /></td>
-                  <td>{c.question}</td>
-                  <td className="tr-muted">{c.expected_answer}{c.required_phrases.length > 0 && <div>+ {c.required_phrases.join(", ")}</div>}</td>
-                  <td>{c.tags.map((x) => <span key={x} className="tr-tag">{x}</span>)}</td>
-                </tr>
+                <Fragment key={c.id}>
+                  <tr data-case-id={c.id}>
+                    <td><input type="checkbox" checked={selected.has(c.id)} onChange={() => toggle(c.id)} aria-label={t("tests.cases.selectOne", { question: c.question })} /></td>
+                    <td>{c.question}</td>
+                    <td className="tr-muted">{c.expected_answer}{c.required_phrases.length > 0 && <div>+ {c.required_phrases.join(", ")}</div>}</td>
+                    <td>{c.tags.map((x) => <span key={x} className="tr-tag">{x}</span>)}</td>
+                    <td>
+                      <Button size="xxs" theme="secondary" aria-expanded={editing === c.id} aria-label={t("tests.cases.editOne", { question: c.question })}
+                        onClick={() => setEditing(editing === c.id ? null : c.id)}>
+                        <FormattedMessage id="tests.cases.edit" />
+                      </Button>
+                    </td>
+                  </tr>
+                  {editing === c.id && (
+                    <tr>
+                      <td colSpan={5}>
+                        <TestCaseForm botId={botId} initial={c} defaultLanguage={botLanguage} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -151,15 +153,8 @@ export default function TestCasesPage() {
 
       <section aria-labelledby="tr-new">
         <h2 id="tr-new"><FormattedMessage id="tests.cases.new" /></h2>
-        <form className="tr-form" onSubmit={onCreate}>
-          <Textarea name="question" label={t("tests.cases.question")} required maxLength={4000} rows={2} />
-          <Textarea name="expected" label={t("tests.cases.expected")} maxLength={20000} rows={3} />
-          <Input name="required" label={t("tests.cases.required")} hint={t("tests.cases.listHint")} />
-          <Input name="forbidden" label={t("tests.cases.forbidden")} hint={t("tests.cases.listHint")} />
-          <Input name="sources" label={t("tests.cases.sources")} hint={t("tests.cases.listHint")} />
-          <Input name="tags" label={t("tests.cases.tags")} hint={t("tests.cases.listHint")} />
-          <div><Button type="submit" loading={save.isPending}><FormattedMessage id="tests.cases.save" /></Button></div>
-        </form>
+        {/* Keyed by the bot's language, which a new case starts in once the bot has loaded. */}
+        <TestCaseForm key={botLanguage} botId={botId} defaultLanguage={botLanguage} />
       </section>
     </div>
   );

@@ -2,7 +2,7 @@
 // filters (failed, new failures, fixed since the previous run) and a diff against the previous answer.
 import { useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
-import { useParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import { ErrorNote } from "../../../components/ErrorNote";
 import { LocalizedLink } from "../../../components/LocalizedLink";
 import { Button, Loading } from "../../../components/ui";
@@ -12,7 +12,10 @@ import { isActiveRun, passRate, type TestResult } from "../../../data/tests/type
 import { useLiveTestRuns } from "../../../data/tests/use-live-test-runs";
 import { AnswerDiff, PassBadge, RunStatus, ScoreList } from "../../../features/tests/parts";
 
-type Filter = "all" | "failed" | "new" | "fixed";
+const FILTERS = ["all", "failed", "new", "fixed"] as const;
+type Filter = (typeof FILTERS)[number];
+/** `?filter=new` (the bot overview's link to a run's regressions) opens the run so filtered. */
+const readFilter = (v: string | null): Filter => FILTERS.find((f) => f === v) ?? "all";
 
 export default function TestRunPage() {
   const { botId = "", testRunId = "" } = useParams();
@@ -22,7 +25,8 @@ export default function TestRunPage() {
   const previous = useTestResultsQuery(run.data?.previous_run_id);
   const cancel = useCancelTestRunMutation(botId);
   useLiveTestRuns(botId);
-  const [filter, setFilter] = useState<Filter>("all");
+  const [params] = useSearchParams();
+  const [filter, setFilter] = useState<Filter>(() => readFilter(params.get("filter")));
   const [diffFor, setDiffFor] = useState<string | null>(null);
 
   if (run.isPending) return <Loading />;
@@ -34,7 +38,6 @@ export default function TestRunPage() {
   const isFixed = (x: TestResult) => x.passed && before.get(x.case_id)?.passed === false;
   const shown = (results.data ?? []).filter((x) => filter === "all" || (filter === "failed" && !x.passed) || (filter === "new" && isNew(x)) || (filter === "fixed" && isFixed(x)));
   const rate = passRate(r);
-  const filters: Filter[] = ["all", "failed", "new", "fixed"];
 
   return (
     <div className="tr-page">
@@ -58,7 +61,7 @@ export default function TestRunPage() {
         <div className="error-note" role="alert"><FormattedMessage id="tests.run.regressionNote" values={{ count: r.regression_count }} /></div>
       )}
       <div className="tr-filters" role="group" aria-label={intl.formatMessage({ id: "tests.filter.label" })}>
-        {filters.map((f) => (
+        {FILTERS.map((f) => (
           <Button key={f} size="xs" theme={filter === f ? "primary" : "secondary"} aria-pressed={filter === f} onClick={() => setFilter(f)}>
             <FormattedMessage id={`tests.filter.${f}`} />
           </Button>

@@ -1,4 +1,5 @@
-// /app/bots/:botId/tests — the bot's test runs: pass rate, trend, trigger, duration, live progress.
+// /app/bots/:botId/tests — the bot's test runs: pass rate, trend, trigger, duration, live progress;
+// below them the bot's test settings.
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useParams } from "react-router";
 import { LocalizedLink } from "../../../components/LocalizedLink";
@@ -10,6 +11,7 @@ import { isActiveRun, passRate, runSeconds } from "../../../data/tests/types";
 import { useLiveTestRuns } from "../../../data/tests/use-live-test-runs";
 import { BarChart } from "../../../features/charts/BarChart";
 import { RunStatus } from "../../../features/tests/parts";
+import { TestSettingsSection } from "../../../features/tests/TestSettingsForm";
 
 export default function TestRunsPage() {
   const { botId = "" } = useParams();
@@ -103,6 +105,7 @@ export default function TestRunsPage() {
           </div>
         </>
       )}
+      <TestSettingsSection botId={botId} />
     </div>
   );
 }

@@ -232,6 +232,9 @@ export class FunctionsRuntime {
       const timeout = setTimeout(() => {
         upstream.destroy(new Error("wall clock limit reached"));
       }, this.o.requestTimeoutMs ?? 400_000);
+      // A limit, not work: a request still open when the stack stops must not keep the process
+      // alive until it fires (a browser spec's process lingered 6 1/2 minutes after its tests).
+      timeout.unref();
       // The caller went away (a closed tab, an aborted fetch): drop our side of the request. The
       // worker lives on, as on hosted Supabase, where background work (EdgeRuntime.waitUntil)
       // outlives the request: the reset this causes below is ours, not the worker dying.

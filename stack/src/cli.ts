@@ -15,7 +15,8 @@ function banner(s: RunningStack) {
     `        REST URL: ${s.apiUrl}/rest/v1`,
     `   Functions URL: ${s.apiUrl}/functions/v1`,
     `          DB URL: ${s.dbUrl}`,
-    `      Mailbox URL: ${s.apiUrl}/mail/`,
+    `     Mailbox URL: ${s.apiUrl}/mail/`,
+    ...(s.smtpUrl ? [`    Mailbox SMTP: ${s.smtpUrl}`] : []),
     ...(s.appUrl ? [`         App URL: ${s.appUrl}`] : []),
     `      JWT secret: ${s.keys.jwtSecret}`,
     `        anon key: ${s.keys.anonKey}`,
@@ -48,7 +49,7 @@ async function start(options: StackOptions) {
   process.stderr.on("error", () => {});
   const stack = await startStack(options);
   const infoFile = path.join(options.dataDir, "stack.json");
-  fs.writeFileSync(infoFile, JSON.stringify({ apiUrl: stack.apiUrl, appUrl: stack.appUrl, dbUrl: stack.dbUrl, pid: process.pid }, null, 2));
+  fs.writeFileSync(infoFile, JSON.stringify({ apiUrl: stack.apiUrl, appUrl: stack.appUrl, dbUrl: stack.dbUrl, smtpUrl: stack.smtpUrl, pid: process.pid }, null, 2));
   banner(stack);
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -84,6 +85,7 @@ async function status(options: StackOptions) {
     return;
   }
   console.log(`API URL: ${info.apiUrl}\nDB URL: ${info.dbUrl}${info.appUrl ? `\nApp URL: ${info.appUrl}` : ""}`);
+  if (info.smtpUrl) console.log(`Mailbox SMTP: ${info.smtpUrl}`);
   console.log(`anon key: ${keys.anonKey}\nservice_role key: ${keys.serviceRoleKey}\nJWT secret: ${keys.jwtSecret}`);
   console.log(`health: ${JSON.stringify(health)}`);
   console.log("\n# as env lines (npm run status -- --env):");

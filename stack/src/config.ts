@@ -26,6 +26,8 @@ export interface StackOptions {
   siteUrl?: string;
   /** Environment given to edge functions on top of supabase/functions/.env. */
   functionEnv?: Record<string, string>;
+  /** The dev mailbox's SMTP port on 127.0.0.1 (0 or unset: a free port). */
+  smtpPort?: number;
 }
 
 export interface FunctionConfig {
@@ -108,6 +110,7 @@ export function parseArgs(argv: string[]): { command: string; options: StackOpti
       noSeed: has("no-seed"),
       noSchedules: has("no-schedules"),
       siteUrl: get("site-url") ?? process.env.PARLEY_SITE_URL ?? undefined,
+      smtpPort: num(get("smtp-port") ?? process.env.PARLEY_MAIL_SMTP_PORT, 0),
     },
   };
 }

@@ -27,6 +27,8 @@ export interface RunningStack {
   apiUrl: string;
   appUrl?: string;
   dbUrl: string;
+  /** The dev mailbox's SMTP door, `smtp://127.0.0.1:<port>`. */
+  smtpUrl?: string;
   keys: Keys;
   options: StackOptions;
   config: SupabaseConfig;
@@ -175,8 +177,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     cleanup.push(() => Promise.all([...services.values()].map((s) => s.stop?.())));
 
     // Edge functions -----------------------------------------------------------------
+    // Their own e-mails (_shared/mail.ts) go to the dev mailbox's SMTP door unless the user
+    // configured an SMTP server for them.
+    const mailSmtpPort = (services.get("mail") as { smtpPort?: number } | undefined)?.smtpPort;
+    const functionsDir = path.join(options.workdir, "supabase", "functions");
+    const mailEnv: Record<string, string> = mailSmtpPort && !userFunctionsSmtp(functionsDir, options.functionEnv)
+      ? { PARLEY_SMTP_HOST: "127.0.0.1", PARLEY_SMTP_PORT: String(mailSmtpPort), PARLEY_SMTP_INSECURE: "1" }
+      : {};
     const functions = new FunctionsRuntime({
-      functionsDir: path.join(options.workdir, "supabase", "functions"),
+      functionsDir,
       config: config.functions ?? {},
       cacheDir: path.resolve(process.env.DENO_DIR ?? path.join(repoRoot, ".cache", "deno")),
       log: log.child("functions"),
@@ -188,6 +197,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         SUPABASE_DB_URL: dbUrl,
         SUPABASE_JWT_SECRET: keys.jwtSecret,
         PARLEY_SITE_URL: String(config.auth?.site_url ?? `http://127.0.0.1:${options.appPort}`),
+        ...mailEnv,
         ...options.functionEnv,
       },
     });
@@ -270,6 +280,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     return {
       apiUrl, appUrl, dbUrl, keys, options, config, db, functions,
+      smtpUrl: mailSmtpPort ? `smtp://127.0.0.1:${mailSmtpPort}` : undefined,
       async stop() {
         if (stopping) return;
         stopping = true;
@@ -287,6 +298,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
     fs.rmSync(path.join(options.dataDir, "stack.lock"), { force: true });
     throw e;
+  }
+}
+
+/** True when the user gave the functions an SMTP server of their own (environment, options or supabase/functions/.env). */
+export function userFunctionsSmtp(functionsDir: string, functionEnv: Record<string, string> | undefined): boolean {
+  if (process.env.PARLEY_SMTP_HOST || functionEnv?.PARLEY_SMTP_HOST) return true;
+  try {
+    return /^\s*(export\s+)?PARLEY_SMTP_HOST\s*=\s*\S/m.test(fs.readFileSync(path.join(functionsDir, ".env"), "utf8"));
+  } catch {
+    return false;
   }
 }
 

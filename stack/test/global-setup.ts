@@ -46,6 +46,7 @@ export async function setup(project: TestProject) {
     secretKey: stack.keys.secretKey,
     jwtSecret: stack.keys.jwtSecret,
     dataDir,
+    smtpPort: Number(new URL(stack.smtpUrl!).port),
   };
   project.provide("stack", info);
   project.provide("oauthUrl", oauth.url);

@@ -17,6 +17,8 @@ export interface StackInfo {
   secretKey: string;
   jwtSecret: string;
   dataDir: string;
+  /** The dev mailbox's SMTP port on 127.0.0.1. */
+  smtpPort: number;
 }
 
 declare module "vitest" {

@@ -1,11 +1,14 @@
 // The mail service: sends through SMTP (nodemailer) when SMTP_HOST is set, and
-// otherwise keeps every message in the dev mailbox served at /mail.
+// otherwise keeps every message in the dev mailbox served at /mail. The mailbox also
+// listens for SMTP on 127.0.0.1 (smtp.ts), so the edge functions' own e-mails land there.
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { parseSize } from "../config.ts";
 import { HttpError, sendJson } from "../http.ts";
 import type { GatewayRequest, Service, ServiceContext } from "../service.ts";
 import { Mailbox, type MailMessage, type OutgoingMail } from "./mailbox.ts";
 import { listPage, messagePage } from "./pages.ts";
+import { startSmtpDoor } from "./smtp.ts";
 
 export type { MailMessage, OutgoingMail } from "./mailbox.ts";
 
@@ -14,6 +17,8 @@ export interface MailService extends Service {
   sendMail(mail: OutgoingMail): Promise<{ id: string }>;
   /** True when messages go to a real SMTP server. */
   readonly usesSmtp: boolean;
+  /** The port on 127.0.0.1 where the mailbox receives SMTP (plain, no authentication needed). */
+  readonly smtpPort: number;
 }
 
 function html(res: GatewayRequest["res"], status: number, body: string) {
@@ -38,6 +43,12 @@ export async function createService(ctx: ServiceContext): Promise<MailService> {
       })
     : null;
   const log = ctx.log.child("mail");
+  const door = await startSmtpDoor({
+    port: ctx.options.smtpPort ?? 0,
+    maxBytes: parseSize(process.env.PARLEY_MAIL_SMTP_MAX_SIZE, 10 * 1024 * 1024),
+    mailbox,
+    log,
+  });
 
   async function sendMail(mail: OutgoingMail): Promise<{ id: string }> {
     if (transport) {
@@ -94,8 +105,10 @@ export async function createService(ctx: ServiceContext): Promise<MailService> {
     handle,
     sendMail,
     usesSmtp: !!transport,
+    smtpPort: door.port,
     async stop() {
       transport?.close();
+      await door.close();
     },
   };
 }

@@ -4,6 +4,8 @@
 // 465 means TLS), PARLEY_SMTP_USER, PARLEY_SMTP_PASS, PARLEY_SMTP_SENDER (default
 // "Parley <noreply@parley.local>"). Without PARLEY_SMTP_HOST nothing is sent and the answer
 // says so ({ sent: 0, skipped: "mail_not_configured" }), which callers record.
+// The local stack (stack/) sets PARLEY_SMTP_HOST/PORT/INSECURE to its dev mailbox's SMTP door
+// unless the user set PARLEY_SMTP_HOST, so there the mail lands in /mail/api/messages.
 // Read per call, so a test may point it at its own SMTP server.
 import nodemailer from "npm:nodemailer@10.6.0";
 

@@ -153,6 +153,18 @@ Deno.test("a failing endpoint is retried with backoff over about a day, then dis
     assert.match(String(endpoint.data?.disabled_reason), /9 failed attempts/);
     assert.equal(endpoint.data?.failure_count, 9);
 
+    // the owner is told by e-mail (through the stack's dev mailbox, its SMTP door)
+    const email = owner.user.email!;
+    let mails: unknown[] = [];
+    for (let i = 0; i < 50 && mails.length === 0; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      mails = await (await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`)).json();
+    }
+    assert.equal(mails.length, 1, "one mail reached the owner");
+    const mail = decodeURIComponent(JSON.stringify(mails));
+    assert.ok(mail.includes(hook.url), "the mail names the endpoint");
+    assert.ok(mail.includes(`/app/bots/${botId}/webhooks`), "the mail links to the bot's webhooks");
+
     // the owner fixes the receiver, enables the endpoint and redelivers what failed
     failing = false;
     assert.equal((await owner.client.from("webhook_endpoints").update({ enabled: true }).eq("id", ep.id)).error, null);

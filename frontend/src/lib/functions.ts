@@ -29,7 +29,7 @@ export interface FunctionCall {
   /** Overrides the default retries (0 for writes, 1 otherwise). */
   retry?: number;
   accept?: string;
-  /** A function anyone may call (its config has verify_jwt = false): sent with the anon key, no session needed. */
+  /** A call that needs no session (a public function or route): sent with the anon key only. */
   anonymous?: boolean;
 }
 

@@ -1,45 +1,144 @@
-// Who is calling: the claims of the bearer token. The gateway verifies the JWT (verify_jwt in
-// config.toml) and PostgREST verifies it again on every query made with it, so decoding here
-// only saves a round trip; nothing here decides a permission (Postgres does).
-import { HttpError } from "./http.ts";
+// Who is calling: the VERIFIED claims of the bearer token. Hosted Supabase's verify_jwt gate
+// knows only the legacy HS256 secret and answers 401 "Invalid JWT" to user tokens signed with
+// the asymmetric signing keys (ES256/RS256) new projects use, so every function runs with
+// verify_jwt = false and the caller is verified here, once per request:
+//   - the project's anon and service-role keys (what the gateway hands on for sb_ keys too): by
+//     exact comparison with the function's own environment;
+//   - HS256 tokens: against SUPABASE_JWT_SECRET when the function has it, else by asking auth;
+//   - ES256/RS256 tokens: supabase-js `auth.getClaims(token)` against the project's JWKS
+//     (${SUPABASE_URL}/auth/v1/.well-known/jwks.json, cached; an unknown kid asks auth).
+// Signature and `exp` are checked; a token that does not verify has no claims at all, so no
+// unverified `role` is ever trusted. PostgREST verifies the token again on every query made
+// with it. Nothing here decides a permission on data (Postgres does).
+import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
+import { env } from "./env.ts";
+import { HttpError, serviceUnavailable } from "./http.ts";
 
 export interface CallerClaims {
-  /** anon, authenticated or service_role (null without a readable token). */
+  /** anon, authenticated or service_role (null without a verified token). */
   role: string | null;
   /** The auth user's id (authenticated tokens only). */
   userId: string | null;
   isAnonymous: boolean;
-  /** The raw token, to hand to auth or a client. */
+  /** The raw token, to hand to auth or a client (null unless it verified). */
   token: string | null;
+  /** Did the bearer token verify (false without one)? */
+  verified: boolean;
 }
+
+const NO_CALLER: CallerClaims = { role: null, userId: null, isAnonymous: false, token: null, verified: false };
 
 export function bearerToken(req: Request): string | null {
   return /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim() ?? null;
 }
 
-function decodePart(part: string): Record<string, unknown> {
+function b64urlBytes(part: string): Uint8Array<ArrayBuffer> {
   const b64 = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const value = JSON.parse(new TextDecoder().decode(bytes));
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+function decodePart(part: string): Record<string, unknown> {
+  const value = JSON.parse(new TextDecoder().decode(b64urlBytes(part)));
   return value && typeof value === "object" && !Array.isArray(value) ? value : {};
 }
 
-export function callerClaims(req: Request): CallerClaims {
-  const token = bearerToken(req);
-  let claims: Record<string, unknown> = {};
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+let hmacKey: Promise<CryptoKey> | undefined;
+
+/** An HS256 token signed with the legacy secret, unexpired: its claims, else null. */
+async function verifyHs256(token: string, secret: string): Promise<Record<string, unknown> | null> {
+  const [head, body, sig] = token.split(".");
+  hmacKey ??= crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const ok = await crypto.subtle.verify("HMAC", await hmacKey, b64urlBytes(sig), new TextEncoder().encode(`${head}.${body}`));
+  if (!ok) return null;
+  const claims = decodePart(body);
+  if (typeof claims.exp !== "number" || claims.exp <= Date.now() / 1000) return null;
+  return claims;
+}
+
+let authClient: SupabaseClient | undefined;
+
+/** getClaims: ES256/RS256 against the JWKS (cached by this client), HS256 by asking auth. */
+async function verifyWithAuth(token: string): Promise<Record<string, unknown> | null> {
+  authClient ??= createClient(env.supabaseUrl, env.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  let result;
   try {
-    claims = token ? decodePart(token.split(".")[1] ?? "") : {};
+    result = await authClient.auth.getClaims(token);
   } catch {
-    claims = {};
+    return null; // not a JWT getClaims can read (bad encoding, unknown alg)
   }
+  const { data, error } = result;
+  if (error) {
+    const status = (error as { status?: number }).status ?? 0;
+    if (error.name === "AuthRetryableFetchError" || status === 0 || status >= 500) throw serviceUnavailable();
+    return null;
+  }
+  return data ? (data.claims as Record<string, unknown>) : null;
+}
+
+async function verify(token: string): Promise<Record<string, unknown> | null> {
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return null;
+  let header: Record<string, unknown>;
+  try {
+    header = decodePart(parts[0]);
+    decodePart(parts[1]);
+  } catch {
+    return null;
+  }
+  // The project's own keys, as the function's environment has them.
+  if (sameString(token, env.serviceRoleKey) || sameString(token, env.anonKey)) return decodePart(parts[1]);
+  const secret = env.optional("SUPABASE_JWT_SECRET");
+  if (header.alg === "HS256" && secret) return await verifyHs256(token, secret);
+  return await verifyWithAuth(token);
+}
+
+const seen = new WeakMap<Request, Promise<CallerClaims>>();
+
+async function read(req: Request): Promise<CallerClaims> {
+  const token = bearerToken(req);
+  if (!token) return NO_CALLER;
+  const claims = await verify(token);
+  if (!claims) return NO_CALLER;
   const role = typeof claims.role === "string" ? claims.role : null;
   const userId = role === "authenticated" && typeof claims.sub === "string" ? claims.sub : null;
-  return { role, userId, isAnonymous: claims.is_anonymous === true, token };
+  return { role, userId, isAnonymous: claims.is_anonymous === true, token, verified: true };
+}
+
+/** The caller's verified claims (read once per request); all null without a token that verifies. */
+export function callerClaims(req: Request): Promise<CallerClaims> {
+  let claims = seen.get(req);
+  if (!claims) {
+    claims = read(req);
+    seen.set(req, claims);
+  }
+  return claims;
+}
+
+/**
+ * What the verify_jwt gate did, inside the function: a bearer token that verifies (the anon
+ * key is enough), or only the project's anon or service-role key in `apikey`; else 401
+ * session_required. `handler(name, fn, { verifyCaller: true })` runs it before `fn`.
+ */
+export async function requireVerifiedCaller(req: Request): Promise<CallerClaims> {
+  const claims = await callerClaims(req);
+  if (claims.verified) return claims;
+  const apikey = req.headers.get("apikey");
+  if (!bearerToken(req) && apikey && (sameString(apikey, env.anonKey) || sameString(apikey, env.serviceRoleKey))) return claims;
+  throw new HttpError(401, "session_required", "Sign in to continue.");
 }
 
 /** The signed-in (possibly anonymous) user's id, or 401 session_required. */
-export function requireUserId(req: Request, message = "Sign in (an anonymous session is enough) to continue."): string {
-  const { userId } = callerClaims(req);
+export async function requireUserId(req: Request, message = "Sign in (an anonymous session is enough) to continue."): Promise<string> {
+  const { userId } = await callerClaims(req);
   if (!userId) throw new HttpError(401, "session_required", message);
   return userId;
 }

@@ -1,6 +1,7 @@
 // JSON responses with one error shape for every function (contracts/errors.ts):
 //   { "error": { "code": "snake_case", "message": "Human sentence.", "details"?: ... } }
 import type { ErrorBody, ErrorCode } from "./contracts/errors.ts";
+import { requireVerifiedCaller } from "./caller.ts";
 import { corsHeaders } from "./cors.ts";
 import { createLogger, describe, type Logger, requestIdOf } from "./log.ts";
 
@@ -111,18 +112,30 @@ export interface RequestContext {
   log: Logger;
 }
 
+export interface HandlerOptions {
+  /**
+   * The verify_jwt gate, in the function (config.toml has verify_jwt = false: hosted's gate
+   * refuses ES256/RS256 user tokens): the bearer token must verify (caller.ts), else 401
+   * session_required before `run`.
+   */
+  verifyCaller?: boolean;
+}
+
 /**
- * Wraps a function's handler: preflight, HttpError → its status, a backend that cannot be
- * reached → 503 with Retry-After, anything else → a logged 500 without internals.
+ * Wraps a function's handler: preflight, the caller's token (with `verifyCaller`), HttpError →
+ * its status, a backend that cannot be reached → 503 with Retry-After, anything else → a
+ * logged 500 without internals.
  */
 export function handler(
   fn: string,
   run: (req: Request, ctx: RequestContext) => Promise<Response> | Response,
+  options: HandlerOptions = {},
 ): (req: Request) => Promise<Response> {
   return async (req) => {
     if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
     const log = createLogger(fn, requestIdOf(req));
     try {
+      if (options.verifyCaller) await requireVerifiedCaller(req);
       return await run(req, { log });
     } catch (e) {
       if (e instanceof HttpError) {

@@ -47,5 +47,5 @@ Deno.serve(
       throw new Error(`deleteUser: ${deleted.error.message}`);
     }
     return json(200, { ok: true });
-  }),
+  }, { verifyCaller: true }),
 );

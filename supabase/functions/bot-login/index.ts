@@ -39,7 +39,7 @@ Deno.serve(
 
     // The grant is written with the service role, so the id must be one PostgREST
     // accepts: get_public_bot below runs with the same token and fails on a forged one.
-    const userId = requireUserId(req, "Sign in (an anonymous session is enough) to enter a chat password");
+    const userId = await requireUserId(req, "Sign in (an anonymous session is enough) to enter a chat password");
     const user = createUserClient(req);
 
     await enforceRateLimits([
@@ -75,5 +75,5 @@ Deno.serve(
     if (grant.error?.code === "23503") throw sessionInvalid();
     if (grant.error) throw dbFailure(grant.error, "grant");
     return json(200, { ok: true } satisfies BotLoginAnswer);
-  }),
+  }, { verifyCaller: true }),
 );

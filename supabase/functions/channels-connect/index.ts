@@ -90,5 +90,5 @@ Deno.serve(
       ...(showOnce ? { show_once: showOnce } : {}),
       ...(authorizeUrl ? { authorize_url: authorizeUrl } : {}),
     });
-  }),
+  }, { verifyCaller: true }),
 );

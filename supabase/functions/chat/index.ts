@@ -14,7 +14,7 @@ Deno.serve(
   handler("chat", async (req, { log }) => {
     const startedAt = performance.now();
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
-    const userId = requireUserId(req, "Sign in (an anonymous session is enough) to chat");
+    const userId = await requireUserId(req, "Sign in (an anonymous session is enough) to chat");
     const parsed = chatRequestSchema.safeParse(await readJson(req, 32 * 1024));
     if (!parsed.success) {
       throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request", parsed.error.issues);
@@ -34,5 +34,5 @@ Deno.serve(
     const accept = req.headers.get("accept") ?? "";
     if (/application\/json/i.test(accept) && !/text\/event-stream/i.test(accept)) return await jsonAnswer(answer);
     return sseAnswer(answer, () => abort.abort(new DOMException("The visitor left", "AbortError")));
-  }),
+  }, { verifyCaller: true }),
 );

@@ -20,7 +20,7 @@ Deno.serve(
     const path = parts.slice(parts.indexOf("deliver") + 1);
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
     if (path.length !== 1 || path[0] !== "tick") throw new HttpError(404, "not_found", "No such route");
-    if (callerClaims(req).role !== "service_role") throw new HttpError(403, "forbidden", "Only the scheduler may call /tick");
+    if ((await callerClaims(req)).role !== "service_role") throw new HttpError(403, "forbidden", "Only the scheduler may call /tick");
     const parsed = tickBody.safeParse(await readJson(req, 1024));
     if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
     const now = parsed.data.now ? new Date(parsed.data.now) : undefined;
@@ -37,5 +37,5 @@ Deno.serve(
       if (r.succeeded === 0 || Date.now() - started > TICK_BUDGET_MS) break;
     }
     return json(200, total);
-  }),
+  }, { verifyCaller: true }),
 );

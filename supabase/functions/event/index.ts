@@ -13,7 +13,7 @@ import { eventSchema, MAX_BODY_BYTES, normalizeKeys, toRow } from "./schema.ts";
 
 /** The user behind a user access token, or null (anon key, no token, invalid token). */
 async function userIdFrom(req: Request): Promise<string | null> {
-  const { token, userId } = callerClaims(req);
+  const { token, userId } = await callerClaims(req).catch(() => ({ token: null, userId: null }));
   if (!token || !userId) return null;
   const { data, error } = await createServiceClient().auth.getUser(token);
   return error ? null : (data.user?.id ?? null);

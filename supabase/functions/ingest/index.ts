@@ -71,7 +71,7 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   const at = parts.indexOf("ingest");
   const path = at >= 0 ? parts.slice(at + 1) : parts;
   if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
-  const caller = callerClaims(req);
+  const caller = await callerClaims(req);
   const service = createServiceClient();
   const id = path[1] ?? "";
   if (["sources", "jobs", "documents"].includes(path[0] ?? "") && !UUID.test(id)) throw notFound();
@@ -160,4 +160,4 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   throw new HttpError(404, "not_found", "No such route");
 }
 
-Deno.serve(handler("ingest", route));
+Deno.serve(handler("ingest", route, { verifyCaller: true }));

@@ -76,7 +76,7 @@ const searchBody = z
   })
   .strict() satisfies z.ZodType<NotionSearchRequest, z.ZodTypeDef, unknown>;
 
-/** The signed-in, non-anonymous caller (the gateway has verified the JWT; auth confirms the user). */
+/** The signed-in, non-anonymous caller (handler() has verified the JWT; auth confirms the user). */
 async function caller(req: Request): Promise<string> {
   const { data, error } = await createUserClient(req).auth.getUser();
   if (error || !data.user || data.user.is_anonymous) {

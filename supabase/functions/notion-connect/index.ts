@@ -3,4 +3,4 @@
 import { handler } from "../_shared/http.ts";
 import { route } from "./connect.ts";
 
-Deno.serve(handler("notion-connect", (req) => route(req)));
+Deno.serve(handler("notion-connect", (req) => route(req), { verifyCaller: true }));

@@ -38,7 +38,7 @@ function rpcError(error: { code?: string; message: string; hint?: string }, what
 }
 
 async function testAction(req: Request): Promise<Response> {
-  const userId = requireUserId(req);
+  const userId = await requireUserId(req);
   const body = parse(testSchema, await readJson(req));
   const user = createUserClient(req);
   const row = must(await user.from("power_ups").select("id, bot_id, type, settings").eq("id", body.power_up_id).maybeSingle(), "power-up");
@@ -63,7 +63,7 @@ async function testAction(req: Request): Promise<Response> {
 }
 
 async function reply(req: Request): Promise<Response> {
-  requireUserId(req);
+  await requireUserId(req);
   const body = parse(replySchema, await readJson(req));
   const res = await createUserClient(req).rpc("reply_as_human", { chat_id: body.chat_id, content: body.content });
   if (res.error) throw rpcError(res.error, "reply_as_human");
@@ -71,7 +71,7 @@ async function reply(req: Request): Promise<Response> {
 }
 
 async function handBack(req: Request): Promise<Response> {
-  requireUserId(req);
+  await requireUserId(req);
   const body = parse(backSchema, await readJson(req));
   const res = await createUserClient(req).rpc("hand_back_chat", { chat_id: body.chat_id });
   if (res.error) throw rpcError(res.error, "hand_back_chat");
@@ -92,5 +92,5 @@ Deno.serve(
       default:
         throw new HttpError(404, "not_found", "Use /power-ups/test, /power-ups/reply or /power-ups/hand-back");
     }
-  }),
+  }, { verifyCaller: true }),
 );

@@ -50,7 +50,7 @@ async function scheduleCron(service: Db, at: Date, log: Logger): Promise<number>
 }
 
 async function tick(req: Request, log: Logger) {
-  if (callerClaims(req).role !== "service_role") throw new HttpError(403, "forbidden", "Only the scheduler may call /tick");
+  if ((await callerClaims(req)).role !== "service_role") throw new HttpError(403, "forbidden", "Only the scheduler may call /tick");
   const parsed = tickBody.safeParse(await readJson(req, 1024));
   if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
   const at = parsed.data.now ? new Date(parsed.data.now) : new Date();
@@ -76,7 +76,7 @@ async function runNow(req: Request, id: string, log: Logger) {
   const limit = must(await service.rpc("consume_rate_limit", { key: `task-run:${task.id}`, max_hits: 10, window_seconds: 60 }), "rate limit")[0];
   if (limit && !limit.allowed) throw rateLimited(limit.retry_after);
   const run = must(
-    await service.from("task_runs").insert({ task_id: task.id, bot_id: task.bot_id, trigger: "manual", created_by: callerClaims(req).userId })
+    await service.from("task_runs").insert({ task_id: task.id, bot_id: task.bot_id, trigger: "manual", created_by: (await callerClaims(req)).userId })
       .select("id").single(),
     "start run",
   );
@@ -91,7 +91,7 @@ Deno.serve(
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
     if (path.length === 1 && path[0] === "tick") return await tick(req, log);
     if (path.length === 1 && path[0] === "validate") {
-      if (!callerClaims(req).userId) throw new HttpError(401, "session_required", "Sign in to continue.");
+      if (!(await callerClaims(req)).userId) throw new HttpError(401, "session_required", "Sign in to continue.");
       const parsed = validateBody.safeParse(await readJson(req, 1024));
       if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
       const problem = cronProblem(parsed.data.cron, parsed.data.timezone);
@@ -108,5 +108,5 @@ Deno.serve(
     }
     if (path.length === 2 && path[1] === "run" && UUID.test(path[0])) return await runNow(req, path[0], log);
     throw new HttpError(404, "not_found", "No such route");
-  }),
+  }, { verifyCaller: true }),
 );

@@ -58,8 +58,8 @@ Deno.serve(
     }
     const { team_id, email, role, locale } = parsed.data;
 
-    // The gateway verified the JWT; an anon key or a guest session has no team to invite to.
-    if (callerClaims(req).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
+    // handler() verified the JWT (caller.ts); an anon key or a guest session has no team to invite to.
+    if ((await callerClaims(req)).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
     const caller = createUserClient(req);
     const invited = await caller.rpc("invite_team_member", { team_id, email, role });
     if (invited.error) throw rpcError(invited.error);
@@ -78,7 +78,7 @@ Deno.serve(
       if (otp.error) throw mailError(otp.error);
     }
     return json(200, { ok: true, email, role, delivery } satisfies TeamInviteAnswer);
-  }),
+  }, { verifyCaller: true }),
 );
 
 function mailError(error: { status?: number; code?: string; message: string }): Error {

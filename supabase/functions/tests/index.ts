@@ -54,7 +54,7 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   const parts = new URL(req.url).pathname.split("/").filter(Boolean);
   const at = parts.indexOf("tests");
   const path = at >= 0 ? parts.slice(at + 1) : parts;
-  const caller = callerClaims(req);
+  const caller = await callerClaims(req);
   const service = createServiceClient();
   const id = path[1] ?? "";
   if (["bots", "runs"].includes(path[0] ?? "") && !UUID.test(id)) throw notFound();
@@ -165,4 +165,4 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   throw new HttpError(404, "not_found", "No such route");
 }
 
-Deno.serve(handler("tests", route));
+Deno.serve(handler("tests", route, { verifyCaller: true }));

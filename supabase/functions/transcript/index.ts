@@ -95,5 +95,5 @@ Deno.serve(
         "Cache-Control": "no-store",
       },
     });
-  }),
+  }, { verifyCaller: true }),
 );

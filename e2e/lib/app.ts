@@ -8,6 +8,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createAppServer } from "../../frontend/server/app-server.ts";
+import { openApiDocument } from "../../supabase/functions/api/openapi.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const distDir = path.join(repoRoot, "frontend", "dist");
@@ -65,6 +66,11 @@ export async function startShellApp(): Promise<ShellApp> {
     }
     if (url.pathname === "/rest/v1/rpc/gallery_bots") {
       res.writeHead(200, { ...CORS, "content-type": "application/json", "content-range": "*/0" }).end("[]");
+      return;
+    }
+    // /channels/api renders the HTTP API's OpenAPI document, as the api function serves it.
+    if (url.pathname === "/functions/v1/api/v1/openapi.json" && req.method === "GET") {
+      res.writeHead(200, { ...CORS, "content-type": "application/json" }).end(JSON.stringify(openApiDocument(`${supabaseUrl}/functions/v1/api`)));
       return;
     }
     if (url.pathname === "/functions/v1/event" && req.method === "POST") {

@@ -38,22 +38,32 @@ export interface Mail {
 
 export async function startFullApp(opts: { env?: Record<string, string> } = {}): Promise<FullApp> {
   ensureBuild();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-"));
-  const appPort = await freePort();
-  const port = await freePort();
-  const stack = await startStack({
-    workdir: repoRoot,
-    port,
-    dbPort: await freePort(),
-    appPort,
-    dataDir,
-    serveApp: true,
-    // The app's own address is where auth redirects point (site_url and the redirect allow-list).
-    siteUrl: `http://127.0.0.1:${appPort}`,
-    quiet: !process.env.PARLEY_TEST_VERBOSE,
-    noSchedules: true,
-    functionEnv: opts.env,
-  });
+  // A free port can be taken by another process (the other lane's stack, its SMTP door) between
+  // the check and the stack's listen: start again on other ports, a few times.
+  let dataDir = "";
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  for (let attempt = 1; !stack; attempt++) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-e2e-"));
+    const appPort = await freePort();
+    try {
+      stack = await startStack({
+        workdir: repoRoot,
+        port: await freePort(),
+        dbPort: await freePort(),
+        appPort,
+        dataDir,
+        serveApp: true,
+        // The app's own address is where auth redirects point (site_url and the redirect allow-list).
+        siteUrl: `http://127.0.0.1:${appPort}`,
+        quiet: !process.env.PARLEY_TEST_VERBOSE,
+        noSchedules: true,
+        functionEnv: opts.env,
+      });
+    } catch (e) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= 3 || !/already in use|EADDRINUSE/i.test(String((e as Error).message))) throw e;
+    }
+  }
   const apiUrl = stack.apiUrl;
   const app: FullApp = {
     appUrl: stack.appUrl!,

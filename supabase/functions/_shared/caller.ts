@@ -126,7 +126,7 @@ export function callerClaims(req: Request): Promise<CallerClaims> {
 /**
  * What the verify_jwt gate did, inside the function: a bearer token that verifies (the anon
  * key is enough), or only the project's anon or service-role key in `apikey`; else 401
- * session_required. `handler(name, fn, { verifyCaller: true })` runs it before `fn`.
+ * session_required. `handler(name, fn, { verifyCaller: requireVerifiedCaller })` runs it before `fn`.
  */
 export async function requireVerifiedCaller(req: Request): Promise<CallerClaims> {
   const claims = await callerClaims(req);

@@ -1,7 +1,6 @@
 // JSON responses with one error shape for every function (contracts/errors.ts):
 //   { "error": { "code": "snake_case", "message": "Human sentence.", "details"?: ... } }
 import type { ErrorBody, ErrorCode } from "./contracts/errors.ts";
-import { requireVerifiedCaller } from "./caller.ts";
 import { corsHeaders } from "./cors.ts";
 import { createLogger, describe, type Logger, requestIdOf } from "./log.ts";
 
@@ -116,9 +115,11 @@ export interface HandlerOptions {
   /**
    * The verify_jwt gate, in the function (config.toml has verify_jwt = false: hosted's gate
    * refuses ES256/RS256 user tokens): the bearer token must verify (caller.ts), else 401
-   * session_required before `run`.
+   * session_required before `run`. Pass caller.ts `requireVerifiedCaller` (this module does not
+   * import it: code that only needs HttpError, such as the channel adapters the browser tests
+   * load in Node, must not pull in supabase-js).
    */
-  verifyCaller?: boolean;
+  verifyCaller?: (req: Request) => Promise<unknown>;
 }
 
 /**
@@ -135,7 +136,7 @@ export function handler(
     if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
     const log = createLogger(fn, requestIdOf(req));
     try {
-      if (options.verifyCaller) await requireVerifiedCaller(req);
+      if (options.verifyCaller) await options.verifyCaller(req);
       return await run(req, { log });
     } catch (e) {
       if (e instanceof HttpError) {

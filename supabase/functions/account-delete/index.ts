@@ -7,7 +7,7 @@
 // with the teams to hand over.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
-import { bearerToken } from "../_shared/caller.ts";
+import { bearerToken, requireVerifiedCaller } from "../_shared/caller.ts";
 import { dbFailure } from "../_shared/db.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 
@@ -47,5 +47,5 @@ Deno.serve(
       throw new Error(`deleteUser: ${deleted.error.message}`);
     }
     return json(200, { ok: true });
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

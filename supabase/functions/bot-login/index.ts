@@ -7,7 +7,7 @@
 import { z } from "npm:zod@3.25.76";
 import type { BotLoginAnswer, BotLoginRequest } from "../_shared/contracts/bot-login.ts";
 import { MAX_BOT_PASSWORD_CHARS } from "../_shared/contracts/bot-login.ts";
-import { requireUserId } from "../_shared/caller.ts";
+import { requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { dbFailure, isSessionInvalid, must, sessionInvalid } from "../_shared/db.ts";
 import { clientIp, errorResponse, handler, HttpError, json, readJson } from "../_shared/http.ts";
@@ -75,5 +75,5 @@ Deno.serve(
     if (grant.error?.code === "23503") throw sessionInvalid();
     if (grant.error) throw dbFailure(grant.error, "grant");
     return json(200, { ok: true } satisfies BotLoginAnswer);
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

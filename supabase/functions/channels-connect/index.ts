@@ -15,6 +15,7 @@
 // Answers {channel: {id, status, last_error, settings}, webhook_url, show_once?}; a
 // platform's refusal is 422 with its code (the channel then needs attention).
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { requireVerifiedCaller } from "../_shared/caller.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits } from "../_shared/rate-limit.ts";
 import { connectPlatform, disconnectPlatform, isMessagingType, sendChannelMessage } from "../_shared/channels/platforms.ts";
@@ -90,5 +91,5 @@ Deno.serve(
       ...(showOnce ? { show_once: showOnce } : {}),
       ...(authorizeUrl ? { authorize_url: authorizeUrl } : {}),
     });
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

@@ -4,7 +4,7 @@
 // answering engine (_shared/engine) checks the limits, stores the turn as the caller (RLS
 // decides), retrieves, generates and stores the answer. Streams Server-Sent Events (meta,
 // token, sources, done | error), or with `Accept: application/json` answers once.
-import { requireUserId } from "../_shared/caller.ts";
+import { requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createUserClient } from "../_shared/clients.ts";
 import { jsonAnswer, sseAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { clientIp, handler, HttpError, readJson } from "../_shared/http.ts";
@@ -34,5 +34,5 @@ Deno.serve(
     const accept = req.headers.get("accept") ?? "";
     if (/application\/json/i.test(accept) && !/text\/event-stream/i.test(accept)) return await jsonAnswer(answer);
     return sseAnswer(answer, () => abort.abort(new DOMException("The visitor left", "AbortError")));
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

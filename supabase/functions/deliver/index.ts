@@ -6,7 +6,7 @@
 // of retries); only the service role may call. Owners and admins act through RPCs instead:
 // send_test_webhook, redeliver_webhook, redeliver_failed_webhooks, get/rotate_webhook_secret.
 import { z } from "npm:zod@3.25.76";
-import { callerClaims } from "../_shared/caller.ts";
+import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient } from "../_shared/clients.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { deliverDue, type TickResult } from "./worker.ts";
@@ -37,5 +37,5 @@ Deno.serve(
       if (r.succeeded === 0 || Date.now() - started > TICK_BUDGET_MS) break;
     }
     return json(200, total);
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

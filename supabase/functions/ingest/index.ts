@@ -11,7 +11,7 @@
 // else, a platform administrator included, gets 404. Bodies and answers: contracts/ingest.ts.
 import { z } from "npm:zod@3.25.76";
 import { requireBotManager } from "../_shared/authorize.ts";
-import { callerClaims } from "../_shared/caller.ts";
+import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient } from "../_shared/clients.ts";
 import type {
   IngestCancelAnswer,
@@ -160,4 +160,4 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   throw new HttpError(404, "not_found", "No such route");
 }
 
-Deno.serve(handler("ingest", route, { verifyCaller: true }));
+Deno.serve(handler("ingest", route, { verifyCaller: requireVerifiedCaller }));

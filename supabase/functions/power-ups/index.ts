@@ -3,7 +3,7 @@
 // Authorisation is SQL's: can_manage_bot (test), reply_as_human and hand_back_chat (as the caller).
 import { z } from "npm:zod@3.25.76";
 import { requireBotManager } from "../_shared/authorize.ts";
-import { requireUserId } from "../_shared/caller.ts";
+import { requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import type { HandoffAnswer, HandoffBackRequest, HandoffReplyRequest, PowerUpTestAnswer, PowerUpTestRequest } from "../_shared/contracts/power-ups.ts";
 import { dbFailure, must } from "../_shared/db.ts";
@@ -92,5 +92,5 @@ Deno.serve(
       default:
         throw new HttpError(404, "not_found", "Use /power-ups/test, /power-ups/reply or /power-ups/hand-back");
     }
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

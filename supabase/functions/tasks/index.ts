@@ -11,7 +11,7 @@
 // `now` moves the clock (tests); only the service role may tick.
 import { z } from "npm:zod@3.25.76";
 import { requireBotManager } from "../_shared/authorize.ts";
-import { callerClaims } from "../_shared/caller.ts";
+import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, type Db } from "../_shared/clients.ts";
 import { must } from "../_shared/db.ts";
 import { handler, HttpError, json, rateLimited, readJson } from "../_shared/http.ts";
@@ -108,5 +108,5 @@ Deno.serve(
     }
     if (path.length === 2 && path[1] === "run" && UUID.test(path[0])) return await runNow(req, path[0], log);
     throw new HttpError(404, "not_found", "No such route");
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

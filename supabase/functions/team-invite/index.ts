@@ -9,7 +9,7 @@
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { env } from "../_shared/env.ts";
-import { callerClaims } from "../_shared/caller.ts";
+import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { LOCALES, type TeamInviteAnswer, type TeamInviteRequest } from "../_shared/contracts/team-invite.ts";
 import { dbFailure, isUnavailable } from "../_shared/db.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
@@ -78,7 +78,7 @@ Deno.serve(
       if (otp.error) throw mailError(otp.error);
     }
     return json(200, { ok: true, email, role, delivery } satisfies TeamInviteAnswer);
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );
 
 function mailError(error: { status?: number; code?: string; message: string }): Error {

@@ -10,7 +10,7 @@
 // (RLS). Runs queued by SQL triggers (after a sync, after the bot's settings change) and by
 // schedules are processed by /tick (supabase/schedules.json). Contracts: contracts/tests.ts.
 import { requireBotManager } from "../_shared/authorize.ts";
-import { callerClaims } from "../_shared/caller.ts";
+import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import type {
@@ -165,4 +165,4 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
   throw new HttpError(404, "not_found", "No such route");
 }
 
-Deno.serve(handler("tests", route, { verifyCaller: true }));
+Deno.serve(handler("tests", route, { verifyCaller: requireVerifiedCaller }));

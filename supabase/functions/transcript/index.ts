@@ -4,6 +4,7 @@
 // As the caller: their own chats and their bots' chats through RLS; a shared
 // chat through get_shared_chat (anyone with the link). 404 when not visible.
 import { z } from "npm:zod@3.25.76";
+import { requireVerifiedCaller } from "../_shared/caller.ts";
 import { createUserClient } from "../_shared/clients.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import { TRANSCRIPT_FORMATS, type TranscriptQuery } from "../_shared/contracts/transcript.ts";
@@ -95,5 +96,5 @@ Deno.serve(
         "Cache-Control": "no-store",
       },
     });
-  }, { verifyCaller: true }),
+  }, { verifyCaller: requireVerifiedCaller }),
 );

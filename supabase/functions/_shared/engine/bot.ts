@@ -8,17 +8,22 @@ import { HttpError } from "../http.ts";
 export type EngineBot = Pick<
   Tables<"bots">,
   "id" | "team_id" | "language" | "instructions" | "model_provider" | "model" | "temperature"
->;
+> & {
+  /** The bot's web channel (hosted page and widget) is switched on (every bot has one). */
+  webEnabled: boolean;
+};
 
 export async function loadBot(service: Db, botId: string): Promise<EngineBot> {
   const bot = must(
     await service
       .from("bots")
-      .select("id, team_id, language, instructions, model_provider, model, temperature")
+      .select("id, team_id, language, instructions, model_provider, model, temperature, web:channels(enabled)")
       .eq("id", botId)
+      .eq("web.type", "web")
       .maybeSingle(),
     "bot lookup",
   );
   if (!bot) throw new HttpError(404, "bot_not_found", "Bot not found");
-  return bot;
+  const { web, ...settings } = bot;
+  return { ...settings, webEnabled: web.every((c) => c.enabled) };
 }

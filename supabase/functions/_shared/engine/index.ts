@@ -10,7 +10,6 @@
 // `startAnswer` runs the stages up to `open` and throws an HttpError when the turn is refused,
 // so callers can answer 4xx before streaming; the rest runs while `events` is read.
 import { createServiceClient, type Db } from "../clients.ts";
-import { dbFailure } from "../db.ts";
 import { HttpError } from "../http.ts";
 import { createLogger, describe } from "../log.ts";
 import type { Passage } from "../providers/extractive.ts";
@@ -36,18 +35,6 @@ export { isStorableText, messageProblem } from "./message.ts";
 const HISTORY_MESSAGES = 20;
 const MATCH_COUNT = 8;
 
-/**
- * The hosted page and the widget are the bot's web channel: switched off by its owners, visitors
- * get 403 channel_disabled and nothing is stored (every bot has one web channel, 20261127030000).
- */
-async function requireWebChannelEnabled(service: Db, botId: string): Promise<void> {
-  const { data, error } = await service.from("channels").select("enabled").eq("bot_id", botId).eq("type", "web").maybeSingle();
-  if (error) throw dbFailure(error, "web channel");
-  if (data && !data.enabled) {
-    throw new HttpError(403, "channel_disabled", "This bot is not available on the website right now.");
-  }
-}
-
 export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   const started = request.startedAt ?? performance.now();
   const log = request.log ?? createLogger("engine");
@@ -71,7 +58,9 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   let turn: OpenedTurn | null = null;
   let reader: Db = service;
   if (conversation.kind === "visitor") {
-    await requireWebChannelEnabled(service, bot.id);
+    // The hosted page and the widget are the bot's web channel: switched off by its owners,
+    // visitors get 403 channel_disabled and nothing is stored.
+    if (!bot.webEnabled) throw new HttpError(403, "channel_disabled", "This bot is not available on the website right now.");
     turn = await openVisitorTurn(service, bot.id, message, images, conversation);
     reader = conversation.client;
   } else if (conversation.kind === "channel") {

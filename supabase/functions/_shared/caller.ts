@@ -11,6 +11,8 @@
 // unverified `role` is ever trusted. PostgREST verifies the token again on every query made
 // with it. Nothing here decides a permission on data (Postgres does).
 import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from "npm:jose@6.2.17";
+import { timingSafeEqual } from "./channels/crypto.ts";
 import { env } from "./env.ts";
 import { HttpError, serviceUnavailable } from "./http.ts";
 
@@ -32,34 +34,16 @@ export function bearerToken(req: Request): string | null {
   return /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim() ?? null;
 }
 
-function b64urlBytes(part: string): Uint8Array<ArrayBuffer> {
-  const b64 = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
-  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-}
-
-function decodePart(part: string): Record<string, unknown> {
-  const value = JSON.parse(new TextDecoder().decode(b64urlBytes(part)));
-  return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-}
-
-function sameString(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-let hmacKey: Promise<CryptoKey> | undefined;
+let hmacKey: Uint8Array | undefined;
 
 /** An HS256 token signed with the legacy secret, unexpired: its claims, else null. */
 async function verifyHs256(token: string, secret: string): Promise<Record<string, unknown> | null> {
-  const [head, body, sig] = token.split(".");
-  hmacKey ??= crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  const ok = await crypto.subtle.verify("HMAC", await hmacKey, b64urlBytes(sig), new TextEncoder().encode(`${head}.${body}`));
-  if (!ok) return null;
-  const claims = decodePart(body);
-  if (typeof claims.exp !== "number" || claims.exp <= Date.now() / 1000) return null;
-  return claims;
+  hmacKey ??= new TextEncoder().encode(secret);
+  try {
+    return (await jwtVerify(token, hmacKey, { algorithms: ["HS256"], requiredClaims: ["exp"] })).payload;
+  } catch {
+    return null;
+  }
 }
 
 let authClient: SupabaseClient | undefined;
@@ -85,17 +69,16 @@ async function verifyWithAuth(token: string): Promise<Record<string, unknown> | 
 }
 
 async function verify(token: string): Promise<Record<string, unknown> | null> {
-  const parts = token.split(".");
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return null;
   let header: Record<string, unknown>;
+  let claims: Record<string, unknown>;
   try {
-    header = decodePart(parts[0]);
-    decodePart(parts[1]);
+    header = decodeProtectedHeader(token);
+    claims = decodeJwt(token);
   } catch {
     return null;
   }
   // The project's own keys, as the function's environment has them.
-  if (sameString(token, env.serviceRoleKey) || sameString(token, env.anonKey)) return decodePart(parts[1]);
+  if (timingSafeEqual(token, env.serviceRoleKey) || timingSafeEqual(token, env.anonKey)) return claims;
   const secret = env.optional("SUPABASE_JWT_SECRET");
   if (header.alg === "HS256" && secret) return await verifyHs256(token, secret);
   return await verifyWithAuth(token);
@@ -132,7 +115,7 @@ export async function requireVerifiedCaller(req: Request): Promise<CallerClaims>
   const claims = await callerClaims(req);
   if (claims.verified) return claims;
   const apikey = req.headers.get("apikey");
-  if (!bearerToken(req) && apikey && (sameString(apikey, env.anonKey) || sameString(apikey, env.serviceRoleKey))) return claims;
+  if (!bearerToken(req) && apikey && (timingSafeEqual(apikey, env.anonKey) || timingSafeEqual(apikey, env.serviceRoleKey))) return claims;
   throw new HttpError(401, "session_required", "Sign in to continue.");
 }
 

@@ -1143,6 +1143,34 @@ $function$;
 comment on function private.limit_client_inserts() is 'Before a client inserts a chat or a message: at most TG_ARGV[0] a minute per user, else PT429 (HTTP 429).';
 -- execute: owner only
 
+-- private.log_admin_action(action text, target_type text, target_id text, before jsonb, after jsonb, actor uuid)
+CREATE OR REPLACE FUNCTION private.log_admin_action(action text, target_type text, target_id text, before jsonb DEFAULT NULL::jsonb, after jsonb DEFAULT NULL::jsonb, actor uuid DEFAULT NULL::uuid)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  who uuid := coalesce(log_admin_action.actor, (select auth.uid()));
+  entry bigint;
+begin
+  insert into public.admin_audit_log (actor_id, actor_email, action, target_type, target_id, before, after)
+  values (
+    who,
+    (select u.email from auth.users u where u.id = who),
+    log_admin_action.action,
+    log_admin_action.target_type,
+    log_admin_action.target_id,
+    log_admin_action.before,
+    log_admin_action.after
+  )
+  returning id into entry;
+  return entry;
+end;
+$function$;
+comment on function private.log_admin_action(action text, target_type text, target_id text, before jsonb, after jsonb, actor uuid) is 'Append one entry to the admin audit log; the actor defaults to the caller. Called by security-definer admin functions in the same transaction as their change.';
+-- execute: owner only
+
 -- private.mail_addresses(user_ids uuid[])
 CREATE OR REPLACE FUNCTION private.mail_addresses(user_ids uuid[])
  RETURNS TABLE(email text, language text)
@@ -1701,6 +1729,19 @@ end;
 $function$;
 comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is).';
 -- execute: authenticated
+
+-- private.refuse_audit_change()
+CREATE OR REPLACE FUNCTION private.refuse_audit_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  raise exception 'The admin audit log cannot be changed' using errcode = '42501';
+end;
+$function$;
+comment on function private.refuse_audit_change() is 'Trigger: the admin audit log is append-only for every role.';
+-- execute: owner only
 
 -- private.reply_as_human(chat_id uuid, content text)
 CREATE OR REPLACE FUNCTION private.reply_as_human(chat_id uuid, content text)
@@ -2583,6 +2624,23 @@ end;
 $function$;
 comment on function public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[]) is 'Creates a test case from a turn of a conversation: the visitor''s question, earlier turns as history, and the expected answer (the owner''s correction, else the bot''s answer). Returns the case id.';
 -- execute: authenticated; service_role
+
+-- public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb, after jsonb)
+CREATE OR REPLACE FUNCTION public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb DEFAULT NULL::jsonb, after jsonb DEFAULT NULL::jsonb)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if actor is null or not exists (select 1 from public.platform_admins pa where pa.user_id = admin_log_action.actor) then
+    raise exception 'The actor is not a platform administrator' using errcode = '42501';
+  end if;
+  return private.log_admin_action(action, target_type, target_id, before, after, actor);
+end;
+$function$;
+comment on function public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb, after jsonb) is 'Service role only: record an action an edge function took for a platform administrator (the actor must be one).';
+-- execute: service_role
 
 -- public.answer_similarity(answer text, expected text)
 CREATE OR REPLACE FUNCTION public.answer_similarity(answer text, expected text)

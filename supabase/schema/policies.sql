@@ -4,6 +4,11 @@
 -- an embedding column and public.match_chunks a vector overload). Do not edit; read it to see what
 -- is in force without replaying the migrations. The migrations remain the source.
 
+-- public.admin_audit_log ------------------------------------------------------
+create policy "Platform administrators read the audit log" on public.admin_audit_log
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+
 -- public.api_keys -------------------------------------------------------------
 create policy "Platform admins can read all API keys" on public.api_keys
   as permissive for select to authenticated

@@ -60,6 +60,37 @@ CREATE INDEX rate_limits_window_start_idx ON private.rate_limits USING btree (wi
 -- row level security: enabled
 -- grants: none
 
+-- public.admin_audit_log ------------------------------------------------------
+create table public.admin_audit_log (
+  id bigint generated always as identity not null,
+  actor_id uuid,
+  actor_email text,
+  action text not null,
+  target_type text not null,
+  target_id text,
+  before jsonb,
+  after jsonb,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.admin_audit_log is 'Every platform administrator action: who, what, when, before/after. Platform administrators read it; nobody (service role included) updates or deletes it.';
+comment on column public.admin_audit_log.actor_id is 'The administrator''s user id (no foreign key: the record outlives the account).';
+comment on column public.admin_audit_log.actor_email is 'The administrator''s e-mail when the action was taken.';
+comment on column public.admin_audit_log.action is 'What was done, e.g. user.ban, user.unban, user.delete, user.password_reset, bot.delete, bot.unlist, team.plan_change.';
+comment on column public.admin_audit_log.target_type is 'What it was done to: user, team, bot, plan, power_up_type, ...';
+comment on column public.admin_audit_log.target_id is 'The target''s id as text.';
+comment on column public.admin_audit_log.before is 'The target''s relevant state before the action (null when it did not exist).';
+comment on column public.admin_audit_log.after is 'The target''s relevant state after the action (null when it no longer exists).';
+alter table public.admin_audit_log add constraint admin_audit_log_action_check CHECK ((action ~ '^[a-z][a-z0-9_.-]{0,79}$'::text));
+alter table public.admin_audit_log add constraint admin_audit_log_pkey PRIMARY KEY (id);
+alter table public.admin_audit_log add constraint admin_audit_log_target_type_check CHECK ((target_type ~ '^[a-z][a-z0-9_]{0,39}$'::text));
+CREATE INDEX admin_audit_log_actor_idx ON public.admin_audit_log USING btree (actor_id, created_at DESC);
+CREATE INDEX admin_audit_log_created_idx ON public.admin_audit_log USING btree (created_at DESC, id DESC);
+CREATE INDEX admin_audit_log_target_idx ON public.admin_audit_log USING btree (target_type, target_id, created_at DESC);
+CREATE TRIGGER admin_audit_log_append_only BEFORE DELETE OR UPDATE ON public.admin_audit_log FOR EACH ROW EXECUTE FUNCTION private.refuse_audit_change();
+CREATE TRIGGER admin_audit_log_no_truncate BEFORE TRUNCATE ON public.admin_audit_log FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_audit_change();
+-- row level security: enabled
+-- grants: authenticated: select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.api_keys -------------------------------------------------------------
 create table public.api_keys (
   id uuid default gen_random_uuid() not null,

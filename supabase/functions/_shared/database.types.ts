@@ -5,6 +5,43 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      admin_audit_log: {
+        Row: {
+          action: string;
+          actor_email: string | null;
+          actor_id: string | null;
+          after: Json | null;
+          before: Json | null;
+          created_at: string;
+          id: number;
+          target_id: string | null;
+          target_type: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          action: string;
+          actor_email?: string | null;
+          actor_id?: string | null;
+          after?: Json | null;
+          before?: Json | null;
+          created_at?: string;
+          id?: never;
+          target_id?: string | null;
+          target_type: string;
+        };
+        Update: {
+          action?: string;
+          actor_email?: string | null;
+          actor_id?: string | null;
+          after?: Json | null;
+          before?: Json | null;
+          created_at?: string;
+          id?: never;
+          target_id?: string | null;
+          target_type?: string;
+        };
+        Relationships: [];
+      };
       api_keys: {
         Row: {
           bot_id: string;
@@ -2031,6 +2068,10 @@ export type Database = {
       add_test_case_from_message: {
         Args: { expected_answer?: string; message_id: string; tags?: string[] };
         Returns: string;
+      };
+      admin_log_action: {
+        Args: { action: string; actor: string; after?: Json; before?: Json; target_id: string; target_type: string };
+        Returns: number;
       };
       answer_similarity: { Args: { answer: string; expected: string }; Returns: number };
       can_manage_bot: { Args: { bot_id: string }; Returns: boolean };

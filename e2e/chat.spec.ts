@@ -1,6 +1,7 @@
 // The visitor's chat in Chromium on a real stack, in two languages: ask the seeded public
 // bot, watch the answer stream, see its sources, give feedback, share, download the
-// transcript, add an image; the password flow; the widget on a plain HTML page.
+// transcript, add an image; the password flow; the widget on a plain HTML page; a signed-in
+// visitor's private chat with one of their own bots.
 // Run: node --import tsx --test e2e/chat.spec.ts
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -277,6 +278,46 @@ describe("SDK and test pages", () => {
       await context.close();
     });
   }
+});
+
+describe("a signed-in visitor", () => {
+  it("starts a private chat with one of their own bots from another team's bot", async () => {
+    const m = messages("en");
+    // Vera (no shared team) has a bot in her personal team, made through the API as herself.
+    const token = (await (await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
+      method: "POST",
+      headers: { apikey: app.anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ email: "visitor@parley.test", password: "parley-demo-123" }),
+    })).json()) as { access_token: string; user: { id: string } };
+    const asVera = { apikey: app.anonKey, authorization: `Bearer ${token.access_token}`, "content-type": "application/json" };
+    const [membership] = (await (await fetch(`${app.apiUrl}/rest/v1/team_members?user_id=eq.${token.user.id}&select=team_id`, { headers: asVera })).json()) as Array<{ team_id: string }>;
+    const created = await fetch(`${app.apiUrl}/rest/v1/bots?select=id`, {
+      method: "POST",
+      headers: { ...asVera, prefer: "return=representation" },
+      body: JSON.stringify({ team_id: membership!.team_id, name: "Vera's Notes Bot" }),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const [{ id: veraBot }] = (await created.json()) as Array<{ id: string }>;
+
+    const context = await browser.newContext();
+    await context.addCookies(await app.sessionCookies("visitor@parley.test", "parley-demo-123"));
+    const page = await context.newPage();
+    await page.goto(`${app.appUrl}/bots/${HELP_BOT}`);
+    await dismissConsent(page, m);
+    await openOptions(page, m);
+    await page.getByRole("menuitem", { name: m["chat.options.otherBot"] }).click();
+    const dialog = page.getByRole("dialog", { name: m["chat.picker.title"] });
+    const select = dialog.getByLabel(m["chat.picker.label"]);
+    await select.locator("option", { hasText: "Vera's Notes Bot" }).waitFor({ state: "attached", timeout: 20_000 });
+    const options = await select.locator("option").allTextContents();
+    assert.equal(options[0], "Acme Help Center", "this bot first");
+    assert.ok(options.includes("Vera's Notes Bot"), `her own bot is offered: ${options.join(", ")}`);
+    await select.selectOption(veraBot);
+    await dialog.getByRole("button", { name: m["chat.picker.start"] }).click();
+    await page.waitForURL(new RegExp(`/bots/${veraBot}$`), { timeout: 20_000 });
+    await page.getByRole("heading", { name: "Vera's Notes Bot" }).waitFor({ timeout: 20_000 });
+    await context.close();
+  });
 });
 
 describe("the widget loader", () => {

@@ -1,7 +1,7 @@
 // The widget loader (sdk/src/widget.ts) on a customer's plain HTML page in Chromium, against a
 // real stack: position as documented, warnings for unknown values, greeting bubble, hidden
-// paths, brand colour and icon, the JavaScript API and its events, the chat kept across
-// reloads until a new one, the unread badge.
+// paths, brand colour and icon, the JavaScript API and its events (identify reaching the chat,
+// the answer's text in `message`), the chat kept across reloads until a new one, the unread badge.
 // Run: npm run build --workspace frontend && node --import tsx --test e2e/widget.spec.ts
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -136,6 +136,38 @@ describe("the widget on a customer's page", () => {
     await page.evaluate(() => (window as unknown as { Parley: { toggle: () => void } }).Parley.toggle());
     assert.equal(await page.locator("iframe").isVisible(), true);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __events: string[] }).__events), ["open", "close", "open"]);
+    await close();
+  });
+
+  it("passes identify() into the chat, where the team sees it, and sends each answer's text with the message event", async () => {
+    const { page, close } = await openPage("/");
+    await bubble(page).waitFor({ timeout: 15_000 });
+    // Given before the chat's frame exists: the frame asks for it when its app listens.
+    await page.evaluate(() => {
+      const w = window as unknown as { Parley: { on: (n: string, f: (d: unknown) => void) => void; identify: (u: object) => void }; __messages: unknown[] };
+      w.__messages = [];
+      w.Parley.on("message", (d) => w.__messages.push(d));
+      w.Parley.identify({ name: "Ada Lovelace", email: "ada@example.com", plan: "gold", "<bad key>": "dropped", nested: { no: 1 } });
+    });
+    await bubble(page).click();
+    const frame = page.frameLocator("iframe");
+    await frame.getByRole("button", { name: "What does the Pro plan include?" }).click();
+    await page.waitForFunction(() => (window as unknown as { __messages: unknown[] }).__messages.length > 0, null, { timeout: 30_000 });
+    const [event] = await page.evaluate(() => (window as unknown as { __messages: Array<{ botId: string; text: string }> }).__messages);
+    assert.equal(event!.botId, HELP_BOT);
+    assert.ok(event!.text.trim().length > 20, `the message event carries the answer's text: ${JSON.stringify(event)}`);
+    const chatId = await page.evaluate((bot) => localStorage.getItem(`parley:${bot}:chat`), HELP_BOT);
+    assert.match(chatId ?? "", /^[0-9a-f-]{36}$/);
+    // What the team reads (service role here): the site's word, cleaned, on the visitor's chat.
+    let visitor: unknown = null;
+    for (let i = 0; i < 50 && !visitor; i++) {
+      const res = await fetch(`${app.apiUrl}/rest/v1/chats?id=eq.${chatId}&select=visitor`, {
+        headers: { apikey: app.serviceRoleKey, authorization: `Bearer ${app.serviceRoleKey}` },
+      });
+      visitor = ((await res.json()) as Array<{ visitor: unknown }>)[0]?.visitor ?? null;
+      if (!visitor) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(visitor, { name: "Ada Lovelace", email: "ada@example.com", plan: "gold" });
     await close();
   });
 

@@ -34,7 +34,7 @@ describe("jsonb readers", () => {
     ]);
     const source = { id: "s", bot_id: "b", type: "web" as const, name: "n", settings: "oops", sync_schedule: "never" as const, status: "idle" as const, last_synced_at: null, next_sync_at: null, error: null, document_count: 0, chunk_count: 0, created_at: "", updated_at: "" };
     expect(toDataSource(source).settings).toEqual({});
-    const chat = { id: "c", bot_id: "b", user_id: "u", channel: "carrier-pigeon", title: null, shared: false, needs_human: false, message_count: 0, last_message_at: null, created_at: "", bot: null };
+    const chat = { id: "c", bot_id: "b", user_id: "u", channel: "carrier-pigeon", title: null, shared: false, needs_human: false, message_count: 0, last_message_at: null, created_at: "", visitor: null, bot: null };
     expect(toConversationSummary(chat).channel).toBe("web");
     expect(toConversationSummary({ ...chat, channel: "slack" }).channel).toBe("slack");
   });

@@ -198,6 +198,8 @@ export function mount(c: WidgetConfig): Widget {
   }
   button.addEventListener("click", () => toggle());
   greeting.addEventListener("click", () => toggle(true));
+  // The chat's app says "ready" once it listens (after the frame's load event, often): the
+  // identity given before that is sent again then.
   frame.addEventListener("load", () => identity && post({ parley: "identify", user: identity }));
   root.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && isOpen) {
@@ -206,7 +208,7 @@ export function mount(c: WidgetConfig): Widget {
     }
   });
   // The embed page posts "close" (Escape inside the chat), "chat" (a chat started, or a new one:
-  // chatId null) and "answer" (the bot answered).
+  // chatId null), "answer" (the bot answered, with its text) and "ready" (it listens for identify).
   window.addEventListener("message", (e) => {
     const d = e.source === frame.contentWindow && e.origin === c.origin ? e.data : null;
     if (!d || typeof d !== "object") return;
@@ -218,6 +220,8 @@ export function mount(c: WidgetConfig): Widget {
       if (id) store?.setItem(chatKey(c.botId), id);
       else store?.removeItem(chatKey(c.botId));
       emit("chat", { botId: c.botId, chatId: id });
+    } else if (d.parley === "ready") {
+      if (identity) post({ parley: "identify", user: identity });
     } else if (d.parley === "answer") {
       if (!isOpen) {
         badge.textContent = String(++unread);

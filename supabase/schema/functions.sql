@@ -1053,6 +1053,28 @@ $function$;
 comment on function private.is_team_member(team_id uuid) is 'Is the caller a member (any role) of the team?';
 -- execute: authenticated; service_role
 
+-- private.is_visitor_identity(value jsonb)
+CREATE OR REPLACE FUNCTION private.is_visitor_identity(value jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select value is null or (
+    jsonb_typeof(value) = 'object'
+    and octet_length(value::text) <= 4096
+    and (select count(*) from jsonb_object_keys(value)) between 1 and 20
+    and not exists (
+      select 1 from jsonb_each(value) e
+      where e.key !~ '^[A-Za-z][A-Za-z0-9_.-]{0,39}$'
+         or jsonb_typeof(e.value) not in ('string', 'number', 'boolean')
+         or (jsonb_typeof(e.value) = 'string' and char_length(e.value #>> '{}') > 200)
+    )
+  );
+$function$;
+comment on function private.is_visitor_identity(value jsonb) is 'Check for chats.visitor: null, or an object of 1-20 plain keys with scalar values (strings up to 200 characters), at most 4 KB.';
+-- execute: authenticated; service_role
+
 -- private.keep_last_team_owner()
 CREATE OR REPLACE FUNCTION private.keep_last_team_owner()
  RETURNS trigger
@@ -2883,9 +2905,10 @@ AS $function$
   select b.id, b.name, b.description, b.avatar_url, b.language,
          b.visibility, b.suggested_questions, b.show_powered_by, b.theme
   from public.bots b
-  where b.id = get_public_bot.bot_id and b.visibility <> 'private';
+  where b.id = get_public_bot.bot_id
+    and (b.visibility <> 'private' or (select private.can_chat_with_bot(b.id)));
 $function$;
-comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id.';
+comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id; a private bot only for those who may chat with it (its team, platform administrators).';
 -- execute: anon; authenticated; service_role
 
 -- public.get_shared_chat(chat_id uuid)

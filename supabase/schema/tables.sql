@@ -312,12 +312,14 @@ create table public.chats (
   external_user_id text,
   needs_human boolean default false not null,
   handoff_requested_at timestamp with time zone,
-  handed_back_at timestamp with time zone
+  handed_back_at timestamp with time zone,
+  visitor jsonb
 );
 comment on table public.chats is 'A conversation of one visitor (auth user, often anonymous) with one bot. shared = readable by link (get_shared_chat).';
 comment on column public.chats.external_thread_id is 'A channel chat: the platform''s thread/chat id (Slack thread, Telegram chat, WhatsApp number, API conversation). One chat per bot, channel and thread.';
 comment on column public.chats.external_user_id is 'A channel chat: the platform''s id of the person who started it (user_id is null for channel chats).';
 comment on column public.chats.needs_human is 'A visitor asked for a person: the bot stays quiet until a team member hands the chat back (hand_back_chat).';
+comment on column public.chats.visitor is 'What the host site said about the visitor (Parley.identify in the widget): a flat object such as {"name": ..., "email": ...}. Unverified; the visitor writes it on their own chat.';
 alter table public.chats add constraint chats_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.chats add constraint chats_channel_check CHECK ((channel = ANY (ARRAY['web'::text, 'widget'::text, 'api'::text, 'slack'::text, 'discord'::text, 'telegram'::text, 'whatsapp'::text])));
 alter table public.chats add constraint chats_external_thread_id_check CHECK (((external_thread_id IS NULL) OR ((char_length(external_thread_id) >= 1) AND (char_length(external_thread_id) <= 300))));
@@ -326,6 +328,7 @@ alter table public.chats add constraint chats_pkey PRIMARY KEY (id);
 alter table public.chats add constraint chats_title_check CHECK (((title IS NULL) OR (char_length(title) <= 200)));
 alter table public.chats add constraint chats_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 alter table public.chats add constraint chats_user_or_external_thread CHECK (((user_id IS NOT NULL) OR (external_thread_id IS NOT NULL)));
+alter table public.chats add constraint chats_visitor_shape CHECK (private.is_visitor_identity(visitor));
 CREATE INDEX chats_bot_id_created_at_idx ON public.chats USING btree (bot_id, created_at DESC);
 CREATE UNIQUE INDEX chats_external_thread_idx ON public.chats USING btree (bot_id, channel, external_thread_id) WHERE (external_thread_id IS NOT NULL);
 CREATE INDEX chats_needs_human_idx ON public.chats USING btree (bot_id, last_message_at DESC) WHERE needs_human;

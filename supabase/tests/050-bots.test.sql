@@ -2,7 +2,7 @@
 -- admins) read bots rows; the public reads listed bots through gallery_bots() and
 -- public/password bots by id through get_public_bot(), neither exposing instructions.
 begin;
-select plan(41);
+select plan(44);
 select tests.create_team_fixture();
 
 select tests.rls_enabled('public', 'bots');
@@ -27,9 +27,15 @@ select is((select count(*)::int from public.bots), tests.count_all('public.bots'
 select tests.clear_authentication();
 select is((select name from public.get_public_bot(tests.bot_id('A unlisted'))), 'A unlisted',
   'anon reads an unlisted public bot by id through get_public_bot');
-select is_empty($$ select * from public.get_public_bot(tests.bot_id('A private')) $$, 'get_public_bot never returns a private bot');
+select is_empty($$ select * from public.get_public_bot(tests.bot_id('A private')) $$, 'anon gets nothing for a private bot');
 select tests.authenticate_as('stranger');
 select is((select name from public.get_public_bot(tests.bot_id('A gallery'))), 'A gallery', 'signed-in users use get_public_bot too');
+select is_empty($$ select * from public.get_public_bot(tests.bot_id('A private')) $$, 'a stranger gets nothing for a private bot');
+select tests.authenticate_as('other');
+select is_empty($$ select * from public.get_public_bot(tests.bot_id('A private')) $$, 'another team gets nothing for a private bot');
+select tests.authenticate_as('admin');
+select is((select name from public.get_public_bot(tests.bot_id('A private'))), 'A private',
+  'the bot''s team reads its private bot''s chat face (it may chat with it)');
 reset role;
 select ok(not (array['instructions', 'model', 'team_id'] && (select proargnames from pg_proc where oid = 'public.get_public_bot(uuid)'::regprocedure)),
   'get_public_bot does not expose instructions, model or team');

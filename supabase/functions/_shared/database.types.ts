@@ -404,6 +404,7 @@ export type Database = {
           title: string | null;
           updated_at: string;
           user_id: string | null;
+          visitor: Json | null;
         };
         ComputedFields: never;
         Insert: {
@@ -422,6 +423,7 @@ export type Database = {
           title?: string | null;
           updated_at?: string;
           user_id?: string | null;
+          visitor?: Json | null;
         };
         Update: {
           bot_id?: string;
@@ -439,6 +441,7 @@ export type Database = {
           title?: string | null;
           updated_at?: string;
           user_id?: string | null;
+          visitor?: Json | null;
         };
         Relationships: [
           {

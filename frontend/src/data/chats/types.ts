@@ -87,12 +87,12 @@ export function toChatMessage(row: Pick<Tables<"messages">, "id" | "role" | "con
 }
 
 /** A chat in the team's (or the visitor's own) lists, with its bot's face. */
-export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "needs_human" | "message_count" | "last_message_at" | "created_at"> & {
+export type ConversationSummary = Pick<Tables<"chats">, "id" | "bot_id" | "user_id" | "title" | "shared" | "needs_human" | "message_count" | "last_message_at" | "created_at" | "visitor"> & {
   channel: ChatChannel;
   bot: { name: string; avatar_url: string | null } | null;
 };
 
-export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, needs_human, message_count, last_message_at, created_at, bot:bots(name, avatar_url)";
+export const CHAT_COLUMNS = "id, bot_id, user_id, channel, title, shared, needs_human, message_count, last_message_at, created_at, visitor, bot:bots(name, avatar_url)";
 
 export function toConversationSummary(row: Omit<ConversationSummary, "channel"> & { channel: string }): ConversationSummary {
   return { ...row, channel: readChannel(row.channel) };

@@ -19,6 +19,8 @@ import { MessageItem } from "./MessageItem";
 import { useChatImages } from "./useChatImages";
 import { useChatStream } from "./useChatStream";
 import { useVisitorSession } from "./useVisitorSession";
+import { useVisitorIdentity } from "./identity";
+import { useChatVisitorMutation } from "../../data/chats/chat-visitor-mutation";
 import "./chat.css";
 import { avatarSrc } from "../../lib/avatars";
 
@@ -95,6 +97,7 @@ function Conversation({
   const images = useChatImages(ensureVisitor);
   const listRef = useRef<HTMLOListElement>(null);
   const { chatId, messages, busy } = stream;
+  useStoreIdentity(chatId, !existing.data?.readOnly);
 
   useEffect(() => {
     const el = listRef.current;
@@ -117,7 +120,7 @@ function Conversation({
     // counts answers that arrive while it is closed.
     if (result.kind === "done" && embedded && window.parent !== window) {
       window.parent.postMessage({ parley: "chat", chatId: result.chatId }, "*");
-      window.parent.postMessage({ parley: "answer" }, "*");
+      window.parent.postMessage({ parley: "answer", text: result.text }, "*");
     }
     // The page's URL names the chat once it has an answer, so a reload or a link finds it.
     if (result.kind === "done" && variant === "page" && result.chatId && !routeChatId) {
@@ -232,3 +235,21 @@ function Conversation({
   );
 }
 
+
+/**
+ * Keeps what the host site said about the visitor (Parley.identify) on the visitor's own chat,
+ * once per chat and identity. A failure changes nothing the visitor sees.
+ */
+function useStoreIdentity(chatId: string | undefined, writable: boolean) {
+  const identity = useVisitorIdentity();
+  const store = useChatVisitorMutation();
+  const stored = useRef("");
+  const json = identity ? JSON.stringify(identity) : "";
+  useEffect(() => {
+    if (!chatId || !writable || !identity) return;
+    const key = `${chatId} ${json}`;
+    if (stored.current === key) return;
+    stored.current = key;
+    store.mutate({ chatId, visitor: identity });
+  }, [chatId, writable, json, identity, store]);
+}

@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import type { ChatLeadForm, LeadFormField } from "@shared/contracts/chat.ts";
 import { useLeadSubmitMutation } from "../../data/powerUps/lead-submit-mutation";
 import { AppError } from "../../lib/errors";
+import { useVisitorIdentity, type VisitorIdentity } from "./identity";
 
 // The same rules as private.submit_lead (migration 20261123030000_power_ups).
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -16,6 +17,18 @@ const AUTOCOMPLETE: Record<LeadFormField, string> = { name: "name", email: "emai
 const INPUT_TYPE: Record<LeadFormField, string> = { name: "text", email: "email", phone: "tel", company: "text", message: "text" };
 
 type Values = Partial<Record<LeadFormField, string>>;
+
+/** The lead form's fields the host site already named (Parley.identify): the visitor can still edit them. */
+export function prefillFromIdentity(fields: readonly LeadFormField[], identity: VisitorIdentity | null): Values {
+  const values: Values = {};
+  if (!identity) return values;
+  for (const field of fields) {
+    if (field === "message") continue;
+    const value = identity[field];
+    if (typeof value === "string" || typeof value === "number") values[field] = String(value);
+  }
+  return values;
+}
 
 /** The message id of each field's problem, or none. */
 export function leadFormErrors(form: Pick<ChatLeadForm, "fields" | "required">, values: Values): Partial<Record<LeadFormField, string>> {
@@ -60,7 +73,8 @@ export function LeadForm({ form, chatId, messageId }: { form: ChatLeadForm; chat
   const intl = useIntl();
   const id = useId();
   const mutation = useLeadSubmitMutation();
-  const [values, setValues] = useState<Values>({});
+  const identity = useVisitorIdentity();
+  const [values, setValues] = useState<Values>(() => prefillFromIdentity(form.fields, identity));
   const [errors, setErrors] = useState<Partial<Record<LeadFormField, string>>>({});
   const [sent, setSent] = useState(() => wasSent(messageId, form.power_up_id));
   const [failure, setFailure] = useState<string | null>(null);

@@ -20,7 +20,7 @@ export interface SendOptions {
   ensureVisitor: () => Promise<string>;
 }
 
-export type SendResult = { kind: "done"; chatId?: string; visitorId?: string; withPerson?: boolean } | { kind: "password_required" } | { kind: "aborted" };
+export type SendResult = { kind: "done"; chatId?: string; visitorId?: string; withPerson?: boolean; /** The answer's text as streamed ("" when none came). */ text: string } | { kind: "password_required" } | { kind: "aborted" };
 
 export function useChatStream(routeChatId: string | undefined, userId: string | undefined, existing: ChatDetail | null | undefined) {
   const [chatId, setChatId] = useState<string | undefined>(routeChatId);
@@ -86,6 +86,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     let answerId: string | undefined;
     let visitorId = userId;
     let handedOver = false;
+    let answer = "";
     try {
       visitorId = await o.ensureVisitor();
       const request = { bot_id: o.botId, chat_id: chatId, message: text, images: o.images.length ? o.images.map((path) => ({ path })) : undefined, channel: o.channel };
@@ -96,7 +97,10 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
           setChatId(ev.data.chat_id);
           update(botKey, (m) => ({ ...m, id: ev.data.message_id }));
           if (ev.data.user_message_id) update(userKey, (m) => ({ ...m, id: ev.data.user_message_id }));
-        } else if (ev.event === "token") update(botKey, (m) => ({ ...m, content: m.content + ev.data.text }));
+        } else if (ev.event === "token") {
+          answer += ev.data.text;
+          update(botKey, (m) => ({ ...m, content: m.content + ev.data.text }));
+        }
         else if (ev.event === "sources") update(botKey, (m) => ({ ...m, sources: ev.data }));
         else if (ev.event === "tool") addAction(botKey, { type: "tool", ...ev.data });
         else if (ev.event === "lead_form") addAction(botKey, { type: "lead_form", ...ev.data });
@@ -127,7 +131,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
       setBusy(false);
       busyRef.current = false;
     }
-    return { kind: "done", chatId: newChatId, visitorId, withPerson: handedOver };
+    return { kind: "done", chatId: newChatId, visitorId, withPerson: handedOver, text: answer };
   }
 
   /** Stops a running answer and starts over with no chat. */

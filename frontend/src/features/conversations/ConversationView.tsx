@@ -11,6 +11,7 @@ import { MessageItem } from "./MessageItem";
 import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
 import { HandoffPanel } from "./HandoffPanel";
+import { VisitorIdentity } from "./VisitorIdentity";
 
 export function ConversationView({ chatId, canDelete, onDeleted, messageActions }: {
   chatId: string;
@@ -43,6 +44,7 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
             {" · "}
             <When iso={chat.created_at} />
           </p>
+          <VisitorIdentity visitor={chat.visitor} />
         </div>
         {canDelete && (
           <Button theme="delete" size="sm" onClick={() => setConfirming(true)}>

@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { useNavigate, useParams, useSearchParams, useLocation } from "react-router";
 import { isLocaleCode, localizePath, splitLocale } from "../../i18n/locales";
 import { ChatView, type ChatVariant } from "../../features/chat/ChatView";
+import { IdentityContext, useEmbedIdentity } from "../../features/chat/identity";
 
 export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page"> }) {
   const { botId } = useParams();
@@ -14,6 +15,8 @@ export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page">
   const lang = search.get("lang");
   const { locale, path } = splitLocale(location.pathname);
   const wrongLang = !!lang && isLocaleCode(lang) && lang !== locale;
+  // Parley.identify() on the host page: who the site says the visitor is.
+  const identity = useEmbedIdentity();
   useEffect(() => {
     if (!wrongLang || !lang || !isLocaleCode(lang)) return;
     const rest = new URLSearchParams(search);
@@ -38,7 +41,9 @@ export function EmbedScreen({ variant }: { variant: Exclude<ChatVariant, "page">
   const chatId = chat && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(chat) ? chat : undefined;
   return (
     <div className={`embed-root embed-root--${variant}`}>
-      <ChatView botId={botId!} chatId={chatId} variant={variant} color={search.get("color")} />
+      <IdentityContext.Provider value={identity}>
+        <ChatView botId={botId!} chatId={chatId} variant={variant} color={search.get("color")} />
+      </IdentityContext.Provider>
     </div>
   );
 }

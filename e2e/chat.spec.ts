@@ -25,7 +25,8 @@ const OPEN_CHAT = { en: "Open chat", de: "Chat öffnen" } as const;
 
 function messages(locale: string): Msgs {
   const dir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
-  return { ...JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), "utf8")), ...JSON.parse(fs.readFileSync(path.join(dir, "chat", `${locale}.json`), "utf8")) };
+  const read = (...parts: string[]) => JSON.parse(fs.readFileSync(path.join(dir, ...parts), "utf8")) as Msgs;
+  return { ...read(`${locale}.json`), ...read("chat", `${locale}.json`), ...read("chatVisitor", `${locale}.json`) };
 }
 
 // A 1×1 PNG.
@@ -127,7 +128,28 @@ for (const [locale, prefix] of [
       const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths.filter((n) => n > 0));
       assert.ok(new Set(lengths).size >= 3, `the answer grew while streaming: ${JSON.stringify(lengths.slice(0, 30))}`);
       assert.ok(lengths.every((n, i) => i === 0 || n >= lengths[i - 1]!), "text only grows");
-      await page.getByText(m["chat.images.count"]!.includes("plural") ? /1/ : /1/).first().waitFor();
+      // The image the visitor sent shows as a thumbnail (a signed link to the private bucket).
+      const thumbAlt = m["chat.images.thumbAlt"]!.replace("{n}", "1").replace("{count}", "1");
+      const thumb = page.getByRole("img", { name: thumbAlt });
+      await thumb.waitFor({ timeout: 15_000 });
+      await page.waitForFunction((alt) => {
+        const img = [...document.querySelectorAll("img")].find((i) => i.alt === alt);
+        return !!img && img.complete && img.naturalWidth > 0;
+      }, thumbAlt, { timeout: 15_000 });
+      if (locale === "en") {
+        // The bot's team sees it too, in the conversation.
+        const chatId = /\/chats\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+        const owner = await browser.newContext();
+        await owner.addCookies(await app.sessionCookies("owner@parley.test", "parley-demo-123"));
+        const ownerPage = await owner.newPage();
+        await ownerPage.goto(`${app.appUrl}/app/conversations/bot/${HELP_BOT}/chat/${chatId}`);
+        await ownerPage.getByRole("img", { name: thumbAlt }).waitFor({ timeout: 20_000 });
+        await ownerPage.waitForFunction((alt) => {
+          const img = [...document.querySelectorAll("img")].find((i) => i.alt === alt);
+          return !!img && img.complete && img.naturalWidth > 0;
+        }, thumbAlt, { timeout: 15_000 });
+        await owner.close();
+      }
       await page.screenshot({ path: path.join(ARTIFACTS, `chat-answer-${locale}.png`) });
 
       // Feedback.

@@ -8,6 +8,7 @@ import react from "@vitejs/plugin-react";
 import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
 import { parseMarkdownFile } from "./scripts/markdown.mjs";
 import { widgetLoader } from "./scripts/widget-plugin.mjs";
+import { isLocaleMessagesFile } from "./scripts/locale-files.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -58,7 +59,7 @@ function precompiledMessages(): Plugin {
     name: "parley-precompiled-messages",
     enforce: "pre",
     transform(code, id) {
-      if (!/[\\/]src[\\/]i18n[\\/]messages[\\/](?:[a-z0-9-]+[\\/])?[a-z]{2}\.json$/.test(id)) return null;
+      if (!isLocaleMessagesFile(id)) return null;
       const messages = JSON.parse(code) as Record<string, string>;
       const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, parseIcu(v)]));
       return { code: JSON.stringify(compiled), map: null };

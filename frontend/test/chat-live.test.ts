@@ -10,7 +10,7 @@ const stored = (id: string, role: "user" | "assistant", content: string, seconds
   id, role, content, sources: [], images: [], actions: [], error: null, created_at: at(secondsAgo),
 });
 const shown = (key: string, id: string | undefined, role: "user" | "assistant", content: string, extra: Partial<ViewMessage> = {}): ViewMessage => ({
-  key, id, role, content, sources: [], actions: [], imageCount: 0, ...extra,
+  key, id, role, content, sources: [], actions: [], images: [], ...extra,
 });
 
 describe("mergeStored", () => {

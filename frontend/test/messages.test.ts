@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { LOCALE_CODES } from "../src/i18n/locales";
+import { isLocaleMessagesFile } from "../scripts/locale-files.mjs";
 
 const dir = path.resolve(__dirname, "../src/i18n/messages");
 const areas = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -64,5 +65,17 @@ describe("locale files", () => {
 
   it("use descriptive dotted ids", () => {
     for (const id of Object.keys(en)) expect(id).toMatch(/^[a-z][A-Za-z0-9-]*(\.[a-zA-Z0-9-]+)+$/);
+  });
+});
+
+describe("the build's message compiler", () => {
+  // The browser has no ICU parser: a locale file the build does not compile shows its
+  // placeholders raw. Every file the app loads must be one the build compiles.
+  it("compiles every locale file, in every area folder", () => {
+    const files = [...LOCALE_CODES.map((code) => path.join(dir, `${code}.json`)), ...areas.flatMap((area) => LOCALE_CODES.map((code) => path.join(dir, area, `${code}.json`)))].filter((f) => fs.existsSync(f));
+    expect(files.length).toBeGreaterThan(LOCALE_CODES.length * 10);
+    expect(files.filter((f) => !isLocaleMessagesFile(f))).toEqual([]);
+    expect(isLocaleMessagesFile(path.join(dir, "powerUps", "en.json"))).toBe(true);
+    expect(isLocaleMessagesFile(path.join(dir, "..", "locales.json"))).toBe(false);
   });
 });

@@ -13,4 +13,6 @@ export const chatKeys = {
   list: (teamId: string, filters: ConversationFilters) => [...chatKeys.teamLists(teamId), filters] as const,
   /** How many of the team's chats wait for a person (under teamLists: refreshed with the lists). */
   needsHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "needs-human"] as const,
+  /** Short-lived links to a turn's images (the chat-images bucket is private). */
+  imageUrls: (paths: readonly string[]) => [...chatKeys.all, "image-urls", ...paths] as const,
 };

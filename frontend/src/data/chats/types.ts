@@ -102,12 +102,14 @@ export function toConversationSummary(row: Omit<ConversationSummary, "channel"> 
 export type ConversationMessage = Pick<Tables<"messages">, "id" | "chat_id" | "content" | "latency_ms" | "first_token_ms" | "model" | "provider" | "error" | "created_at"> & {
   role: ChatRole;
   sources: ChatSource[];
+  /** The turn's images: paths in the chat-images bucket. */
+  images: string[];
 };
 
-export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, latency_ms, first_token_ms, model, provider, error, created_at";
+export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, images, latency_ms, first_token_ms, model, provider, error, created_at";
 
-export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources"> & { role: string; sources: Json }): ConversationMessage {
-  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources) };
+export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources" | "images"> & { role: string; sources: Json; images?: Json }): ConversationMessage {
+  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources), images: readImages(row.images).map((i) => i.path) };
 }
 
 /** A power-up call made while answering, as the team sees it (power_up_calls; secrets masked in `request`). */

@@ -128,7 +128,7 @@ function Conversation({
       stream.withLatest((list) => {
         const detail: ChatDetail = {
           chat: { id: newChatId, bot_id: bot.id, user_id: result.visitorId ?? "", title: null, shared: false, needs_human: result.withPerson === true },
-          messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: [], actions: m.actions, error: null })),
+          messages: list.map((m) => ({ id: m.id ?? m.key, role: m.role, content: m.content, sources: m.sources, images: m.images.map((path) => ({ path })), actions: m.actions, error: null })),
           readOnly: false,
         };
         qc.setQueryData(chatKeys.detail(newChatId), detail);

@@ -7,6 +7,7 @@ import { useMessageFeedbackMutation } from "../../data/messages/message-feedback
 import { Markdown, safeHref } from "./Markdown";
 import type { ChatAction, ChatRole, ChatSource } from "../../data/chats/types";
 import { OfferedActions, ToolLines } from "./PowerUpActions";
+import { ImageThumbs } from "../../components/ImageThumbs";
 
 export interface ViewMessage {
   key: string;
@@ -15,7 +16,8 @@ export interface ViewMessage {
   content: string;
   sources: ChatSource[];
   actions: ChatAction[];
-  imageCount: number;
+  /** The turn's images: paths in the chat-images bucket. */
+  images: string[];
   streaming?: boolean;
   errorId?: string;
   errorValues?: Record<string, string | number>;
@@ -133,11 +135,7 @@ export function MessageItem({
       <li className="chat-msg chat-msg--user">
         <div className="chat-bubble chat-bubble--user">
           <p className="chat-user-text">{message.content}</p>
-          {message.imageCount > 0 && (
-            <p className="chat-msg__meta">
-              <FormattedMessage id="chat.images.count" values={{ count: message.imageCount }} />
-            </p>
-          )}
+          {message.images.length > 0 && <ImageThumbs paths={message.images} />}
         </div>
       </li>
     );

@@ -11,7 +11,7 @@ export function toView(m: ChatMessage): ViewMessage {
     content: m.content,
     sources: m.sources,
     actions: m.actions,
-    imageCount: m.images.length,
+    images: m.images.map((i) => i.path),
     errorId: m.role === "assistant" && m.error ? "chat.error.provider" : undefined,
   };
 }
@@ -38,7 +38,7 @@ export function mergeStored(shown: ViewMessage[], stored: ChatMessage[], now = D
   const recent = !!last?.created_at && now - Date.parse(last.created_at) < ANSWER_WAIT_MS;
   const waiting: ViewMessage[] =
     expectAnswer && last?.role === "user" && recent && unsent.length === 0
-      ? [{ key: `pending-${last.id}`, role: "assistant", content: "", sources: [], actions: [], imageCount: 0, streaming: true }]
+      ? [{ key: `pending-${last.id}`, role: "assistant", content: "", sources: [], actions: [], images: [], streaming: true }]
       : [];
   return [...merged, ...unsent, ...waiting];
 }

@@ -77,7 +77,7 @@ export function useChatStream(routeChatId: string | undefined, userId: string | 
     const stamp = Date.now().toString(36);
     const userKey = `u-${stamp}`;
     const botKey = `a-${stamp}`;
-    setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], actions: [], imageCount: o.images.length }, { key: botKey, role: "assistant", content: "", sources: [], actions: [], imageCount: 0, streaming: true }]);
+    setMessages((list) => [...list, { key: userKey, role: "user", content: text, sources: [], actions: [], images: o.images }, { key: botKey, role: "assistant", content: "", sources: [], actions: [], images: [], streaming: true }]);
     setBusy(true);
     busyRef.current = true;
     const controller = new AbortController();

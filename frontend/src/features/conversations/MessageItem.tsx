@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import type { ConversationMessage, MessageRating, PowerUpCall } from "../../data/chats/types";
 import { PowerUpCalls } from "./PowerUpCalls";
+import { ImageThumbs } from "../../components/ImageThumbs";
 import { safeUrl } from "./format";
 
 // Answers use **bold** for the passage headings; that one mark becomes <strong>, built as React
@@ -22,6 +23,7 @@ export function MessageItem({ message, rating, actions, calls }: { message: Conv
       </div>
       <div className="conv-msg__bubble">
         {message.content && <p className="conv-msg__text">{message.role === "assistant" ? richText(message.content) : message.content}</p>}
+        {message.images.length > 0 && <ImageThumbs paths={message.images} />}
         {message.error && (
           <p className="conv-msg__error" role="note">
             <FormattedMessage id="conversations.message.error" values={{ error: message.error }} />

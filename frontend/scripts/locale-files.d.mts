@@ -1,0 +1,1 @@
+export function isLocaleMessagesFile(id: string): boolean;

@@ -111,7 +111,7 @@ for (const [prefix, code] of [["", "en"], ["/de", "de"]] as const) {
 
       // The admin follows the link in auth's invite mail and joins.
       const mail = await app.waitForMail(adminEmail);
-      const link = app.linkIn(mail, /\/auth\/v1\/verify\?/);
+      const link = app.linkIn(mail, /\/app\/auth\/invite\?token=[^#]+#token_hash=[0-9a-z_]+&type=invite$/);
       const adminCtx = await newContext("light");
       const admin = await adminCtx.newPage();
       const adminErrors = watchErrors(admin);

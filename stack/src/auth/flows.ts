@@ -450,9 +450,8 @@ export async function verifyPost(a: AuthContext, r: GatewayRequest) {
   const emailRaw = optString(b, "email", 1024);
   if (!tokenHash && !(token && emailRaw)) throw badRequest("validation_failed", "Verify requires either a token hash or an email and a token");
   a.limiter.take([bucket(`ip:verify:${limitIp(a, r)}`, a.settings.rateLimit.tokenVerifications, FIVE_MIN)]);
-  const out = await tx(a, (q) => verifyToken(a, q, r, { type, tokenHash, email: emailRaw?.trim().toLowerCase(), otp: token?.trim() }));
+  const out = await tx(a, (q) => verifyToken(a, q, r, { type, tokenHash, email: emailRaw?.trim().toLowerCase(), otp: token?.trim(), session: true }));
   if (out.message) return sendJson(r.res, 200, { msg: SINGLE_CONFIRMATION_MSG, code: 200 });
-  if (out.code) return sendJson(r.res, 200, { ...userJson(out.user, []), auth_code: out.code });
   return sendJson(r.res, 200, out.session);
 }
 

@@ -46,7 +46,11 @@ async function lookupByHash(q: Q, column: string, hash: string): Promise<UserRow
   return r.rows[0]?.u ?? null;
 }
 
-export async function verifyToken(a: AuthContext, q: Q, r: GatewayRequest, p: { type: VerifyType; tokenHash?: string; email?: string; otp?: string }): Promise<VerifyResult> {
+/**
+ * `session`: POST /verify (verifyOtp) always answers with a session, as GoTrue's verifyPost does,
+ * also for a token issued to a PKCE flow; only the link (GET /verify) hands a PKCE flow its code.
+ */
+export async function verifyToken(a: AuthContext, q: Q, r: GatewayRequest, p: { type: VerifyType; tokenHash?: string; email?: string; otp?: string; session?: boolean }): Promise<VerifyResult> {
   let user: UserRow | null = null;
   let kind: EmailTokenKind | null = null;
   let stored = "";
@@ -115,7 +119,7 @@ export async function verifyToken(a: AuthContext, q: Q, r: GatewayRequest, p: { 
   }
 
   const effectiveType: VerifyType = p.type === "email" ? (kind === "confirmation" ? "signup" : "magiclink") : p.type;
-  if (stored.startsWith("pkce_")) {
+  if (stored.startsWith("pkce_") && !p.session) {
     const fs = await q.query<{ auth_code: string }>(
       `update auth.flow_state set auth_code_issued_at = now(), updated_at = now()
        where id = (select id from auth.flow_state where user_id = $1 and authentication_method = $2 order by created_at desc limit 1)

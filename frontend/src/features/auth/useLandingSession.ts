@@ -1,7 +1,8 @@
 // For pages reached from an auth link or redirect (confirm, reset, invite, OAuth callback):
 // settle the session the URL carries. supabase-js already exchanges a PKCE ?code while it
 // initialises (getSession waits for that); if it did not (e.g. it started before the page),
-// exchange here. Hash tokens (admin invites and magic links have no PKCE) are set directly.
+// exchange here. Hash tokens (admin invites and magic links have no PKCE) are set directly; an
+// e-mail's token hash (#token_hash=…&type=…, the templates' links) is verified with verifyOtp.
 // Errors from the URL or the exchange are returned for the page to show.
 import { useEffect, useState } from "react";
 import type { Session } from "@supabase/supabase-js";
@@ -19,6 +20,11 @@ function cleanUrl() {
   for (const k of ["code", "error", "error_code", "error_description"]) url.searchParams.delete(k);
   window.history.replaceState(window.history.state, "", url.pathname + url.search);
 }
+
+/** The e-mail links' verification types (supabase/templates: `#token_hash=...&type=...`). */
+const HASH_TYPES = ["email", "signup", "recovery", "invite", "magiclink", "email_change"] as const;
+type HashType = (typeof HASH_TYPES)[number];
+const isHashType = (t: string | null): t is HashType => !!t && (HASH_TYPES as readonly string[]).includes(t);
 
 export function useLandingSession(): LandingState {
   const { client } = useAuthDeps();
@@ -38,6 +44,17 @@ export function useLandingSession(): LandingState {
       const supabase = await client();
       const code = new URLSearchParams(search).get("code");
       const h = new URLSearchParams(hash.replace(/^#/, ""));
+      // An e-mail link (token hash in the fragment, never sent to a server): verified here, so
+      // it works in any browser or device, not only in the one that asked for it.
+      const tokenHash = h.get("token_hash");
+      const hashType = h.get("type");
+      if (tokenHash && isHashType(hashType)) {
+        cleanUrl();
+        const { data, error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: hashType });
+        if (error || !data.session)
+          return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
+        return set({ status: "session", session: data.session, fromUrl: true });
+      }
       const accessToken = h.get("access_token");
       const refreshToken = h.get("refresh_token");
       if (accessToken && refreshToken) {

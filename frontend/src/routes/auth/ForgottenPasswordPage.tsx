@@ -1,5 +1,6 @@
 // /app/auth/forgotten-password: sends the recovery email; the same message whether or not
-// the address has an account.
+// the address has an account. Its link works on any device (token hash); its code can be typed
+// here instead, which signs in for the reset page.
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button, Input } from "../../components/ui";
@@ -7,6 +8,9 @@ import { LocalizedLink } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert, useFieldError } from "../../features/auth/ui";
 import { useAuthDeps } from "../../features/auth/deps";
 import { useSiteUrl } from "../../features/auth/useAuthClient";
+import { EmailCodeForm } from "../../features/auth/EmailCodeForm";
+import { useNavigate } from "react-router";
+import { useLocalePath } from "../../components/LocalizedLink";
 import { toFailure, type AuthFailure } from "../../features/auth/errors";
 import { checkEmail, type FieldError } from "../../features/auth/validation";
 
@@ -14,6 +18,8 @@ export default function ForgottenPasswordPage() {
   const intl = useIntl();
   const { client } = useAuthDeps();
   const siteUrl = useSiteUrl();
+  const navigate = useNavigate();
+  const lp = useLocalePath();
   const [email, setEmail] = useState("");
   const [error, setError] = useState<FieldError | undefined>();
   const [failure, setFailure] = useState<AuthFailure | null>(null);
@@ -51,9 +57,12 @@ export default function ForgottenPasswordPage() {
       }
     >
       {sent ? (
-        <FormAlert tone="success" testId="forgot-sent">
-          <FormattedMessage id="auth.forgot.sent" />
-        </FormAlert>
+        <>
+          <FormAlert tone="success" testId="forgot-sent">
+            <FormattedMessage id="auth.forgot.sent" />
+          </FormAlert>
+          <EmailCodeForm email={email.trim()} type="recovery" onVerified={() => navigate(lp("/app/auth/reset"), { replace: true })} />
+        </>
       ) : (
         <>
           <p className="auth-card__lead">

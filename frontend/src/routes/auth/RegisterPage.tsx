@@ -1,6 +1,7 @@
 // /app/auth/register: display name, email, password, preferred language (user metadata
 // `locale`, so auth emails come in it). Then "check your inbox", or straight on when the
 // project does not require confirmation.
+import { EmailCodeForm } from "../../features/auth/EmailCodeForm";
 import { useRef, useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
@@ -84,6 +85,7 @@ export default function RegisterPage() {
         <FormAlert tone="success" testId="register-sent">
           <FormattedMessage id="auth.register.checkInbox" values={{ email: sentTo }} />
         </FormAlert>
+        <EmailCodeForm email={sentTo} type="email" onVerified={() => navigate(target, { replace: true })} />
         <p className="muted">
           <FormattedMessage id="auth.register.checkInboxHint" />
         </p>

@@ -13,4 +13,6 @@ export const chatKeys = {
   list: (teamId: string, filters: ConversationFilters) => [...chatKeys.teamLists(teamId), filters] as const,
   /** How many of the team's chats wait for a person (under teamLists: refreshed with the lists). */
   needsHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "needs-human"] as const,
+  /** How many of those are not yet answered by a person (the app nav's badge; also under teamLists). */
+  waitingForHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "waiting-for-human"] as const,
 };

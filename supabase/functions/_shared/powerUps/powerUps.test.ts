@@ -136,8 +136,13 @@ Deno.test("power-ups: a call is written while the answer is being written (the t
     });
     let duringAnswer: { name: string; message_id: string | null; chat_id: string | null }[] | null = null;
     for await (const ev of answer.events) {
-      // The engine waits while this event is handled: the answer is not stored yet.
-      if (ev.event === "tool") duringAnswer = (await service.from("power_up_calls").select("name, message_id, chat_id").eq("bot_id", botId)).data;
+      // The engine waits while this event is handled: the answer is not stored yet. The call's
+      // write runs beside the model's next step, so it lands while we wait.
+      if (ev.event !== "tool") continue;
+      for (let i = 0; i < 200 && !duringAnswer?.length; i++) {
+        duringAnswer = (await service.from("power_up_calls").select("name, message_id, chat_id").eq("bot_id", botId)).data;
+        if (!duringAnswer?.length) await new Promise((r) => setTimeout(r, 50));
+      }
     }
     assert.equal(duringAnswer?.length, 1, "the call is stored as soon as it ran");
     assert.equal(duringAnswer![0].message_id, null, "before its answer exists");

@@ -24,6 +24,8 @@ interface RecordedCall {
   id: string;
   /** Written while answering (the team saw it live); its message id follows in store(). */
   written: boolean;
+  /** The live write in flight (store() waits for it). */
+  writing: Promise<void> | null;
   powerUpId: string;
   name: string;
   arguments: Record<string, unknown>;
@@ -77,7 +79,7 @@ export class PowerUpSession {
     if (!p) return { output: `Error: there is no tool named "${call.name}".`, isError: true };
     if (p.type === "http") {
       const r = await runHttpAction(p.http, call.arguments, this.secrets.get(p.id) ?? {}, { signal });
-      await this.#record({
+      this.#record({
         powerUpId: p.id,
         name: p.name,
         arguments: call.arguments ?? { _raw: call.rawArguments.slice(0, 2000) },
@@ -91,7 +93,7 @@ export class PowerUpSession {
       if (!r.ok) this.context.log.warn("power_up_failed", { power_up_id: p.id, code: r.errorCode, status: r.status });
       return { output: r.output, isError: !r.ok };
     }
-    await this.#record({ powerUpId: p.id, name: p.name, arguments: call.arguments ?? {}, ok: true, errorCode: null, request: null, result: "shown", durationMs: 0 });
+    this.#record({ powerUpId: p.id, name: p.name, arguments: call.arguments ?? {}, ok: true, errorCode: null, request: null, result: "shown", durationMs: 0 });
     if (p.type === "lead") {
       this.#show({
         event: "lead_form",
@@ -178,20 +180,28 @@ export class PowerUpSession {
 
   /**
    * Keeps a call for the turn and, in a stored chat, writes it at once (realtime shows it in the
-   * team's conversation view while the answer is still being written). A failed write is retried
-   * with the turn in store(); it never fails the answer.
+   * team's conversation view while the answer is still being written). The write runs beside the
+   * model's next step, not before it; store() waits for it, and writes with the turn what it could
+   * not write. It never fails the answer.
    */
-  async #record(call: Omit<RecordedCall, "id" | "written">): Promise<void> {
-    const c: RecordedCall = { ...call, id: crypto.randomUUID(), written: false };
+  #record(call: Omit<RecordedCall, "id" | "written" | "writing">): void {
+    const c: RecordedCall = { ...call, id: crypto.randomUUID(), written: false, writing: null };
     this.calls.push(c);
     if (!this.context.chatId) return;
-    const res = await this.service.from("power_up_calls").insert(this.#row(c, null));
-    if (res.error) this.context.log.warn("power_up_call_write_failed", { code: res.error.code, error: res.error.message });
-    else c.written = true;
+    c.writing = (async () => {
+      try {
+        const res = await this.service.from("power_up_calls").insert(this.#row(c, null));
+        if (res.error) this.context.log.warn("power_up_call_write_failed", { code: res.error.code, error: res.error.message });
+        else c.written = true;
+      } catch (e) {
+        this.context.log.warn("power_up_call_write_failed", { error: String(e) });
+      }
+    })();
   }
 
   /** After the assistant turn is stored: its calls point at it (and any not written yet are). */
   async store(messageId: string | null): Promise<void> {
+    await Promise.all(this.calls.map((c) => c.writing));
     const written = this.calls.filter((c) => c.written).map((c) => c.id);
     if (written.length && messageId) {
       must(await this.service.from("power_up_calls").update({ message_id: messageId }).in("id", written), "power-up calls update");

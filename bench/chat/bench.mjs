@@ -16,6 +16,7 @@ const failures = [];
 const REQUESTS = Number(process.env.REQUESTS ?? 50);
 const WARMUP = Number(process.env.WARMUP ?? 5);
 const CHUNKS = Number(process.env.CHUNKS ?? 10000);
+const SHOP_DELAY_MS = Number(process.env.SHOP_DELAY_MS ?? 50);
 const {
   SUPABASE_URL: api,
   SUPABASE_ANON_KEY: anonKey,
@@ -74,6 +75,7 @@ async function setup(db) {
   for (const [key, provider] of [
     ["extractive", "extractive"],
     ["openai_compatible", "openai_compatible"],
+    ["tool_call", "openai_compatible"],
   ]) {
     const {
       rows: [bot],
@@ -116,20 +118,53 @@ async function setup(db) {
   return { teamId: team.id, bots };
 }
 
-/** A zero-latency OpenAI-compatible server: streams a fixed 20-token answer at once. */
+/**
+ * A zero-latency OpenAI-compatible server: streams a fixed 20-token answer at once. Asked with the
+ * tool `lookup_order` and no tool result yet in the conversation, it streams a call of that tool
+ * instead (the real chat.completions tool_calls deltas), so a bot with that power-up makes one
+ * tool round trip per answer: model step, HTTP action, model step.
+ */
 function zeroLatencyServer() {
   const tokens = Array.from({ length: 20 }, (_, i) => `word${i} `);
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
+      let body = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        /* a plain answer */
+      }
+      const wantsTool = (body.tools ?? []).some((t) => t.function?.name === "lookup_order") && !(body.messages ?? []).some((m) => m.role === "tool");
       res.writeHead(200, { "content-type": "text/event-stream" });
       const base = { id: "x", object: "chat.completion.chunk", created: 0, model: "zero-latency" };
+      const frame = (choices, extra = {}) => `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
       let out = "";
-      for (const t of tokens)
-        out += `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] })}\n\n`;
-      out += `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 20 } })}\n\ndata: [DONE]\n\n`;
-      res.end(out);
+      if (wantsTool) {
+        const call = { index: 0, id: "call_bench", type: "function", function: { name: "lookup_order", arguments: "" } };
+        out += frame([{ index: 0, delta: { role: "assistant", tool_calls: [call] }, finish_reason: null }]);
+        out += frame([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ order_id: "A-1001" }) } }] }, finish_reason: null }]);
+        out += frame([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
+        out += frame([], { usage: { prompt_tokens: 100, completion_tokens: 10 } });
+      } else {
+        for (const t of tokens) out += frame([{ index: 0, delta: { content: t }, finish_reason: null }]);
+        out += frame([], { usage: { prompt_tokens: 100, completion_tokens: 20 } });
+      }
+      res.end(out + "data: [DONE]\n\n");
     });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** The HTTP action's target: an order API on 127.0.0.1 that answers after SHOP_DELAY_MS. */
+function shopServer() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    setTimeout(() => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ order: { id: "A-1001", status: "shipped", carrier: "DHL" } }));
+    }, SHOP_DELAY_MS);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
@@ -156,6 +191,7 @@ async function one(token, botId, q) {
   const dec = new TextDecoder();
   let firstByte = null,
     firstToken = null,
+    firstTool = null,
     text = "";
   for (;;) {
     const { done, value } = await reader.read();
@@ -163,6 +199,7 @@ async function one(token, botId, q) {
     firstByte ??= performance.now() - t0;
     text += dec.decode(value, { stream: true });
     if (firstToken === null && text.includes("event: token")) firstToken = performance.now() - t0;
+    if (firstTool === null && text.includes("event: tool")) firstTool = performance.now() - t0;
   }
   const full = performance.now() - t0;
   if (res.status !== 200 || !text.includes("event: done")) {
@@ -170,7 +207,7 @@ async function one(token, botId, q) {
     return null;
   }
   const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(text)[1]);
-  return { firstByte, firstToken, full, serverFirstToken: done.first_token_ms, serverLatency: done.latency_ms };
+  return { firstByte, firstToken, firstTool, full, serverFirstToken: done.first_token_ms, serverLatency: done.latency_ms };
 }
 
 const pct = (xs, p) => {
@@ -179,7 +216,10 @@ const pct = (xs, p) => {
 };
 const fmt = (x) => `${x.toFixed(1)}`;
 
-async function scenario(name, botId) {
+/** Median full answer per scenario, for the tool call's added time. */
+const medianFull = {};
+
+async function scenario(name, botId, { tool = false } = {}) {
   const token = mint(crypto.randomUUID());
   // The visitor must exist in auth.users for the chat's foreign key.
   const sub = JSON.parse(Buffer.from(token.split(".")[1], "base64url")).sub;
@@ -202,12 +242,25 @@ async function scenario(name, botId) {
     const xs = runs.map((r) => r[key]);
     return `| ${name} | ${label} | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${fmt(Math.min(...xs))} | ${fmt(Math.max(...xs))} |`;
   };
+  if (runs.length) medianFull[name] = pct(runs.map((r) => r.full), 50);
   return [
     row("first byte (meta event)", "firstByte"),
+    ...(tool ? [row("tool event (the action's line)", "firstTool")] : []),
     row("first token", "firstToken"),
     row("full answer", "full"),
     row("server first_token_ms", "serverFirstToken"),
   ];
+}
+
+/** The HTTP action's own time as the engine measured it (power_up_calls.duration_ms), after warm-up. */
+async function actionTimes(botId) {
+  const { rows } = await db.query(
+    "select duration_ms from public.power_up_calls where bot_id = $1 and status = 'ok' order by created_at offset $2",
+    [botId, WARMUP],
+  );
+  const { rows: [{ failed }] } = await db.query("select count(*)::int as failed from public.power_up_calls where bot_id = $1 and status <> 'ok'", [botId]);
+  if (failed) failures.push(`${failed} HTTP action calls failed`);
+  return rows.map((r) => r.duration_ms);
 }
 
 const db = new pg.Client({ connectionString: dbUrl });
@@ -216,9 +269,25 @@ const t = performance.now();
 const { teamId, bots } = await setup(db);
 console.log(`generated ${CHUNKS} chunks per bot in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 const server = await zeroLatencyServer();
+const shop = await shopServer();
 await db.query(
   `insert into public.team_provider_keys (team_id, provider, api_key, base_url) values ($1, 'openai_compatible', 'bench', $2)`,
   [teamId, `http://127.0.0.1:${server.address().port}/v1`],
+);
+// The tool-call bot's one power-up: an HTTP action with a parameter (so only a model calls it).
+await db.query(
+  `insert into public.power_ups (bot_id, type, name, label, description, settings) values ($1, 'http', 'lookup_order', 'Looked up your order', 'Look up an order by its number', $2)`,
+  [
+    bots.tool_call,
+    {
+      method: "GET",
+      url: `http://127.0.0.1:${shop.address().port}/orders/{{order_id}}`,
+      parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
+      response_path: "order",
+      max_chars: 2000,
+      timeout_ms: 10000,
+    },
+  ],
 );
 
 /** match_chunks alone through PostgREST as the visitor: the retrieval share of the first token. */
@@ -249,12 +318,23 @@ async function retrieval(botId) {
   return `| retrieval only | match_chunks RPC (PostgREST) | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${fmt(Math.min(...xs))} | ${fmt(Math.max(...xs))} |`;
 }
 
+const PLAIN = "openai_compatible (zero latency)";
+const TOOL = "openai_compatible + 1 HTTP action (zero latency model)";
 const rows = [
   await retrieval(bots.extractive),
   ...(await scenario("extractive", bots.extractive)),
-  ...(await scenario("openai_compatible (zero latency)", bots.openai_compatible)),
+  ...(await scenario(PLAIN, bots.openai_compatible)),
+  ...(await scenario(TOOL, bots.tool_call, { tool: true })),
 ];
+const action = await actionTimes(bots.tool_call);
+if (action.length) {
+  rows.push(`| ${TOOL} | the action's own time (power_up_calls.duration_ms) | ${fmt(pct(action, 50))} | ${fmt(pct(action, 95))} | ${fmt(Math.min(...action))} | ${fmt(Math.max(...action))} |`);
+}
+const added = medianFull[TOOL] !== undefined && medianFull[PLAIN] !== undefined && action.length
+  ? `Tool round trip: full answer ${fmt(medianFull[TOOL] - medianFull[PLAIN])} ms slower (median) than without the power-up; the action itself took ${fmt(pct(action, 50))} ms (shop delay ${SHOP_DELAY_MS} ms), so the engine added ${fmt(medianFull[TOOL] - medianFull[PLAIN] - pct(action, 50))} ms over the action's own time (a second model step, the tool messages, storing the call).`
+  : "Tool round trip: not measured (failed requests).";
 server.close();
+shop.close();
 await db.end();
 
 const report = [
@@ -265,7 +345,9 @@ const report = [
   "| --- | --- | ---: | ---: | ---: | ---: |",
   ...rows,
   "",
+  added,
+  "",
   `Failed requests: ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ""}`,
 ].join("\n");
 console.log(report);
-fs.writeFileSync(path.join(here, `results-${CHUNKS}.md`), report + "\n");
+fs.writeFileSync(path.join(here, process.env.RESULTS ?? `results-${CHUNKS}.md`), report + "\n");

@@ -20,7 +20,8 @@ const child = spawn(
   {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000" },
+    // The tool-call scenario's HTTP action calls a fake API on 127.0.0.1 (the dev setting allows it).
+    env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000", PARLEY_FETCH_ALLOW_PRIVATE: "1" },
   },
 );
 child.on("exit", (code) => {

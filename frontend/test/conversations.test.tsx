@@ -16,8 +16,11 @@ import { recordingDb } from "./recording-supabase";
 
 const db = Object.assign(recordingDb(() => void (db.listeners = [])), { listeners: [] as { table: string; filter: string; cb: () => void }[] });
 
+/** Answers of RPCs by function name (the nav badge's count). */
+const rpcs: Record<string, (args: unknown) => unknown> = {};
 const client = {
   from: (t: string) => db.from(t),
+  rpc: async (fn: string, args: unknown) => ({ data: rpcs[fn]?.(args) ?? null, error: null }),
   auth: { getSession: async () => ({ data: { session: { access_token: "t", user: { id: USER } } } }) },
   channel: () => {
     const ch = {
@@ -37,6 +40,7 @@ import { bucketByDay } from "../src/data/stats/aggregate";
 import { conversationPath, parseConversationLocation } from "../src/features/conversations/filters";
 import ConversationsPage from "../src/routes/app/conversations/ConversationsPage";
 import MyChatsPage from "../src/routes/app/my-chats/MyChatsPage";
+import { WaitingForHumanBadge } from "../src/features/conversations/WaitingForHumanBadge";
 
 const USER = "11111111-1111-1111-1111-111111111111";
 const TEAM = "22222222-2222-2222-2222-222222222222";
@@ -224,6 +228,60 @@ describe("ConversationsPage", () => {
     expect(calls[1]!.url).toMatch(/\/power-ups\/hand-back$/);
     expect(calls[1]!.body).toEqual({ chat_id: CHAT });
     fetchSpy.mockRestore();
+  });
+
+  it("shows a power-up call as the engine makes it, before the answer is stored, then under the answer", async () => {
+    const thread = [
+      { id: "m1", chat_id: CHAT, role: "user", content: "Where is A-7?", sources: [], latency_ms: null, first_token_ms: null, model: null, provider: null, error: null, created_at: "2026-11-20T09:59:00Z" },
+    ];
+    const calls: Record<string, unknown>[] = [];
+    db.tables.chats = () => [chatRow(CHAT, "Where is A-7?")];
+    db.tables.messages = () => [...thread];
+    db.tables.power_up_calls = () => calls.map((c) => ({ ...c }));
+    renderAt(ConversationsPage, "/app/conversations/*", `/app/conversations/all/chat/${CHAT}`);
+    const view = await screen.findByRole("list", { name: "Messages" });
+    expect(within(view).getByText("Where is A-7?")).toBeTruthy();
+    expect(within(view).queryByTestId("conv-pending-calls")).toBeNull();
+
+    // The engine writes the call while the model is still answering: realtime on power_up_calls.
+    const live = db.listeners.find((l) => l.table === "power_up_calls");
+    expect(live?.filter).toBe(`chat_id=eq.${CHAT}`);
+    calls.push({ id: "pc1", message_id: null, name: "lookup_order", arguments: { order_id: "A-7" }, status: "ok", error_code: null,
+      request: { method: "GET", url: "https://shop.test/orders/A-7", headers: {} }, result: '{"status":"shipped"}', duration_ms: 12, created_at: "2026-11-20T09:59:01Z" });
+    live!.cb();
+    const pending = await within(view).findByTestId("conv-pending-calls");
+    const details = within(pending).getByText("Answer being written: 1 power-up call so far").closest("details")!;
+    expect(details.open).toBe(true);
+    expect(within(details).getByText(/GET https:\/\/shop.test\/orders\/A-7/)).toBeTruthy();
+
+    // The answer is stored and the call points at it: it moves under the answer.
+    thread.push({ ...thread[0]!, id: "m2", role: "assistant", content: "It has shipped.", created_at: "2026-11-20T09:59:02Z" });
+    calls[0]!.message_id = "m2";
+    db.listeners.find((l) => l.table === "messages")!.cb();
+    expect(await within(view).findByText("It has shipped.")).toBeTruthy();
+    await waitFor(() => expect(within(view).queryByTestId("conv-pending-calls")).toBeNull());
+    expect(within(view).getByText("1 power-up call")).toBeTruthy();
+  });
+
+  it("the nav badge counts the team's chats waiting for a person, readable by screen readers, and refreshes live", async () => {
+    let waiting = 3;
+    rpcs.chats_waiting_for_human = (args) => (JSON.stringify(args) === JSON.stringify({ team_id: TEAM }) ? waiting : 0);
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <IntlProvider locale="en" messages={messages}>
+        <QueryClientProvider client={qc}>
+          <a href="/app/conversations/all">Conversations<WaitingForHumanBadge teamId={TEAM} /></a>
+        </QueryClientProvider>
+      </IntlProvider>,
+    );
+    const link = await screen.findByRole("link", { name: "Conversations 3 conversations wait for a person" });
+    expect(within(link).getByTestId("nav-waiting-for-human").querySelector("[aria-hidden=true]")).toHaveTextContent("3");
+    // A change to one of the team's chats (a reply, a hand-back) counts again.
+    await waitFor(() => expect(db.listeners.find((l) => l.table === "chats")?.filter).toBe(`bot_id=in.(${[BOT_A, BOT_B].sort().join(",")})`));
+    waiting = 0;
+    db.listeners.find((l) => l.table === "chats")!.cb();
+    await waitFor(() => expect(screen.queryByTestId("nav-waiting-for-human")).toBeNull());
+    expect(screen.getByRole("link", { name: "Conversations" })).toBeTruthy();
   });
 
   it("shows an empty state when nothing matches and clears filters back to /all", async () => {

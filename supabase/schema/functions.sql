@@ -230,6 +230,31 @@ $function$;
 comment on function private.chat_topic_id(topic text) is 'The chat id of a realtime topic chat:<uuid>, null for other topics.';
 -- execute: authenticated; service_role
 
+-- private.chats_waiting_for_human(team_id uuid)
+CREATE OR REPLACE FUNCTION private.chats_waiting_for_human(team_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when not private.has_team_role(chats_waiting_for_human.team_id, null) then 0 else (
+    select count(*)::int
+    from public.bots b
+    join public.chats c on c.bot_id = b.id and c.needs_human
+    where b.team_id = chats_waiting_for_human.team_id
+      -- answered: a person of the team replied at or after the visitor's latest turn
+      and not exists (
+        select 1 from public.messages h
+        where h.chat_id = c.id and h.role = 'human'
+          and h.created_at >= coalesce(
+            (select max(u.created_at) from public.messages u where u.chat_id = c.id and u.role = 'user'),
+            c.handoff_requested_at, '-infinity'::timestamptz)
+      )
+  ) end;
+$function$;
+comment on function private.chats_waiting_for_human(team_id uuid) is 'How many chats of the team''s bots are with a person and not yet answered by one since the visitor last wrote. 0 for non-members.';
+-- execute: authenticated; service_role
+
 -- private.check_message_image_paths()
 CREATE OR REPLACE FUNCTION private.check_message_image_paths()
  RETURNS trigger
@@ -2064,7 +2089,8 @@ AS $function$
                               'show_powered_by', b.show_powered_by, 'theme', b.theme),
     'messages', coalesce((
       select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'sources', m.sources,
-                                          'images', m.images, 'created_at', m.created_at) order by m.created_at, m.id)
+                                          'images', m.images, 'actions', private.visitor_actions(m.actions),
+                                          'created_at', m.created_at) order by m.created_at, m.id)
       from public.messages m where m.chat_id = c.id
     ), '[]'::jsonb)
   )
@@ -2073,7 +2099,7 @@ AS $function$
   where c.id = shared_chat.chat_id
     and private.can_read_shared_chat(c.id);
 $function$;
-comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot, messages} of a shared chat, or null.';
+comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot, messages (with the actions their visitor saw)} of a shared chat, or null.';
 -- execute: authenticated; service_role
 
 -- private.shares_team_with(user_id uuid)
@@ -2365,6 +2391,34 @@ begin
 end;
 $function$;
 -- execute: public
+
+-- private.visitor_actions(actions jsonb)
+CREATE OR REPLACE FUNCTION private.visitor_actions(actions jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(kept order by ord), '[]'::jsonb)
+  from (
+    select e.ord, case e.a ->> 'type'
+      when 'tool' then jsonb_strip_nulls(jsonb_build_object(
+        'type', 'tool', 'name', e.a -> 'name', 'label', e.a -> 'label', 'ok', e.a -> 'ok', 'message', e.a -> 'message'))
+      when 'lead_form' then jsonb_strip_nulls(jsonb_build_object(
+        'type', 'lead_form', 'power_up_id', e.a -> 'power_up_id', 'label', e.a -> 'label', 'intro', e.a -> 'intro',
+        'fields', e.a -> 'fields', 'required', e.a -> 'required'))
+      when 'link' then jsonb_strip_nulls(jsonb_build_object(
+        'type', 'link', 'power_up_id', e.a -> 'power_up_id', 'label', e.a -> 'label', 'url', e.a -> 'url'))
+      when 'handoff' then jsonb_strip_nulls(jsonb_build_object('type', 'handoff', 'text', e.a -> 'text'))
+    end as kept
+    from jsonb_array_elements(case when jsonb_typeof(visitor_actions.actions) = 'array' then visitor_actions.actions else '[]'::jsonb end)
+      with ordinality as e(a, ord)
+    where jsonb_typeof(e.a) = 'object'
+  ) x
+  where kept is not null;
+$function$;
+comment on function private.visitor_actions(actions jsonb) is 'The actions of a message as its visitor saw them (tool: name, label, ok, message; lead_form: power_up_id, label, intro, fields, required; link: power_up_id, label, url; handoff: text); other entries and keys dropped.';
+-- execute: authenticated; service_role
 
 -- private.webhook_chat_created()
 CREATE OR REPLACE FUNCTION private.webhook_chat_created()
@@ -2719,6 +2773,18 @@ AS $function$
   select * from private.channel_credential_status(channel_credential_status.channel_id);
 $function$;
 comment on function public.channel_credential_status(channel_id uuid) is 'Admins/owners (and platform admins): which of the channel''s secrets are set (never the values).';
+-- execute: authenticated; service_role
+
+-- public.chats_waiting_for_human(team_id uuid)
+CREATE OR REPLACE FUNCTION public.chats_waiting_for_human(team_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.chats_waiting_for_human(chats_waiting_for_human.team_id);
+$function$;
+comment on function public.chats_waiting_for_human(team_id uuid) is 'See private.chats_waiting_for_human (the app nav''s badge).';
 -- execute: authenticated; service_role
 
 -- public.check_bot_password(bot_id uuid, password text)

@@ -1228,4 +1228,4 @@ CREATE TRIGGER on_auth_user_upgraded AFTER UPDATE OF is_anonymous ON auth.users 
 -- data-sources: private, 20971520 bytes, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/csv, application/csv, text/markdown, text/x-markdown, text/plain, application/octet-stream
 
 -- realtime ---------------------------------------------------------------------
--- published (postgres_changes): public.channels, public.chats, public.data_sources, public.ingestion_jobs, public.messages, public.test_runs
+-- published (postgres_changes): public.channels, public.chats, public.data_sources, public.ingestion_jobs, public.messages, public.power_up_calls, public.test_runs

@@ -1,5 +1,5 @@
 // The nine named layouts. A route picks one in the route table.
-import type { ComponentType } from "react";
+import { useMemo, type ComponentType } from "react";
 import { FormattedMessage } from "react-intl";
 import { Outlet } from "react-router";
 import { useQuery } from "@tanstack/react-query";
@@ -13,6 +13,8 @@ import { ResponsiveNav, type NavEntry } from "../features/site/ResponsiveNav";
 import { DocsNav } from "../features/content/DocsNav";
 import { useSession } from "../lib/session";
 import { useAuthDeps } from "../features/auth/deps";
+import { WaitingForHumanBadge } from "../features/conversations/WaitingForHumanBadge";
+import { useCurrentTeam } from "../features/teams/currentTeam";
 import type { LayoutName } from "./routes";
 
 function DefaultLayout() {
@@ -100,13 +102,23 @@ function useIsPlatformAdmin(): boolean {
   return data === true;
 }
 
+/** APP_NAV with the count of the current team's chats waiting for a person on "Conversations". */
+function useAppNav(): readonly NavEntry[] {
+  const { team } = useCurrentTeam();
+  return useMemo(
+    () => APP_NAV.map((e) => (e.id === "appNav.conversations" ? { ...e, badge: <WaitingForHumanBadge teamId={team?.id} /> } : e)),
+    [team?.id],
+  );
+}
+
 function AppHeader() {
   const isAdmin = useIsPlatformAdmin();
+  const nav = useAppNav();
   return (
     <header className="app-header">
       <div className="app-header__inner">
         <Logo />
-        <ResponsiveNav variant="app" links={isAdmin ? [...APP_NAV, ADMIN_NAV] : APP_NAV} />
+        <ResponsiveNav variant="app" links={isAdmin ? [...nav, ADMIN_NAV] : nav} />
         <HeaderActions />
       </div>
     </header>

@@ -2090,6 +2090,7 @@ export type Database = {
           updated_at: string;
         }[];
       };
+      chats_waiting_for_human: { Args: { team_id: string }; Returns: number };
       check_bot_password: { Args: { bot_id: string; password: string }; Returns: boolean };
       claim_due_tasks: {
         Args: { at_time?: string; max_tasks?: number };

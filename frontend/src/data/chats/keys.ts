@@ -15,4 +15,6 @@ export const chatKeys = {
   needsHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "needs-human"] as const,
   /** Short-lived links to a turn's images (the chat-images bucket is private). */
   imageUrls: (paths: readonly string[]) => [...chatKeys.all, "image-urls", ...paths] as const,
+  /** How many of those are not yet answered by a person (the app nav's badge; also under teamLists). */
+  waitingForHuman: (teamId: string) => [...chatKeys.teamLists(teamId), "waiting-for-human"] as const,
 };

@@ -12,6 +12,7 @@ import { useLiveConversation } from "../../data/chats/use-live-conversations";
 import { When } from "./ConversationList";
 import { HandoffPanel } from "./HandoffPanel";
 import { VisitorIdentity } from "./VisitorIdentity";
+import { PowerUpCalls } from "./PowerUpCalls";
 
 export function ConversationView({ chatId, canDelete, onDeleted, messageActions }: {
   chatId: string;
@@ -28,7 +29,7 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
 
   if (q.isPending) return <Loading />;
   if (q.isError) return <ErrorNote error={q.error} />;
-  const { chat, messages, ratings, calls } = q.data;
+  const { chat, messages, ratings, calls, pendingCalls } = q.data;
   if (!chat) {
     return <EmptyState title={<FormattedMessage id="conversations.view.notFoundTitle" />} description={<FormattedMessage id="conversations.view.notFoundText" />} />;
   }
@@ -57,6 +58,11 @@ export function ConversationView({ chatId, canDelete, onDeleted, messageActions 
       ) : (
         <ol className="conv-view__messages" aria-label={intl.formatMessage({ id: "conversations.view.messages" })} aria-live="polite">
           {messages.map((m) => <MessageItem key={m.id} message={m} rating={ratings[m.id]} calls={calls[m.id]} actions={canDelete ? messageActions?.({ id: m.id, bot_id: chat.bot_id, content: m.content }) : undefined} />)}
+          {pendingCalls.length > 0 && (
+            <li className="conv-msg conv-msg--pending" data-testid="conv-pending-calls">
+              <PowerUpCalls calls={pendingCalls} live />
+            </li>
+          )}
         </ol>
       )}
       {canDelete && <HandoffPanel chatId={chatId} needsHuman={chat.needs_human} />}

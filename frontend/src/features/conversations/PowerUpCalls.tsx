@@ -15,12 +15,13 @@ function requestText(request: Json | null): string | null {
   return [`${method} ${url}`, ...headers, ...(body ? ["", body] : [])].join("\n");
 }
 
-export function PowerUpCalls({ calls }: { calls: PowerUpCall[] }) {
+/** `live`: the calls of an answer still being written, shown open as they arrive. */
+export function PowerUpCalls({ calls, live = false }: { calls: PowerUpCall[]; live?: boolean }) {
   if (!calls.length) return null;
   return (
-    <details className="conv-msg__calls">
+    <details className="conv-msg__calls" open={live || undefined}>
       <summary>
-        <FormattedMessage id="conversations.calls.summary" values={{ count: calls.length }} />
+        <FormattedMessage id={live ? "conversations.calls.live" : "conversations.calls.summary"} values={{ count: calls.length }} />
       </summary>
       <ol>
         {calls.map((c) => {

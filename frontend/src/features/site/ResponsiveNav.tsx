@@ -56,6 +56,8 @@ export interface NavEntry {
   id: string;
   /** Matches only the exact path (NavLink `end`). */
   end?: boolean;
+  /** Shown after the text, inside the link (a count with its own accessible text). */
+  badge?: ReactNode;
 }
 
 export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "app"; links: readonly NavEntry[]; extra?: ReactNode }) {
@@ -121,6 +123,7 @@ export function ResponsiveNav({ variant, links, extra }: { variant: "site" | "ap
             <li key={item.to}>
               <LocalizedNavLink to={item.to} end={item.end} className={variant === "site" ? "site-nav__link" : "app-nav__link"}>
                 <FormattedMessage id={item.id} />
+                {item.badge}
               </LocalizedNavLink>
             </li>
           ))}

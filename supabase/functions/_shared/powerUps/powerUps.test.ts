@@ -118,6 +118,43 @@ for (const { provider, vendor } of vendors) {
   });
 }
 
+Deno.test("power-ups: a call is written while the answer is being written (the team sees it live), then points at the answer", async () => {
+  const api = startFakeApi();
+  const model = startFakeProvider("openai", [
+    { kind: "tools", calls: [{ name: "lookup_order", arguments: { order_id: "A-2002" } }] },
+    { kind: "stream", tokens: ["Shipped."] },
+  ]);
+  try {
+    const { botId, teamId } = await createBot({ provider: "openai", model: "fake-model" });
+    await setProviderKey(teamId, "openai", model.baseUrl);
+    await addPowerUp(botId, orderLookup(api.url));
+    const service = serviceClient();
+    const answer = await startAnswer({
+      botId,
+      message: "Where is my order A-2002?",
+      conversation: { kind: "channel", channel: "api", externalThreadId: crypto.randomUUID(), externalUserId: "U1" },
+    });
+    let duringAnswer: { name: string; message_id: string | null; chat_id: string | null }[] | null = null;
+    for await (const ev of answer.events) {
+      // The engine waits while this event is handled: the answer is not stored yet. The call's
+      // write runs beside the model's next step, so it lands while we wait.
+      if (ev.event !== "tool") continue;
+      for (let i = 0; i < 200 && !duringAnswer?.length; i++) {
+        duringAnswer = (await service.from("power_up_calls").select("name, message_id, chat_id").eq("bot_id", botId)).data;
+        if (!duringAnswer?.length) await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    assert.equal(duringAnswer?.length, 1, "the call is stored as soon as it ran");
+    assert.equal(duringAnswer![0].message_id, null, "before its answer exists");
+    assert.ok(duringAnswer![0].chat_id, "in its chat (what the conversation view listens to)");
+    const { data: after } = await service.from("power_up_calls").select("message_id").eq("bot_id", botId);
+    assert.deepEqual(after, [{ message_id: answer.messageId }], "once the answer is stored, the call points at it");
+  } finally {
+    await model.close();
+    await api.close();
+  }
+});
+
 Deno.test("power-ups: failures reach the model as tool errors and the visitor as a plain sentence", async () => {
   const api = startFakeApi();
   const model = startFakeProvider("openai", [

@@ -20,6 +20,12 @@ export type PowerUpEvent = { [K in "tool" | "lead_form" | "link" | "handoff"]: {
 ];
 
 interface RecordedCall {
+  /** The power_up_calls row's id, chosen here so the row can be written live and completed later. */
+  id: string;
+  /** Written while answering (the team saw it live); its message id follows in store(). */
+  written: boolean;
+  /** The live write in flight (store() waits for it). */
+  writing: Promise<void> | null;
   powerUpId: string;
   name: string;
   arguments: Record<string, unknown>;
@@ -73,7 +79,7 @@ export class PowerUpSession {
     if (!p) return { output: `Error: there is no tool named "${call.name}".`, isError: true };
     if (p.type === "http") {
       const r = await runHttpAction(p.http, call.arguments, this.secrets.get(p.id) ?? {}, { signal });
-      this.calls.push({
+      this.#record({
         powerUpId: p.id,
         name: p.name,
         arguments: call.arguments ?? { _raw: call.rawArguments.slice(0, 2000) },
@@ -87,7 +93,7 @@ export class PowerUpSession {
       if (!r.ok) this.context.log.warn("power_up_failed", { power_up_id: p.id, code: r.errorCode, status: r.status });
       return { output: r.output, isError: !r.ok };
     }
-    this.calls.push({ powerUpId: p.id, name: p.name, arguments: call.arguments ?? {}, ok: true, errorCode: null, request: null, result: "shown", durationMs: 0 });
+    this.#record({ powerUpId: p.id, name: p.name, arguments: call.arguments ?? {}, ok: true, errorCode: null, request: null, result: "shown", durationMs: 0 });
     if (p.type === "lead") {
       this.#show({
         event: "lead_form",
@@ -155,27 +161,53 @@ export class PowerUpSession {
     return { call, outcome: await this.execute(call) };
   }
 
-  /** After the assistant turn is stored: its calls, for the owner's view and the call counts. */
+  #row(c: RecordedCall, messageId: string | null) {
+    return {
+      id: c.id,
+      power_up_id: c.powerUpId,
+      bot_id: this.context.botId,
+      chat_id: this.context.chatId,
+      message_id: messageId,
+      name: c.name,
+      arguments: c.arguments as { [key: string]: Json },
+      status: c.ok ? "ok" : "error",
+      error_code: c.errorCode,
+      request: c.request as unknown as Json,
+      result: c.result,
+      duration_ms: c.durationMs,
+    };
+  }
+
+  /**
+   * Keeps a call for the turn and, in a stored chat, writes it at once (realtime shows it in the
+   * team's conversation view while the answer is still being written). The write runs beside the
+   * model's next step, not before it; store() waits for it, and writes with the turn what it could
+   * not write. It never fails the answer.
+   */
+  #record(call: Omit<RecordedCall, "id" | "written" | "writing">): void {
+    const c: RecordedCall = { ...call, id: crypto.randomUUID(), written: false, writing: null };
+    this.calls.push(c);
+    if (!this.context.chatId) return;
+    c.writing = (async () => {
+      try {
+        const res = await this.service.from("power_up_calls").insert(this.#row(c, null));
+        if (res.error) this.context.log.warn("power_up_call_write_failed", { code: res.error.code, error: res.error.message });
+        else c.written = true;
+      } catch (e) {
+        this.context.log.warn("power_up_call_write_failed", { error: String(e) });
+      }
+    })();
+  }
+
+  /** After the assistant turn is stored: its calls point at it (and any not written yet are). */
   async store(messageId: string | null): Promise<void> {
-    if (!this.calls.length) return;
-    must(
-      await this.service.from("power_up_calls").insert(
-        this.calls.map((c) => ({
-          power_up_id: c.powerUpId,
-          bot_id: this.context.botId,
-          chat_id: this.context.chatId,
-          message_id: messageId,
-          name: c.name,
-          arguments: c.arguments as { [key: string]: Json },
-          status: c.ok ? "ok" : "error",
-          error_code: c.errorCode,
-          request: c.request as unknown as Json,
-          result: c.result,
-          duration_ms: c.durationMs,
-        })),
-      ),
-      "power-up calls insert",
-    );
+    await Promise.all(this.calls.map((c) => c.writing));
+    const written = this.calls.filter((c) => c.written).map((c) => c.id);
+    if (written.length && messageId) {
+      must(await this.service.from("power_up_calls").update({ message_id: messageId }).in("id", written), "power-up calls update");
+    }
+    const rest = this.calls.filter((c) => !c.written);
+    if (rest.length) must(await this.service.from("power_up_calls").insert(rest.map((c) => this.#row(c, messageId))), "power-up calls insert");
   }
 }
 

@@ -227,9 +227,19 @@ function pathFor(vendor: Vendor, path: string): boolean {
   }
 }
 
-export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { tokenDelayMs?: number } = {}): FakeServer {
+export interface FakeProviderOptions {
+  tokenDelayMs?: number;
+  /** Awaited before answering the n-th request (0-based): a test holds a reply until it saw something. */
+  beforeReply?: (index: number) => Promise<void>;
+}
+
+/**
+ * The fake as a web-standard handler (Request → Response), so the Deno tests (startFakeProvider)
+ * and the Node browser tests and benchmarks (e2e/lib/fakes/serve.ts) serve the same fake.
+ */
+export function fakeProviderHandler(vendor: Vendor, replies: Reply[], opts: FakeProviderOptions = {}): { handle: (req: Request) => Promise<Response>; received: Received[] } {
   const received: Received[] = [];
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+  const handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     const text = await req.text();
     if (
@@ -248,7 +258,9 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
       /* recorded as {} */
     }
     received.push({ path: url.pathname + url.search, headers: req.headers, body });
-    const reply = replies[Math.min(received.length - 1, replies.length - 1)];
+    const index = received.length - 1;
+    await opts.beforeReply?.(index);
+    const reply = replies[Math.min(index, replies.length - 1)];
     if (reply.kind === "error") {
       return new Response(JSON.stringify(errorBody(vendor, reply.status, reply.message ?? `fake ${reply.status}`)), {
         status: reply.status,
@@ -274,10 +286,18 @@ export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: { toke
       },
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
-  });
+  };
+  return { handle, received };
+}
+
+/** The base URL a vendor's SDK is configured with, for a fake served at `url`. */
+export const fakeBaseUrl = (vendor: Vendor, url: string) => (vendor === "openai" ? `${url}/v1` : url);
+
+export function startFakeProvider(vendor: Vendor, replies: Reply[], opts: FakeProviderOptions = {}): FakeServer {
+  const { handle, received } = fakeProviderHandler(vendor, replies, opts);
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, handle);
   const url = `http://127.0.0.1:${server.addr.port}`;
-  const baseUrl = vendor === "openai" ? `${url}/v1` : url;
-  return { url, baseUrl, received, close: () => server.shutdown() };
+  return { url, baseUrl: fakeBaseUrl(vendor, url), received, close: () => server.shutdown() };
 }
 
 /**

@@ -111,7 +111,18 @@ create table public.stripe_events (
 );
 comment on table public.stripe_events is 'Every Stripe event stripe-webhook handled, by id: a replayed event is answered 200 and not applied twice. Service role only.';
 
+create table public.quota_notices (
+  team_id uuid not null references public.teams (id) on delete cascade,
+  month date not null check (month = date_trunc('month', month)::date),
+  threshold integer not null check (threshold in (80, 100)),
+  sent_at timestamptz not null default now(),
+  primary key (team_id, month, threshold)
+);
+comment on table public.quota_notices is
+  'The monthly message quota e-mails sent to a team''s owners (at 80 % and 100 %), one each a month. Service role only (billing tick).';
+
 alter table public.subscriptions enable row level security;
+alter table public.quota_notices enable row level security;
 alter table public.invoices enable row level security;
 alter table public.stripe_events enable row level security;
 
@@ -493,6 +504,37 @@ revoke execute on function private.plan_limit(uuid, text), private.plan_usage(uu
   private.raise_plan_limit(uuid, text, bigint), private.check_plan_limit(uuid, text, bigint),
   private.is_over_plan_limit(uuid, text, timestamptz, uuid) from public;
 
+-- The quota e-mails due now: teams whose answers this month reached 80 % or 100 % of their plan's
+-- messages_per_month and were not told yet. Claims them (one row each a month) in the same
+-- statement, so two ticks never send the same notice.
+create function public.claim_quota_notices()
+returns table (team_id uuid, team_name text, threshold integer, used bigint, quota bigint)
+language sql
+set search_path = ''
+as $$
+  with usage as (
+    select u.team_id, u.month, t.name, u.messages::bigint as used, p.messages_per_month::bigint as quota
+    from public.team_usage u
+    join public.teams t on t.id = u.team_id
+    join public.plans p on p.id = t.plan_id
+    where u.month = date_trunc('month', now() at time zone 'utc')::date and p.messages_per_month > 0
+  ), due as (
+    select usage.*, v.threshold from usage cross join (values (80), (100)) as v(threshold)
+    where usage.used * 100 >= usage.quota * v.threshold
+  ), claimed as (
+    insert into public.quota_notices (team_id, month, threshold)
+    select due.team_id, due.month, due.threshold from due
+    on conflict do nothing
+    returning quota_notices.team_id, quota_notices.threshold
+  )
+  select due.team_id, due.name, due.threshold, due.used, due.quota
+  from claimed join due on due.team_id = claimed.team_id and due.threshold = claimed.threshold;
+$$;
+comment on function public.claim_quota_notices() is
+  'Service role (billing tick): claims and returns the 80 % / 100 % monthly message quota notices due now.';
+revoke execute on function public.claim_quota_notices() from public, anon, authenticated;
+grant execute on function public.claim_quota_notices() to service_role;
+
 -- policies --------------------------------------------------------------------------------
 create policy "Team owners can read their subscription" on public.subscriptions
   for select to authenticated
@@ -508,6 +550,6 @@ create policy "Platform admins can read invoices" on public.invoices
   using ((select private.is_platform_admin()));
 
 -- grants ----------------------------------------------------------------------------------
-revoke all on public.subscriptions, public.invoices, public.stripe_events from anon, authenticated;
+revoke all on public.subscriptions, public.invoices, public.stripe_events, public.quota_notices from anon, authenticated;
 grant select on public.subscriptions, public.invoices to authenticated;
-grant select, insert, update, delete on public.subscriptions, public.invoices, public.stripe_events to service_role;
+grant select, insert, update, delete on public.subscriptions, public.invoices, public.stripe_events, public.quota_notices to service_role;

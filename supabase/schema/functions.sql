@@ -3036,6 +3036,33 @@ CREATE OR REPLACE FUNCTION public.claim_due_tasks(at_time timestamp with time zo
 AS $function$ select * from private.claim_due_tasks(at_time => claim_due_tasks.at_time, max_tasks => claim_due_tasks.max_tasks) $function$;
 -- execute: authenticated; service_role
 
+-- public.claim_quota_notices()
+CREATE OR REPLACE FUNCTION public.claim_quota_notices()
+ RETURNS TABLE(team_id uuid, team_name text, threshold integer, used bigint, quota bigint)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  with usage as (
+    select u.team_id, u.month, t.name, u.messages::bigint as used, p.messages_per_month::bigint as quota
+    from public.team_usage u
+    join public.teams t on t.id = u.team_id
+    join public.plans p on p.id = t.plan_id
+    where u.month = date_trunc('month', now() at time zone 'utc')::date and p.messages_per_month > 0
+  ), due as (
+    select usage.*, v.threshold from usage cross join (values (80), (100)) as v(threshold)
+    where usage.used * 100 >= usage.quota * v.threshold
+  ), claimed as (
+    insert into public.quota_notices (team_id, month, threshold)
+    select due.team_id, due.month, due.threshold from due
+    on conflict do nothing
+    returning quota_notices.team_id, quota_notices.threshold
+  )
+  select due.team_id, due.name, due.threshold, due.used, due.quota
+  from claimed join due on due.team_id = claimed.team_id and due.threshold = claimed.threshold;
+$function$;
+comment on function public.claim_quota_notices() is 'Service role (billing tick): claims and returns the 80 % / 100 % monthly message quota notices due now.';
+-- execute: service_role
+
 -- public.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION public.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
  RETURNS TABLE(delivery_id uuid, endpoint_id uuid, url text, secret text, event_id uuid, event_type text, event_version integer, event_data jsonb, event_created_at timestamp with time zone, bot_id uuid, attempt integer)

@@ -845,6 +845,21 @@ CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON pub
 -- row level security: enabled
 -- grants: anon: maintain, select, update; authenticated: maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.quota_notices --------------------------------------------------------
+create table public.quota_notices (
+  team_id uuid not null,
+  month date not null,
+  threshold integer not null,
+  sent_at timestamp with time zone default now() not null
+);
+comment on table public.quota_notices is 'The monthly message quota e-mails sent to a team''s owners (at 80 % and 100 %), one each a month. Service role only (billing tick).';
+alter table public.quota_notices add constraint quota_notices_month_check CHECK ((month = (date_trunc('month'::text, (month)::timestamp with time zone))::date));
+alter table public.quota_notices add constraint quota_notices_pkey PRIMARY KEY (team_id, month, threshold);
+alter table public.quota_notices add constraint quota_notices_team_id_fkey FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+alter table public.quota_notices add constraint quota_notices_threshold_check CHECK ((threshold = ANY (ARRAY[80, 100])));
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.stripe_events --------------------------------------------------------
 create table public.stripe_events (
   id text not null,

@@ -3,7 +3,7 @@
 -- path: the owner and an admin (the app and the REST API), the service role (edge functions),
 -- security-definer RPCs (invitations), and the chat turn (open_chat_turn) for the monthly quota.
 begin;
-select plan(81);
+select plan(85);
 select tests.create_team_fixture();
 
 -- The error a statement raises, as 'code|hint|detail' (null when it succeeds).
@@ -200,6 +200,15 @@ select is(pg_temp.plan_error($$ select * from public.open_chat_turn(tests.bot_id
 select lives_ok($$ insert into public.messages (chat_id, role, content)
   select id, 'assistant', 'an answer already being written' from public.chats where bot_id = tests.bot_id('A gallery') limit 1 $$,
   'answers are not turns (not refused)');
+
+-- quota e-mails: claimed once each at 80 % and 100 % ----------------------------------------------
+select tests.authenticate_as('owner');
+select throws_ok($$ select * from public.claim_quota_notices() $$, '42501', null, 'clients cannot claim quota notices');
+select tests.authenticate_as_service_role();
+select results_eq($$ select threshold, used, quota from public.claim_quota_notices() where team_id = tests.team_id('team-a') order by threshold $$,
+  $$ values (80, 3::bigint, 2::bigint), (100, 3::bigint, 2::bigint) $$, 'over the quota, both notices are due');
+select is_empty($$ select * from public.claim_quota_notices() where team_id = tests.team_id('team-a') $$, 'and only once a month');
+select tests.rls_enabled('public', 'quota_notices');
 
 -- a downgrade keeps everything; items beyond the limit become read-only ---------------------------
 reset role;

@@ -1338,6 +1338,36 @@ export type Database = {
         };
         Relationships: [];
       };
+      quota_notices: {
+        Row: {
+          month: string;
+          sent_at: string;
+          team_id: string;
+          threshold: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          month: string;
+          sent_at?: string;
+          team_id: string;
+          threshold: number;
+        };
+        Update: {
+          month?: string;
+          sent_at?: string;
+          team_id?: string;
+          threshold?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "quota_notices_team_id_fkey";
+            columns: ["team_id"];
+            isOneToOne: false;
+            referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       stripe_events: {
         Row: {
           id: string;
@@ -2259,6 +2289,16 @@ export type Database = {
           run_id: string;
           scheduled_for: string;
           task_id: string;
+        }[];
+      };
+      claim_quota_notices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          quota: number;
+          team_id: string;
+          team_name: string;
+          threshold: number;
+          used: number;
         }[];
       };
       claim_webhook_deliveries: {

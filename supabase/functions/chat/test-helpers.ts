@@ -94,7 +94,11 @@ export async function createTeam(owner?: Awaited<ReturnType<typeof signedInUser>
   const slug = `chat-${crypto.randomUUID().slice(0, 12)}`;
   const { data, error } = await owner.client.rpc("create_team", { name: "Chat test team", slug });
   if (error) throw error;
-  return { owner, teamId: (data as { id: string }).id };
+  const teamId = (data as { id: string }).id;
+  // Function tests are not about plan limits (billing's tests are): a team with room for anything.
+  const plan = await serviceClient().from("teams").update({ plan_id: "business" }).eq("id", teamId);
+  if (plan.error) throw plan.error;
+  return { owner, teamId };
 }
 
 export async function createBot(

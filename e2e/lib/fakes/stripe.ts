@@ -151,7 +151,8 @@ export function fakeStripe(opts: FakeStripeOptions) {
     const form = req.method === "POST" ? parseStripeForm(await req.text()) : {};
     requests.push({ method: req.method, path, form });
 
-    // The pages a browser sees.
+    // The pages a browser sees (and the icon it asks them for).
+    if (path === "/favicon.ico") return new Response(null, { status: 204 });
     let m = /^\/checkout\/(cs_\w+)(\/pay)?$/.exec(path);
     if (m) {
       const session = sessions.get(m[1]!);

@@ -535,6 +535,40 @@ comment on function public.claim_quota_notices() is
 revoke execute on function public.claim_quota_notices() from public, anon, authenticated;
 grant execute on function public.claim_quota_notices() to service_role;
 
+-- Hosted Supabase: the billing tick joins the other functions' pg_cron jobs (supabase/schedules.json
+-- locally). A migration replaces a function whole: this is 20261127020000_webhook_events_more's with
+-- parley-billing added. Run it once more after pushing (as postgres):
+--   select private.schedule_function_ticks('https://<project>.supabase.co/functions/v1', '<service role key>');
+create or replace function private.schedule_function_ticks(functions_url text, service_role_key text) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  job record;
+begin
+  if not exists (select 1 from pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_extension where extname = 'pg_net') then
+    raise exception 'Enable the pg_cron and pg_net extensions first' using errcode = '55000';
+  end if;
+  if functions_url !~ '^https?://' or coalesce(service_role_key, '') = '' then
+    raise exception 'Give the functions URL (https://<project>.supabase.co/functions/v1) and the service-role key'
+      using errcode = '22023';
+  end if;
+  for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick'),
+                                   ('parley-billing', '/billing/tick')) v(name, path) loop
+    execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
+      'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
+      rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
+  end loop;
+end;
+$$;
+comment on function private.schedule_function_ticks(text, text) is
+  'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver, parley-tasks and parley-billing that call ingest, tests, deliver, tasks and billing /tick every minute (hosted Supabase).';
+revoke execute on function private.schedule_function_ticks(text, text) from public, anon, authenticated;
+
+
 -- policies --------------------------------------------------------------------------------
 create policy "Team owners can read their subscription" on public.subscriptions
   for select to authenticated

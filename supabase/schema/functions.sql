@@ -2142,14 +2142,15 @@ begin
       using errcode = '22023';
   end if;
   for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
-                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick'),
+                                   ('parley-billing', '/billing/tick')) v(name, path) loop
     execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
       'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
       rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
   end loop;
 end;
 $function$;
-comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver and parley-tasks that call ingest, tests, deliver and tasks /tick every minute (hosted Supabase).';
+comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver, parley-tasks and parley-billing that call ingest, tests, deliver, tasks and billing /tick every minute (hosted Supabase).';
 -- execute: owner only
 
 -- private.send_test_webhook(endpoint_id uuid)

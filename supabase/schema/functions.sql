@@ -788,6 +788,10 @@ begin
       if new.role <> 'user' then
         return new; -- answers and human replies are not turns
       end if;
+      -- An API turn needs a plan with the API (keys made before a downgrade stop working).
+      if (select c.channel from public.chats c where c.id = new.chat_id) = 'api' then
+        perform private.check_plan_limit(the_team, 'api_access');
+      end if;
       -- The month's answers are counted in team_usage; a turn is refused once they reached the quota.
       adding := 0;
       if private.plan_usage(the_team, limit_name) >= private.plan_limit(the_team, limit_name) then

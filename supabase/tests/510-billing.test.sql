@@ -3,7 +3,7 @@
 -- path: the owner and an admin (the app and the REST API), the service role (edge functions),
 -- security-definer RPCs (invitations), and the chat turn (open_chat_turn) for the monthly quota.
 begin;
-select plan(85);
+select plan(87);
 select tests.create_team_fixture();
 
 -- The error a statement raises, as 'code|hint|detail' (null when it succeeds).
@@ -209,6 +209,13 @@ select results_eq($$ select threshold, used, quota from public.claim_quota_notic
   $$ values (80, 3::bigint, 2::bigint), (100, 3::bigint, 2::bigint) $$, 'over the quota, both notices are due');
 select is_empty($$ select * from public.claim_quota_notices() where team_id = tests.team_id('team-a') $$, 'and only once a month');
 select tests.rls_enabled('public', 'quota_notices');
+
+-- the API after a downgrade: keys made on a bigger plan stop working
+select tests.authenticate_as_service_role();
+select is(pg_temp.plan_error($$ select * from public.open_chat_turn(tests.bot_id('B private'), 'via api', channel => 'api', external_thread_id => 'key1:c1') $$),
+  'PT402|plan_limit|api_access', 'an API turn of a team whose plan has no API is refused');
+select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('B private'), 'via slack', channel => 'slack', external_thread_id => 'T9:C9') $$,
+  'other channels'' turns of that team go through');
 
 -- a downgrade keeps everything; items beyond the limit become read-only ---------------------------
 reset role;

@@ -184,3 +184,24 @@ Deno.test("billing tick: the month's quota e-mails at 80 % and 100 %, once; then
     "Billing test team: this month's message quota is used up",
   ]);
 });
+
+Deno.test("API keys made on a plan with the API stop answering after a downgrade to a plan without it", async () => {
+  const { owner, teamId } = await ownedTeam("pro");
+  const { botId } = await createBot({ team: { owner, teamId }, chunks: [{ title: "Hours", content: "We are open from nine to five." }] });
+  const { data, error } = await owner.client.rpc("create_api_key", { bot_id: botId, name: "before the downgrade" });
+  assert.equal(error, null);
+  const key = (data as { key: string }[])[0]!.key;
+  const ask = () =>
+    fetch(`${stack.url}/functions/v1/api/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ message: "When are you open?" }),
+    }).then(async (r) => ({ status: r.status, json: await r.json() }));
+  assert.equal((await ask()).status, 200, "on pro the key answers");
+  await sql("update public.teams set plan_id = 'free' where id = $1", [teamId]);
+  const refused = await ask();
+  assert.equal(refused.status, 402, JSON.stringify(refused.json));
+  assert.equal(refused.json.error.code, "plan_limit");
+  const refusedKey = await owner.client.rpc("create_api_key", { bot_id: botId, name: "after" });
+  assert.equal(refusedKey.error?.code, "PT402", "no new keys on free either");
+});

@@ -41,6 +41,10 @@ async function refusal(error: DbError, client: Db, botId: string): Promise<Error
     // the bot's language; the owners are e-mailed by the billing tick.
     return new HttpError(429, "quota_exceeded", await unavailableText(client, botId));
   }
+  if (error.code === "PT402") {
+    // Another plan limit (the API on a plan without it): the owners' business, said as such.
+    return new HttpError(402, "plan_limit", error.message, { limit: error.details });
+  }
   if (error.code === "PT429") {
     // The bot's budget (detail: seconds left) or the database's own per-user insert limit.
     const wait = Number(error.details);

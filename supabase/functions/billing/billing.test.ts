@@ -178,10 +178,12 @@ Deno.test("billing tick: the month's quota e-mails at 80 % and 100 %, once; then
   const stored = await sql<{ n: number }>("select count(*)::int as n from public.messages where bot_id = $1 and content = 'Noch da?'", [botId]);
   assert.equal(stored[0]!.n, 0, "the refused turn is not stored");
 
+  // The owner now reads Parley in German: the 100 % mail comes in German.
+  await sql("update public.profiles set preferred_language = 'de' where id = $1", [owner.user.id]);
   await tick();
   assert.deepEqual((await mails()).map((m) => m.subject).sort(), [
     "Billing test team: 80 % of this month's message quota used",
-    "Billing test team: this month's message quota is used up",
+    "Billing test team: das Nachrichtenkontingent dieses Monats ist aufgebraucht",
   ]);
 });
 

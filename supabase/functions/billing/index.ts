@@ -21,7 +21,7 @@ import { sendMail } from "../_shared/mail.ts";
 import {
   applySubscription, notConfigured, priceOfPlan, type Stripe, stripeClient, stripeConfig, stripeFailure,
 } from "../_shared/stripe.ts";
-import { quotaMail } from "./quota-mail.ts";
+import { quotaMails, type Recipient } from "./quota-mail.ts";
 
 import { LOCALES } from "../_shared/contracts/team-invite.ts";
 const team = z.string().uuid("team_id must be a team id");
@@ -165,14 +165,17 @@ async function tick(req: Request): Promise<Response> {
   let mailed = 0;
   for (const notice of notices) {
     const owners = must(await service.from("team_members").select("user_id").eq("team_id", notice.team_id).eq("role", "owner"), "owners");
+    const languages = must(await service.from("profiles").select("id, preferred_language").in("id", owners.map((o) => o.user_id)), "owner languages");
     const billing = must(await service.from("teams").select("billing_email").eq("id", notice.team_id).single(), "billing e-mail");
-    const to: string[] = billing.billing_email ? [billing.billing_email] : [];
+    const to: Recipient[] = [];
     for (const o of owners) {
       const email = (await service.auth.admin.getUserById(o.user_id)).data.user?.email;
-      if (email) to.push(email);
+      if (email) to.push({ email, language: languages.find((p) => p.id === o.user_id)?.preferred_language ?? null });
     }
-    const result = await sendMail(quotaMail(notice, to, appUrl("en", `/app/billing?team=${notice.team_id}`)));
-    mailed += result.sent;
+    if (billing.billing_email) to.push({ email: billing.billing_email, language: to[0]?.language ?? null });
+    for (const mail of quotaMails(notice, to, appUrl("en", `/app/billing?team=${notice.team_id}`))) {
+      mailed += (await sendMail(mail)).sent;
+    }
   }
   return json(200, { moved, notices: notices.length, mailed });
 }

@@ -22,6 +22,23 @@ const denoEnv = {
   NO_COLOR: "1",
 };
 
+/** Stripe settings for the functions suite: a free local port the billing tests serve the fake Stripe on. */
+async function stripeTestEnv() {
+  const { createServer } = await import("node:net");
+  const port = await new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  return {
+    PARLEY_STRIPE_API_BASE: `http://127.0.0.1:${port}`,
+    PARLEY_STRIPE_SECRET_KEY: "sk_test_parley_functions",
+    PARLEY_STRIPE_WEBHOOK_SECRET: "whsec_test_parley_functions",
+  };
+}
+
 // While suites run side by side, each one's output is kept and printed whole when it ends.
 const suiteOutput = new AsyncLocalStorage();
 
@@ -214,7 +231,9 @@ const SUITES = {
     const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "--ignore=**/.cache,**/node_modules", "supabase/functions"], {
       env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1",
         // A platform key that must never reach a team's own base URL (chat.test.ts checks).
-        PARLEY_OPENAI_API_KEY: "sk-platform-test-only" },
+        PARLEY_OPENAI_API_KEY: "sk-platform-test-only",
+        // Stripe for billing's tests: the fake (e2e/lib/fakes/stripe.ts) the tests serve on this port.
+        ...(await stripeTestEnv()) },
     });
     // Deno's last line: "ok | 184 passed (14 steps) | 0 failed (2m24s)" (steps are inside tests).
     const last = (out.split("\n").reverse().find((l) => /passed.*failed/.test(l)) ?? "").replace(/\(\d+ steps?\)/g, "");

@@ -44,9 +44,9 @@ insert into public.platform_admins (user_id) values ('a0000000-0000-4000-8000-00
 
 -- team ------------------------------------------------------------------------
 -- The on_team_created trigger makes created_by the owner.
-insert into public.teams (id, name, slug, personal, billing_email, created_by)
+insert into public.teams (id, name, slug, personal, billing_email, created_by, plan_id)
 values ('b0000000-0000-4000-8000-000000000001', 'Acme Support', 'acme-support', false, 'billing@acme.test',
-        'a0000000-0000-4000-8000-000000000001');
+        'a0000000-0000-4000-8000-000000000001', 'pro');
 
 insert into public.team_members (team_id, user_id, role)
 values ('b0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002', 'admin');
@@ -663,3 +663,18 @@ insert into public.webhook_endpoints (id, bot_id, url, events, enabled, descript
 insert into public.tasks (id, bot_id, name, type, cron, timezone, settings) values
   ('e2200000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'Weekly digest', 'digest',
    '0 9 * * 1', 'Europe/Berlin', '{"period_hours": 168}');
+
+-- Billing (issue 22): Acme Support is on pro (set where the team is inserted above, before its
+-- bots, API channel and keys, which free would refuse), paid monthly through Stripe, with two
+-- paid invoices. Every other team is on free (its subscription row is created with the team).
+update public.subscriptions set
+  status = 'active', billing_interval = 'month', currency = 'usd',
+  current_period_start = date_trunc('month', now()), current_period_end = date_trunc('month', now()) + interval '1 month',
+  stripe_customer_id = 'cus_seed_acme', stripe_subscription_id = 'sub_seed_acme', stripe_price_id = 'price_pro_usd_month'
+where team_id = 'b0000000-0000-4000-8000-000000000001';
+insert into public.invoices (team_id, stripe_invoice_id, number, status, currency, amount_due, amount_paid, period_start, period_end, created_at)
+values
+  ('b0000000-0000-4000-8000-000000000001', 'in_seed_acme_1', 'ACME-0001', 'paid', 'usd', 1900, 1900,
+   date_trunc('month', now()) - interval '1 month', date_trunc('month', now()), date_trunc('month', now()) - interval '1 month'),
+  ('b0000000-0000-4000-8000-000000000001', 'in_seed_acme_2', 'ACME-0002', 'paid', 'usd', 1900, 1900,
+   date_trunc('month', now()), date_trunc('month', now()) + interval '1 month', date_trunc('month', now()));

@@ -42,6 +42,31 @@ $function$;
 comment on function private.announce_message() is 'After a message is stored: broadcast {chat_id, message_id, role} on the private topic chat:<chat id>.';
 -- execute: owner only
 
+-- private.apply_billing_deadlines()
+CREATE OR REPLACE FUNCTION private.apply_billing_deadlines()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  moved integer;
+begin
+  with due as (
+    select s.team_id from public.subscriptions s
+    where s.plan_id <> 'free'
+      and ((s.cancel_at_period_end and s.current_period_end <= now())
+           or (s.status in ('past_due', 'unpaid') and s.grace_until <= now())
+           or s.status in ('canceled', 'incomplete_expired'))
+  )
+  update public.teams t set plan_id = 'free' from due where t.id = due.team_id;
+  get diagnostics moved = row_count;
+  return moved;
+end;
+$function$;
+comment on function private.apply_billing_deadlines() is 'Moves to free the teams whose cancelled subscription reached its period''s end or whose grace period after a failed payment is over. Returns how many moved. Service role (billing tick).';
+-- execute: service_role
+
 -- private.avatar_path_from_url(value text)
 CREATE OR REPLACE FUNCTION private.avatar_path_from_url(value text)
  RETURNS text
@@ -281,6 +306,28 @@ end;
 $function$;
 comment on function private.check_message_image_paths() is 'Before a client inserts a message: every attached image path is under the writer''s own folder.';
 -- execute: owner only
+
+-- private.check_plan_limit(team_id uuid, limit_name text, adding bigint)
+CREATE OR REPLACE FUNCTION private.check_plan_limit(team_id uuid, limit_name text, adding bigint DEFAULT 1)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  allowed bigint := private.plan_limit(check_plan_limit.team_id, check_plan_limit.limit_name);
+begin
+  if allowed is null or check_plan_limit.adding <= 0 then
+    return;
+  end if;
+  if allowed = 0 and check_plan_limit.limit_name in ('api_access', 'powered_by_removable')
+     or private.plan_usage(check_plan_limit.team_id, check_plan_limit.limit_name) + check_plan_limit.adding > allowed then
+    perform private.raise_plan_limit(check_plan_limit.team_id, check_plan_limit.limit_name, allowed);
+  end if;
+end;
+$function$;
+comment on function private.check_plan_limit(team_id uuid, limit_name text, adding bigint) is 'Raises the plan limit error (PT402) when the team would use more than its plan allows by adding `adding` units.';
+-- execute: authenticated; service_role
 
 -- private.check_task()
 CREATE OR REPLACE FUNCTION private.check_task()
@@ -649,6 +696,22 @@ $function$;
 comment on function private.create_personal_team(user_id uuid, display_name text) is 'Creates the user''s personal team (owned by them) unless it exists.';
 -- execute: owner only
 
+-- private.create_team_subscription()
+CREATE OR REPLACE FUNCTION private.create_team_subscription()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.subscriptions (team_id, plan_id) values (new.id, new.plan_id)
+  on conflict (team_id) do nothing;
+  return null;
+end;
+$function$;
+comment on function private.create_team_subscription() is 'Trigger: every new team starts with a subscription on its plan (free).';
+-- execute: owner only
+
 -- private.create_web_channel()
 CREATE OR REPLACE FUNCTION private.create_web_channel()
  RETURNS trigger
@@ -679,6 +742,103 @@ begin
 end;
 $function$;
 -- execute: public
+
+-- private.enforce_plan_limits()
+CREATE OR REPLACE FUNCTION private.enforce_plan_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  limit_name text := tg_argv[0];
+  the_team uuid;
+  adding bigint := 1;
+  -- The caller's role from its token (current_user is this function's owner here).
+  is_client boolean := coalesce((select auth.role()) in ('anon', 'authenticated'), false);
+begin
+  if tg_table_name in ('bots', 'team_members') then
+    the_team := new.team_id;
+  else
+    the_team := (select b.team_id from public.bots b where b.id = new.bot_id);
+  end if;
+  if the_team is null then
+    return new; -- the foreign key refuses the row
+  end if;
+
+  if tg_op = 'UPDATE' then
+    -- Items beyond the limit after a downgrade stay readable, not editable, by clients.
+    -- (Nested ifs: a PL/pgSQL expression reads every field it names, so new.type is only
+    -- named where the row has it.)
+    if is_client and limit_name in ('bots', 'data_sources', 'channels', 'power_ups') then
+      if limit_name = 'channels' then
+        if new.type = 'web' then
+          return new;
+        end if;
+      end if;
+      if private.is_over_plan_limit(the_team, limit_name, old.created_at, old.id) then
+        perform private.raise_plan_limit(the_team, limit_name, private.plan_limit(the_team, limit_name));
+      end if;
+    end if;
+    if limit_name = 'bots' then
+      if not new.show_powered_by and old.show_powered_by then
+        perform private.check_plan_limit(the_team, 'powered_by_removable');
+      end if;
+    elsif limit_name = 'stored_characters' then
+      perform private.check_plan_limit(the_team, 'stored_characters',
+        coalesce(char_length(new.content), 0) - coalesce(char_length(old.content), 0));
+    end if;
+    return new;
+  end if;
+
+  case limit_name
+    when 'channels' then
+      if new.type = 'web' then
+        return new; -- every bot's own web channel, created with the bot
+      end if;
+      if new.type = 'api' then
+        perform private.check_plan_limit(the_team, 'api_access');
+      end if;
+    when 'members' then
+      if exists (select 1 from public.team_members m where m.team_id = new.team_id and m.user_id = new.user_id) then
+        return new; -- already a member: the insert's own conflict handling decides
+      end if;
+    when 'bots' then
+      if not new.show_powered_by then
+        perform private.check_plan_limit(the_team, 'powered_by_removable');
+      end if;
+    when 'stored_characters' then
+      adding := coalesce(char_length(new.content), 0);
+    when 'messages_per_month' then
+      if new.role <> 'user' then
+        return new; -- answers and human replies are not turns
+      end if;
+      -- An API turn needs a plan with the API (keys made before a downgrade stop working).
+      if (select c.channel from public.chats c where c.id = new.chat_id) = 'api' then
+        perform private.check_plan_limit(the_team, 'api_access');
+      end if;
+      -- The month's answers are counted in team_usage; a turn is refused once they reached the quota.
+      adding := 0;
+      if private.plan_usage(the_team, limit_name) >= private.plan_limit(the_team, limit_name) then
+        perform private.raise_plan_limit(the_team, limit_name, private.plan_limit(the_team, limit_name));
+      end if;
+    when 'test_runs_per_month' then
+      -- A run queued on its own (after a sync, a settings change, a schedule) is skipped quietly
+      -- over the limit: the change that queued it must not fail.
+      if new.trigger <> 'manual'
+         and private.plan_usage(the_team, limit_name) >= private.plan_limit(the_team, limit_name) then
+        return null;
+      end if;
+    else
+      null;
+  end case;
+
+  perform private.check_plan_limit(the_team, limit_name, adding);
+  return new;
+end;
+$function$;
+comment on function private.enforce_plan_limits() is 'Trigger (argument: the limit''s name): refuses an insert that would go over the team''s plan (private.check_plan_limit), edits of items beyond the limit by clients, and hiding "powered by" where the plan does not allow it.';
+-- execute: owner only
 
 -- private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid)
 CREATE OR REPLACE FUNCTION private.enqueue_event(bot_id uuid, type text, payload jsonb, extra_endpoint_id uuid DEFAULT NULL::uuid)
@@ -797,6 +957,28 @@ end;
 $function$;
 comment on function private.finish_task_run(run_id uuid, ok boolean, output jsonb, error text, at_time timestamp with time zone) is 'Ends a running run with its status, duration and output. Service role only.';
 -- execute: service_role
+
+-- private.follow_team_plan()
+CREATE OR REPLACE FUNCTION private.follow_team_plan()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.subscriptions s
+  set plan_id = new.plan_id,
+      status = case when new.plan_id <> 'free' then s.status
+                    when s.status in ('past_due', 'unpaid', 'canceled', 'incomplete_expired') then 'canceled'
+                    else 'active' end,
+      cancel_at_period_end = case when new.plan_id = 'free' then false else s.cancel_at_period_end end,
+      grace_until = case when new.plan_id = 'free' then null else s.grace_until end
+  where s.team_id = new.id and s.plan_id is distinct from new.plan_id;
+  return null;
+end;
+$function$;
+comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription.';
+-- execute: owner only
 
 -- private.generate_team_slug(base text)
 CREATE OR REPLACE FUNCTION private.generate_team_slug(base text)
@@ -1035,6 +1217,28 @@ $function$;
 comment on function private.is_avatar_path(value text) is 'Is the value an object path in the avatars bucket (<user id>/.../<name>.<png|jpg|jpeg|webp|gif>)? No URLs.';
 -- execute: public
 
+-- private.is_over_plan_limit(team_id uuid, limit_name text, item_created_at timestamp with time zone, item_id uuid)
+CREATE OR REPLACE FUNCTION private.is_over_plan_limit(team_id uuid, limit_name text, item_created_at timestamp with time zone, item_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  allowed bigint := private.plan_limit(is_over_plan_limit.team_id, is_over_plan_limit.limit_name);
+  older bigint;
+begin
+  if allowed is null then
+    return false;
+  end if;
+  older := (select count(*) from private.team_items(is_over_plan_limit.team_id, is_over_plan_limit.limit_name) i
+            where (i.created_at, i.id) < (is_over_plan_limit.item_created_at, is_over_plan_limit.item_id));
+  return older >= allowed;
+end;
+$function$;
+comment on function private.is_over_plan_limit(team_id uuid, limit_name text, item_created_at timestamp with time zone, item_id uuid) is 'Is this item beyond its team''s plan limit (the oldest `limit` items stay usable)? Such items are read-only for clients until the team upgrades or deletes others.';
+-- execute: authenticated; service_role
+
 -- private.is_own_chat(chat_id uuid)
 CREATE OR REPLACE FUNCTION private.is_own_chat(chat_id uuid)
  RETURNS boolean
@@ -1262,6 +1466,61 @@ AS $function$
   );
 $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
+-- execute: authenticated; service_role
+
+-- private.plan_limit(team_id uuid, limit_name text)
+CREATE OR REPLACE FUNCTION private.plan_limit(team_id uuid, limit_name text)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case
+    when jsonb_typeof(to_jsonb(p) -> plan_limit.limit_name) = 'boolean'
+      then case when (to_jsonb(p) ->> plan_limit.limit_name)::boolean then null else 0 end
+    else (to_jsonb(p) ->> plan_limit.limit_name)::bigint
+  end
+  from public.teams t join public.plans p on p.id = t.plan_id
+  where t.id = plan_limit.team_id;
+$function$;
+comment on function private.plan_limit(team_id uuid, limit_name text) is 'The limit the team''s plan sets for limit_name (a plans column): a number, null = unlimited; a boolean limit is null when allowed, 0 when not.';
+-- execute: authenticated; service_role
+
+-- private.plan_usage(team_id uuid, limit_name text)
+CREATE OR REPLACE FUNCTION private.plan_usage(team_id uuid, limit_name text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  month_start timestamptz := date_trunc('month', now() at time zone 'utc') at time zone 'utc';
+begin
+  case plan_usage.limit_name
+    when 'bots', 'data_sources', 'channels', 'power_ups' then
+      return (select count(*) from private.team_items(plan_usage.team_id, plan_usage.limit_name));
+    when 'members' then
+      return (select count(*) from public.team_members m where m.team_id = plan_usage.team_id);
+    when 'stored_characters' then
+      return (select coalesce(sum(char_length(d.content)), 0) from public.documents d join public.bots b on b.id = d.bot_id
+              where b.team_id = plan_usage.team_id);
+    when 'messages_per_month' then
+      return coalesce((select u.messages from public.team_usage u
+                       where u.team_id = plan_usage.team_id and u.month = month_start::date), 0);
+    when 'test_runs_per_month' then
+      return (select count(*) from public.test_runs r join public.bots b on b.id = r.bot_id
+              where b.team_id = plan_usage.team_id and r.created_at >= month_start);
+    when 'api_access' then
+      return (select count(*) from public.channels c join public.bots b on b.id = c.bot_id
+              where b.team_id = plan_usage.team_id and c.type = 'api');
+    when 'powered_by_removable' then
+      return (select count(*) from public.bots b where b.team_id = plan_usage.team_id and not b.show_powered_by);
+    else
+      raise exception 'Unknown plan limit: %', plan_usage.limit_name using errcode = '22023';
+  end case;
+end;
+$function$;
+comment on function private.plan_usage(team_id uuid, limit_name text) is 'How much of a limit the team uses: items it has, characters stored, this UTC month''s answers or test runs; for api_access the API channels, for powered_by_removable the bots hiding the line.';
 -- execute: authenticated; service_role
 
 -- private.power_up_secret_names(power_up_id uuid)
@@ -1720,6 +1979,29 @@ end;
 $function$;
 -- execute: public
 
+-- private.raise_plan_limit(team_id uuid, limit_name text, limit_value bigint)
+CREATE OR REPLACE FUNCTION private.raise_plan_limit(team_id uuid, limit_name text, limit_value bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  plan_name text := (select p.name ->> 'en' from public.teams t join public.plans p on p.id = t.plan_id
+                     where t.id = raise_plan_limit.team_id);
+begin
+  raise exception '%', case
+      when raise_plan_limit.limit_name = 'api_access' then format('The %s plan does not include the HTTP API. Upgrade to use it.', plan_name)
+      when raise_plan_limit.limit_name = 'powered_by_removable' then format('The %s plan does not allow hiding "powered by". Upgrade to hide it.', plan_name)
+      else format('The %s plan allows %s %s. Upgrade for more.', plan_name, raise_plan_limit.limit_value,
+                  replace(raise_plan_limit.limit_name, '_', ' '))
+    end
+    using errcode = 'PT402', hint = 'plan_limit', detail = raise_plan_limit.limit_name;
+end;
+$function$;
+comment on function private.raise_plan_limit(team_id uuid, limit_name text, limit_value bigint) is 'Raises the plan limit error: SQLSTATE PT402 (HTTP 402), hint plan_limit, detail = the limit''s name.';
+-- execute: authenticated; service_role
+
 -- private.rate_limit_retry_after(key text, window_seconds integer)
 CREATE OR REPLACE FUNCTION private.rate_limit_retry_after(key text, window_seconds integer)
  RETURNS integer
@@ -1911,14 +2193,15 @@ begin
       using errcode = '22023';
   end if;
   for job in select * from (values ('parley-sync', '/ingest/tick'), ('parley-tests', '/tests/tick'),
-                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick')) v(name, path) loop
+                                   ('parley-deliver', '/deliver/tick'), ('parley-tasks', '/tasks/tick'),
+                                   ('parley-billing', '/billing/tick')) v(name, path) loop
     execute format('select cron.schedule(%L, %L, %L)', job.name, '* * * * *', format(
       'select net.http_post(url := %L, headers := jsonb_build_object(''Authorization'', %L, ''Content-Type'', ''application/json''), body := ''{}''::jsonb)',
       rtrim(functions_url, '/') || job.path, 'Bearer ' || service_role_key));
   end loop;
 end;
 $function$;
-comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver and parley-tasks that call ingest, tests, deliver and tasks /tick every minute (hosted Supabase).';
+comment on function private.schedule_function_ticks(functions_url text, service_role_key text) is 'Installs (or refreshes) the pg_cron jobs parley-sync, parley-tests, parley-deliver, parley-tasks and parley-billing that call ingest, tests, deliver, tasks and billing /tick every minute (hosted Supabase).';
 -- execute: owner only
 
 -- private.send_test_webhook(endpoint_id uuid)
@@ -2351,6 +2634,28 @@ $function$;
 comment on function private.task_recipient_emails(task_id uuid) is 'The e-mail addresses and interface languages of a task''s recipients who are (still) members of the bot''s team. Service role only.';
 -- execute: service_role
 
+-- private.team_items(team_id uuid, limit_name text)
+CREATE OR REPLACE FUNCTION private.team_items(team_id uuid, limit_name text)
+ RETURNS TABLE(id uuid, created_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select b.id, b.created_at from public.bots b
+  where team_items.limit_name = 'bots' and b.team_id = team_items.team_id
+  union all
+  select d.id, d.created_at from public.data_sources d join public.bots b on b.id = d.bot_id
+  where team_items.limit_name = 'data_sources' and b.team_id = team_items.team_id
+  union all
+  select c.id, c.created_at from public.channels c join public.bots b on b.id = c.bot_id
+  where team_items.limit_name = 'channels' and b.team_id = team_items.team_id and c.type <> 'web'
+  union all
+  select p.id, p.created_at from public.power_ups p join public.bots b on b.id = p.bot_id
+  where team_items.limit_name = 'power_ups' and b.team_id = team_items.team_id;
+$function$;
+comment on function private.team_items(team_id uuid, limit_name text) is 'The team''s items a countable limit counts (bots, data_sources, channels without web, power_ups), with their creation time.';
+-- execute: authenticated; service_role
+
 -- private.test_run_finished()
 CREATE OR REPLACE FUNCTION private.test_run_finished()
  RETURNS trigger
@@ -2730,6 +3035,15 @@ $function$;
 comment on function public.answer_similarity(answer text, expected text) is 'Trigram word similarity (0..1) of the expected answer within the answer, case-insensitive.';
 -- execute: authenticated; service_role
 
+-- public.apply_billing_deadlines()
+CREATE OR REPLACE FUNCTION public.apply_billing_deadlines()
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$ select private.apply_billing_deadlines() $function$;
+comment on function public.apply_billing_deadlines() is 'See private.apply_billing_deadlines. Service role only.';
+-- execute: service_role
+
 -- public.can_manage_bot(bot_id uuid)
 CREATE OR REPLACE FUNCTION public.can_manage_bot(bot_id uuid)
  RETURNS boolean
@@ -2814,6 +3128,33 @@ CREATE OR REPLACE FUNCTION public.claim_due_tasks(at_time timestamp with time zo
  SET search_path TO ''
 AS $function$ select * from private.claim_due_tasks(at_time => claim_due_tasks.at_time, max_tasks => claim_due_tasks.max_tasks) $function$;
 -- execute: authenticated; service_role
+
+-- public.claim_quota_notices()
+CREATE OR REPLACE FUNCTION public.claim_quota_notices()
+ RETURNS TABLE(team_id uuid, team_name text, threshold integer, used bigint, quota bigint)
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  with usage as (
+    select u.team_id, u.month, t.name, u.messages::bigint as used, p.messages_per_month::bigint as quota
+    from public.team_usage u
+    join public.teams t on t.id = u.team_id
+    join public.plans p on p.id = t.plan_id
+    where u.month = date_trunc('month', now() at time zone 'utc')::date and p.messages_per_month > 0
+  ), due as (
+    select usage.*, v.threshold from usage cross join (values (80), (100)) as v(threshold)
+    where usage.used * 100 >= usage.quota * v.threshold
+  ), claimed as (
+    insert into public.quota_notices (team_id, month, threshold)
+    select due.team_id, due.month, due.threshold from due
+    on conflict do nothing
+    returning quota_notices.team_id, quota_notices.threshold
+  )
+  select due.team_id, due.name, due.threshold, due.used, due.quota
+  from claimed join due on due.team_id = claimed.team_id and due.threshold = claimed.threshold;
+$function$;
+comment on function public.claim_quota_notices() is 'Service role (billing tick): claims and returns the 80 % / 100 % monthly message quota notices due now.';
+-- execute: service_role
 
 -- public.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION public.claim_webhook_deliveries(max_deliveries integer DEFAULT 20, lease_seconds integer DEFAULT 60, at_time timestamp with time zone DEFAULT now())
@@ -3577,6 +3918,29 @@ CREATE OR REPLACE FUNCTION public.task_recipient_emails(task_id uuid)
  STABLE
  SET search_path TO ''
 AS $function$ select * from private.task_recipient_emails(task_id => task_recipient_emails.task_id) $function$;
+-- execute: authenticated; service_role
+
+-- public.team_plan_usage(team_id uuid)
+CREATE OR REPLACE FUNCTION public.team_plan_usage(team_id uuid)
+ RETURNS TABLE(limit_name text, used bigint, limit_value bigint, unlimited boolean)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if not (select private.has_team_role(team_plan_usage.team_id)) and not (select private.is_platform_admin())
+     and (select auth.role()) is distinct from 'service_role' then
+    raise exception 'Team not found' using errcode = 'PT404', hint = 'team_not_found';
+  end if;
+  return query
+  select n.name, private.plan_usage(team_plan_usage.team_id, n.name), private.plan_limit(team_plan_usage.team_id, n.name),
+         private.plan_limit(team_plan_usage.team_id, n.name) is null
+  from unnest(array['bots', 'messages_per_month', 'data_sources', 'stored_characters', 'members', 'channels',
+                    'power_ups', 'api_access', 'powered_by_removable', 'test_runs_per_month']) with ordinality as n(name, i)
+  order by n.i;
+end;
+$function$;
+comment on function public.team_plan_usage(team_id uuid) is 'Every plan limit of the team: its use, its value (null = unlimited; api_access and powered_by_removable: 0 = not included). Team members, platform admins, the service role.';
 -- execute: authenticated; service_role
 
 -- public.transfer_team_ownership(team_id uuid, new_owner_id uuid)

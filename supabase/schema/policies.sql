@@ -166,6 +166,14 @@ create policy "Team admins can read ingestion jobs" on public.ingestion_jobs
   as permissive for select to authenticated
   using (( SELECT private.has_bot_role(ingestion_jobs.bot_id, 'admin'::public.team_role) AS has_bot_role));
 
+-- public.invoices -------------------------------------------------------------
+create policy "Platform admins can read invoices" on public.invoices
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team owners can read their invoices" on public.invoices
+  as permissive for select to authenticated
+  using (( SELECT private.has_team_role(invoices.team_id, 'owner'::public.team_role) AS has_team_role));
+
 -- public.leads ----------------------------------------------------------------
 create policy "Platform admins can read all leads" on public.leads
   as permissive for select to authenticated
@@ -270,6 +278,14 @@ create policy "Users can update their own profile" on public.profiles
   as permissive for update to authenticated
   using ((id = ( SELECT auth.uid() AS uid)))
   with check ((id = ( SELECT auth.uid() AS uid)));
+
+-- public.subscriptions --------------------------------------------------------
+create policy "Platform admins can read subscriptions" on public.subscriptions
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team owners can read their subscription" on public.subscriptions
+  as permissive for select to authenticated
+  using (( SELECT private.has_team_role(subscriptions.team_id, 'owner'::public.team_role) AS has_team_role));
 
 -- public.task_runs ------------------------------------------------------------
 create policy "Platform admins can read task runs" on public.task_runs

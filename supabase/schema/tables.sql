@@ -115,6 +115,7 @@ alter table public.api_keys add constraint api_keys_prefix_check CHECK (((char_l
 alter table public.api_keys add constraint api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 10000)));
 CREATE INDEX api_keys_bot_id_idx ON public.api_keys USING btree (bot_id, created_at);
 CREATE INDEX api_keys_created_by_idx ON public.api_keys USING btree (created_by);
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('api_access');
 CREATE TRIGGER protect_api_key_fields BEFORE UPDATE ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.protect_api_key_fields();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -230,6 +231,7 @@ CREATE INDEX bots_team_id_idx ON public.bots USING btree (team_id);
 CREATE TRIGGER bots_create_web_channel AFTER INSERT ON public.bots FOR EACH ROW EXECUTE FUNCTION private.create_web_channel();
 CREATE TRIGGER bots_enqueue_test_run AFTER UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.enqueue_test_run_after_settings();
 CREATE TRIGGER bots_set_timestamps BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF show_powered_by, name, description, instructions, language, model_provider, model, temperature, visibility, gallery_listed, suggested_questions, theme, avatar_url ON public.bots FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('bots');
 CREATE TRIGGER protect_bot_fields BEFORE INSERT OR UPDATE ON public.bots FOR EACH ROW EXECUTE FUNCTION private.protect_bot_fields();
 CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.bots FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
 -- row level security: enabled
@@ -291,6 +293,7 @@ CREATE INDEX channels_bot_id_idx ON public.channels USING btree (bot_id, created
 CREATE INDEX channels_created_by_idx ON public.channels USING btree (created_by);
 CREATE UNIQUE INDEX channels_one_web_per_bot_idx ON public.channels USING btree (bot_id) WHERE (type = 'web'::public.channel_type);
 CREATE TRIGGER channels_set_timestamps BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF name, enabled, settings ON public.channels FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('channels');
 CREATE TRIGGER protect_channel_fields BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_channel_fields();
 CREATE TRIGGER protect_web_channel BEFORE INSERT OR DELETE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_web_channel();
 -- row level security: enabled
@@ -414,6 +417,7 @@ CREATE INDEX data_sources_created_by_idx ON public.data_sources USING btree (cre
 CREATE INDEX data_sources_next_sync_idx ON public.data_sources USING btree (next_sync_at) WHERE (sync_schedule <> 'never'::public.sync_schedule);
 CREATE TRIGGER data_sources_protect_fields BEFORE INSERT OR UPDATE ON public.data_sources FOR EACH ROW EXECUTE FUNCTION private.protect_data_source_fields();
 CREATE TRIGGER data_sources_set_timestamps BEFORE INSERT OR UPDATE ON public.data_sources FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE ON public.data_sources FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('data_sources');
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -451,6 +455,7 @@ alter table public.documents add constraint documents_title_check CHECK ((char_l
 alter table public.documents add constraint documents_url_check CHECK (((char_length(url) >= 1) AND (char_length(url) <= 4096)));
 CREATE INDEX documents_bot_id_idx ON public.documents USING btree (bot_id);
 CREATE TRIGGER documents_set_timestamps BEFORE INSERT OR UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF content ON public.documents FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('stored_characters');
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -515,6 +520,38 @@ CREATE TRIGGER ingestion_jobs_set_timestamps BEFORE INSERT OR UPDATE ON public.i
 CREATE TRIGGER ingestion_jobs_webhook_event AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.webhook_ingestion_finished();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.invoices -------------------------------------------------------------
+create table public.invoices (
+  id uuid default gen_random_uuid() not null,
+  team_id uuid not null,
+  stripe_invoice_id text not null,
+  number text,
+  status text not null,
+  currency text not null,
+  amount_due integer default 0 not null,
+  amount_paid integer default 0 not null,
+  hosted_invoice_url text,
+  invoice_pdf text,
+  period_start timestamp with time zone,
+  period_end timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.invoices is 'Stripe invoices of a team, written by stripe-webhook (invoice.paid, invoice.payment_failed). The team''s owners read them.';
+alter table public.invoices add constraint invoices_currency_check CHECK ((currency ~ '^[a-z]{3}$'::text));
+alter table public.invoices add constraint invoices_hosted_invoice_url_check CHECK (((hosted_invoice_url ~ '^https?://'::text) AND (char_length(hosted_invoice_url) <= 2048)));
+alter table public.invoices add constraint invoices_invoice_pdf_check CHECK (((invoice_pdf ~ '^https?://'::text) AND (char_length(invoice_pdf) <= 2048)));
+alter table public.invoices add constraint invoices_number_check CHECK ((char_length(number) <= 100));
+alter table public.invoices add constraint invoices_pkey PRIMARY KEY (id);
+alter table public.invoices add constraint invoices_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'open'::text, 'paid'::text, 'uncollectible'::text, 'void'::text, 'payment_failed'::text])));
+alter table public.invoices add constraint invoices_stripe_invoice_id_check CHECK (((char_length(stripe_invoice_id) >= 1) AND (char_length(stripe_invoice_id) <= 255)));
+alter table public.invoices add constraint invoices_stripe_invoice_id_key UNIQUE (stripe_invoice_id);
+alter table public.invoices add constraint invoices_team_id_fkey FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+CREATE INDEX invoices_team_id_idx ON public.invoices USING btree (team_id, created_at DESC);
+CREATE TRIGGER invoices_set_timestamps BEFORE INSERT OR UPDATE ON public.invoices FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.leads ----------------------------------------------------------------
 create table public.leads (
@@ -609,6 +646,7 @@ CREATE TRIGGER messages_webhook_event AFTER INSERT ON public.messages FOR EACH R
 CREATE TRIGGER prepare_message BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.prepare_message();
 CREATE TRIGGER protect_message_actions BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_actions();
 CREATE TRIGGER protect_message_fields BEFORE UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.protect_message_fields();
+CREATE TRIGGER quota_monthly_messages BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('messages_per_month');
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -657,23 +695,27 @@ create table public.plans (
   powered_by_removable boolean,
   test_runs_per_month integer,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  prices jsonb default '{}'::jsonb not null,
+  stripe_price_ids jsonb default '{}'::jsonb not null
 );
-comment on table public.plans is 'Billing plans and the limits each sets; a null limit is unlimited. Anyone reads them; only the service role writes them. Only chat_requests_per_minute is enforced so far (issue 22 enforces the rest).';
+comment on table public.plans is 'Billing plans, their prices and the limits each sets; a null limit is unlimited. Anyone reads them; only the service role writes them. Every limit is enforced in Postgres (migration 20261128010000_billing).';
 comment on column public.plans.id is 'Stable key: free, pro, business. teams.plan_id refers to it.';
 comment on column public.plans.name is 'The plan''s name in each interface language: {"en": ..., "de": ..., ... "nl": ...} (all ten keys).';
 comment on column public.plans.sort_order is 'Order on the pricing page, smallest first.';
 comment on column public.plans.chat_requests_per_minute is 'Enforced: answers each bot of a team on this plan may give per minute, all visitors and channels together (private.bot_chat_budget).';
-comment on column public.plans.bots is 'Bots a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.messages_per_month is 'Answered messages a month, all the team''s bots together; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.data_sources is 'Data sources a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.stored_characters is 'Characters of ingested documents a team may store; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.members is 'Members a team may have, owners included; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.channels is 'Channels a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.power_ups is 'Power-ups a team may have; null: unlimited. Not enforced yet (billing, issue 22).';
-comment on column public.plans.api_access is 'Whether the HTTP API channel and API keys are included; null: not restricted. Not enforced yet (billing, issue 22).';
-comment on column public.plans.powered_by_removable is 'Whether the "powered by" line can be hidden; null: not restricted. Not enforced yet (billing, issue 22).';
-comment on column public.plans.test_runs_per_month is 'Test runs a month, all the team''s bots together; null: unlimited. Not enforced yet (billing, issue 22).';
+comment on column public.plans.bots is 'Bots a team may have; null: unlimited. Enforced (private.check_plan_limit).';
+comment on column public.plans.messages_per_month is 'Visitor and channel turns a month, all the team''s bots together (counted as answers in team_usage); null: unlimited. Enforced when a turn is stored.';
+comment on column public.plans.data_sources is 'Data sources a team may have; null: unlimited. Enforced.';
+comment on column public.plans.stored_characters is 'Characters of ingested documents a team may store; null: unlimited. Enforced on documents.';
+comment on column public.plans.members is 'Members a team may have, owners included; null: unlimited. Enforced.';
+comment on column public.plans.channels is 'Channels a team may have besides every bot''s web channel; null: unlimited. Enforced.';
+comment on column public.plans.power_ups is 'Power-ups a team may have; null: unlimited. Enforced.';
+comment on column public.plans.api_access is 'Whether the HTTP API channel and API keys are included; null: not restricted. Enforced.';
+comment on column public.plans.powered_by_removable is 'Whether bots may hide the "powered by" line; null: not restricted. Enforced.';
+comment on column public.plans.test_runs_per_month is 'Test runs a month, all the team''s bots together; null: unlimited. Enforced (automatic runs over it are skipped, manual ones refused).';
+comment on column public.plans.prices is 'Prices per currency in the smallest unit (cents): {"usd": {"month": 1900, "year": 19000}, "eur": {...}}. {} for free. The pricing page and billing read them; nothing in the frontend hard-codes a price.';
+comment on column public.plans.stripe_price_ids is 'The Stripe Price of each price: {"usd": {"month": "price_...", "year": "price_..."}, ...}. Checkout uses it; stripe-webhook maps a subscription''s price back to its plan.';
 alter table public.plans add constraint plans_bots_check CHECK ((bots >= 0));
 alter table public.plans add constraint plans_channels_check CHECK ((channels >= 0));
 alter table public.plans add constraint plans_chat_requests_per_minute_check CHECK (((chat_requests_per_minute >= 1) AND (chat_requests_per_minute <= 1000000)));
@@ -684,7 +726,9 @@ alter table public.plans add constraint plans_messages_per_month_check CHECK ((m
 alter table public.plans add constraint plans_name_check CHECK (((jsonb_typeof(name) = 'object'::text) AND (name ?& ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
 alter table public.plans add constraint plans_pkey PRIMARY KEY (id);
 alter table public.plans add constraint plans_power_ups_check CHECK ((power_ups >= 0));
+alter table public.plans add constraint plans_prices_check CHECK ((jsonb_typeof(prices) = 'object'::text));
 alter table public.plans add constraint plans_stored_characters_check CHECK ((stored_characters >= 0));
+alter table public.plans add constraint plans_stripe_price_ids_check CHECK ((jsonb_typeof(stripe_price_ids) = 'object'::text));
 alter table public.plans add constraint plans_test_runs_per_month_check CHECK ((test_runs_per_month >= 0));
 CREATE TRIGGER plans_set_timestamps BEFORE INSERT OR UPDATE ON public.plans FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
@@ -777,6 +821,7 @@ alter table public.power_ups add constraint power_ups_pkey PRIMARY KEY (id);
 alter table public.power_ups add constraint power_ups_settings_check CHECK ((jsonb_typeof(settings) = 'object'::text));
 alter table public.power_ups add constraint power_ups_type_check CHECK ((type = ANY (ARRAY['http'::text, 'lead'::text, 'link'::text, 'handoff'::text])));
 CREATE INDEX power_ups_bot_id_idx ON public.power_ups USING btree (bot_id);
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF name, label, description, enabled, example_phrases, settings, type ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('power_ups');
 CREATE TRIGGER protect_power_up_fields BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.protect_power_up_fields();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -802,6 +847,74 @@ CREATE TRIGGER protect_profile_fields BEFORE UPDATE ON public.profiles FOR EACH 
 CREATE TRIGGER store_avatar_as_path BEFORE INSERT OR UPDATE OF avatar_url ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.store_avatar_as_path();
 -- row level security: enabled
 -- grants: anon: maintain, select, update; authenticated: maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.quota_notices --------------------------------------------------------
+create table public.quota_notices (
+  team_id uuid not null,
+  month date not null,
+  threshold integer not null,
+  sent_at timestamp with time zone default now() not null
+);
+comment on table public.quota_notices is 'The monthly message quota e-mails sent to a team''s owners (at 80 % and 100 %), one each a month. Service role only (billing tick).';
+alter table public.quota_notices add constraint quota_notices_month_check CHECK ((month = (date_trunc('month'::text, (month)::timestamp with time zone))::date));
+alter table public.quota_notices add constraint quota_notices_pkey PRIMARY KEY (team_id, month, threshold);
+alter table public.quota_notices add constraint quota_notices_team_id_fkey FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+alter table public.quota_notices add constraint quota_notices_threshold_check CHECK ((threshold = ANY (ARRAY[80, 100])));
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.stripe_events --------------------------------------------------------
+create table public.stripe_events (
+  id text not null,
+  type text not null,
+  stripe_created_at timestamp with time zone not null,
+  received_at timestamp with time zone default now() not null
+);
+comment on table public.stripe_events is 'Every Stripe event stripe-webhook handled, by id: a replayed event is answered 200 and not applied twice. Service role only.';
+alter table public.stripe_events add constraint stripe_events_id_check CHECK ((id ~ '^evt_[A-Za-z0-9_]{1,250}$'::text));
+alter table public.stripe_events add constraint stripe_events_pkey PRIMARY KEY (id);
+-- row level security: enabled
+-- grants: service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
+-- public.subscriptions --------------------------------------------------------
+create table public.subscriptions (
+  id uuid default gen_random_uuid() not null,
+  team_id uuid not null,
+  plan_id text default 'free'::text not null,
+  status text default 'active'::text not null,
+  billing_interval text,
+  currency text,
+  current_period_start timestamp with time zone,
+  current_period_end timestamp with time zone,
+  cancel_at_period_end boolean default false not null,
+  canceled_at timestamp with time zone,
+  grace_until timestamp with time zone,
+  stripe_customer_id text,
+  stripe_subscription_id text,
+  stripe_price_id text,
+  stripe_updated_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+comment on table public.subscriptions is 'A team''s subscription: one row per team, created with it on free. plan_id follows teams.plan_id (trigger). Written by the service role (billing, stripe-webhook); the team''s owners read it.';
+comment on column public.subscriptions.grace_until is 'After a failed payment: the team keeps its plan until then, then moves to free (private.apply_billing_deadlines).';
+comment on column public.subscriptions.stripe_updated_at is 'The Stripe event time (created) of the last subscription change applied: an older event arriving later is ignored.';
+alter table public.subscriptions add constraint subscriptions_billing_interval_check CHECK ((billing_interval = ANY (ARRAY['month'::text, 'year'::text])));
+alter table public.subscriptions add constraint subscriptions_currency_check CHECK ((currency ~ '^[a-z]{3}$'::text));
+alter table public.subscriptions add constraint subscriptions_pkey PRIMARY KEY (id);
+alter table public.subscriptions add constraint subscriptions_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES public.plans(id);
+alter table public.subscriptions add constraint subscriptions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'trialing'::text, 'past_due'::text, 'unpaid'::text, 'canceled'::text, 'incomplete'::text, 'incomplete_expired'::text, 'paused'::text])));
+alter table public.subscriptions add constraint subscriptions_stripe_customer_id_check CHECK ((stripe_customer_id ~ '^[A-Za-z0-9_]{1,255}$'::text));
+alter table public.subscriptions add constraint subscriptions_stripe_price_id_check CHECK ((char_length(stripe_price_id) <= 255));
+alter table public.subscriptions add constraint subscriptions_stripe_subscription_id_check CHECK ((stripe_subscription_id ~ '^[A-Za-z0-9_]{1,255}$'::text));
+alter table public.subscriptions add constraint subscriptions_stripe_subscription_id_key UNIQUE (stripe_subscription_id);
+alter table public.subscriptions add constraint subscriptions_team_id_fkey FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+alter table public.subscriptions add constraint subscriptions_team_id_key UNIQUE (team_id);
+CREATE INDEX subscriptions_plan_id_idx ON public.subscriptions USING btree (plan_id);
+CREATE INDEX subscriptions_stripe_customer_idx ON public.subscriptions USING btree (stripe_customer_id);
+CREATE TRIGGER subscriptions_set_timestamps BEFORE INSERT OR UPDATE ON public.subscriptions FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
+-- row level security: enabled
+-- grants: authenticated: select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
 -- public.task_runs ------------------------------------------------------------
 create table public.task_runs (
@@ -929,6 +1042,7 @@ alter table public.team_members add constraint team_members_team_id_user_id_key 
 alter table public.team_members add constraint team_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 alter table public.team_members add constraint team_members_user_id_profiles_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 CREATE INDEX team_members_user_id_idx ON public.team_members USING btree (user_id);
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT ON public.team_members FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('members');
 CREATE TRIGGER keep_last_team_owner BEFORE DELETE OR UPDATE ON public.team_members FOR EACH ROW EXECUTE FUNCTION private.keep_last_team_owner();
 CREATE TRIGGER protect_team_member_fields BEFORE UPDATE ON public.team_members FOR EACH ROW EXECUTE FUNCTION private.protect_team_member_fields();
 CREATE TRIGGER team_members_set_timestamps BEFORE INSERT OR UPDATE ON public.team_members FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
@@ -997,6 +1111,8 @@ CREATE INDEX teams_plan_id_idx ON public.teams USING btree (plan_id);
 CREATE TRIGGER on_team_created AFTER INSERT ON public.teams FOR EACH ROW EXECUTE FUNCTION private.add_team_creator_as_owner();
 CREATE TRIGGER protect_team_fields BEFORE UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.protect_team_fields();
 CREATE TRIGGER protect_team_plan BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.protect_team_plan();
+CREATE TRIGGER teams_create_subscription AFTER INSERT ON public.teams FOR EACH ROW EXECUTE FUNCTION private.create_team_subscription();
+CREATE TRIGGER teams_follow_plan AFTER UPDATE OF plan_id ON public.teams FOR EACH ROW EXECUTE FUNCTION private.follow_team_plan();
 CREATE TRIGGER teams_set_timestamps BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -1109,6 +1225,7 @@ CREATE UNIQUE INDEX test_runs_one_active_idx ON public.test_runs USING btree (bo
 CREATE INDEX test_runs_previous_run_id_idx ON public.test_runs USING btree (previous_run_id);
 CREATE INDEX test_runs_queued_idx ON public.test_runs USING btree (created_at) WHERE (status = 'queued'::public.test_run_status);
 CREATE INDEX test_runs_task_run_id_idx ON public.test_runs USING btree (task_run_id);
+CREATE TRIGGER enforce_plan_limit BEFORE INSERT ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('test_runs_per_month');
 CREATE TRIGGER test_runs_finished AFTER UPDATE OF status ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.test_run_finished();
 CREATE TRIGGER test_runs_set_timestamps BEFORE INSERT OR UPDATE ON public.test_runs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled

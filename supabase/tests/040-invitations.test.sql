@@ -3,6 +3,7 @@
 begin;
 select plan(41);
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 select tests.create_supabase_user('invitee', 'invitee@example.com');
 
 select tests.rls_enabled('public', 'team_invitations');

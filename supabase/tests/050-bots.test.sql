@@ -4,6 +4,7 @@
 begin;
 select plan(44);
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 
 select tests.rls_enabled('public', 'bots');
 

@@ -5,6 +5,7 @@ begin;
 select plan(17);
 
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 select tests.create_supabase_user('mcs_visitor');
 
 select tests.authenticate_as_service_role();

@@ -11,6 +11,7 @@ begin;
 select plan(36);
 
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 select tests.create_supabase_user('granted');
 select tests.create_anonymous_user('ungranted');
 

@@ -7,6 +7,7 @@ select plan(73);
 delete from public.api_keys;
 delete from public.channels;
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 -- Every bot comes with its web channel (401-web-channel.test.sql); this file counts the others.
 delete from public.channels where type = 'web';
 

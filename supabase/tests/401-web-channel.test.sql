@@ -3,6 +3,7 @@
 begin;
 select plan(16);
 select tests.create_team_fixture();
+update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern
 select tests.create_supabase_user('visitor');
 
 select is((select count(*)::int from public.bots b

@@ -194,6 +194,19 @@ const BY_CODE: Record<string, string> = {
   redirected: "error.job.redirected",
   noindex: "error.job.noindex",
   invalid_settings: "error.job.invalidSettings",
+  // billing: a plan's limit (PT402, hint plan_limit), the chat's monthly quota, the billing function
+  plan_limit: "billing.error.planLimit",
+  PT402: "billing.error.planLimit",
+  quota_exceeded: "billing.error.quotaExceeded",
+  payments_not_configured: "billing.notConfigured",
+  already_subscribed: "billing.error.alreadySubscribed",
+  no_subscription: "billing.error.noSubscription",
+  no_customer: "billing.error.noSubscription",
+  plan_not_found: "error.gone",
+  price_not_found: "billing.error.priceNotFound",
+  stripe_refused: "billing.error.stripe",
+  stripe_unavailable: "billing.error.stripe",
+  payment_failed: "billing.error.stripe",
   // auth (GoTrue)
   invalid_credentials: "auth.error.invalidCredentials",
   email_not_confirmed: "auth.error.emailNotConfirmed",
@@ -274,6 +287,8 @@ const BY_STATUS: Record<number, string> = {
 export function errorMessage(error: unknown): ErrorMessage {
   const e = toAppError(error);
   const id = (e.hint && BY_CODE[e.hint]) || BY_CODE[e.code] || BY_SQL_MESSAGE.find(([prefix]) => e.message.startsWith(prefix))?.[1] || BY_SQLSTATE[e.code];
+  // A plan limit names the limit in `details` (bots, members, ...): the message says which.
+  if (id === "billing.error.planLimit") return { id, values: { limit: typeof e.details === "string" ? e.details : "other" } };
   if (id) return { id };
   const http = /^http_(\d{3})$/.exec(e.code);
   const status = http ? Number(http[1]) : e.status;

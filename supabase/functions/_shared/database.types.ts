@@ -787,6 +787,66 @@ export type Database = {
           },
         ];
       };
+      invoices: {
+        Row: {
+          amount_due: number;
+          amount_paid: number;
+          created_at: string;
+          currency: string;
+          hosted_invoice_url: string | null;
+          id: string;
+          invoice_pdf: string | null;
+          number: string | null;
+          period_end: string | null;
+          period_start: string | null;
+          status: string;
+          stripe_invoice_id: string;
+          team_id: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          amount_due?: number;
+          amount_paid?: number;
+          created_at?: string;
+          currency: string;
+          hosted_invoice_url?: string | null;
+          id?: string;
+          invoice_pdf?: string | null;
+          number?: string | null;
+          period_end?: string | null;
+          period_start?: string | null;
+          status: string;
+          stripe_invoice_id: string;
+          team_id: string;
+          updated_at?: string;
+        };
+        Update: {
+          amount_due?: number;
+          amount_paid?: number;
+          created_at?: string;
+          currency?: string;
+          hosted_invoice_url?: string | null;
+          id?: string;
+          invoice_pdf?: string | null;
+          number?: string | null;
+          period_end?: string | null;
+          period_start?: string | null;
+          status?: string;
+          stripe_invoice_id?: string;
+          team_id?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "invoices_team_id_fkey";
+            columns: ["team_id"];
+            isOneToOne: false;
+            referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       leads: {
         Row: {
           bot_id: string;
@@ -1019,8 +1079,10 @@ export type Database = {
           name: NonNullable<Json>;
           power_ups: number | null;
           powered_by_removable: boolean | null;
+          prices: NonNullable<Json>;
           sort_order: number;
           stored_characters: number | null;
+          stripe_price_ids: NonNullable<Json>;
           test_runs_per_month: number | null;
           updated_at: string;
         };
@@ -1038,8 +1100,10 @@ export type Database = {
           name: NonNullable<Json>;
           power_ups?: number | null;
           powered_by_removable?: boolean | null;
+          prices?: NonNullable<Json>;
           sort_order?: number;
           stored_characters?: number | null;
+          stripe_price_ids?: NonNullable<Json>;
           test_runs_per_month?: number | null;
           updated_at?: string;
         };
@@ -1056,8 +1120,10 @@ export type Database = {
           name?: NonNullable<Json>;
           power_ups?: number | null;
           powered_by_removable?: boolean | null;
+          prices?: NonNullable<Json>;
           sort_order?: number;
           stored_characters?: number | null;
+          stripe_price_ids?: NonNullable<Json>;
           test_runs_per_month?: number | null;
           updated_at?: string;
         };
@@ -1274,6 +1340,134 @@ export type Database = {
           updated_at?: string;
         };
         Relationships: [];
+      };
+      quota_notices: {
+        Row: {
+          month: string;
+          sent_at: string;
+          team_id: string;
+          threshold: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          month: string;
+          sent_at?: string;
+          team_id: string;
+          threshold: number;
+        };
+        Update: {
+          month?: string;
+          sent_at?: string;
+          team_id?: string;
+          threshold?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "quota_notices_team_id_fkey";
+            columns: ["team_id"];
+            isOneToOne: false;
+            referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      stripe_events: {
+        Row: {
+          id: string;
+          received_at: string;
+          stripe_created_at: string;
+          type: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          id: string;
+          received_at?: string;
+          stripe_created_at: string;
+          type: string;
+        };
+        Update: {
+          id?: string;
+          received_at?: string;
+          stripe_created_at?: string;
+          type?: string;
+        };
+        Relationships: [];
+      };
+      subscriptions: {
+        Row: {
+          billing_interval: string | null;
+          cancel_at_period_end: boolean;
+          canceled_at: string | null;
+          created_at: string;
+          currency: string | null;
+          current_period_end: string | null;
+          current_period_start: string | null;
+          grace_until: string | null;
+          id: string;
+          plan_id: string;
+          status: string;
+          stripe_customer_id: string | null;
+          stripe_price_id: string | null;
+          stripe_subscription_id: string | null;
+          stripe_updated_at: string | null;
+          team_id: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          billing_interval?: string | null;
+          cancel_at_period_end?: boolean;
+          canceled_at?: string | null;
+          created_at?: string;
+          currency?: string | null;
+          current_period_end?: string | null;
+          current_period_start?: string | null;
+          grace_until?: string | null;
+          id?: string;
+          plan_id?: string;
+          status?: string;
+          stripe_customer_id?: string | null;
+          stripe_price_id?: string | null;
+          stripe_subscription_id?: string | null;
+          stripe_updated_at?: string | null;
+          team_id: string;
+          updated_at?: string;
+        };
+        Update: {
+          billing_interval?: string | null;
+          cancel_at_period_end?: boolean;
+          canceled_at?: string | null;
+          created_at?: string;
+          currency?: string | null;
+          current_period_end?: string | null;
+          current_period_start?: string | null;
+          grace_until?: string | null;
+          id?: string;
+          plan_id?: string;
+          status?: string;
+          stripe_customer_id?: string | null;
+          stripe_price_id?: string | null;
+          stripe_subscription_id?: string | null;
+          stripe_updated_at?: string | null;
+          team_id?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "subscriptions_plan_id_fkey";
+            columns: ["plan_id"];
+            isOneToOne: false;
+            referencedRelation: "plans";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "subscriptions_team_id_fkey";
+            columns: ["team_id"];
+            isOneToOne: true;
+            referencedRelation: "teams";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       task_runs: {
         Row: {
@@ -2077,6 +2271,7 @@ export type Database = {
         Returns: number;
       };
       answer_similarity: { Args: { answer: string; expected: string }; Returns: number };
+      apply_billing_deadlines: { Args: Record<PropertyKey, never>; Returns: number };
       can_manage_bot: { Args: { bot_id: string }; Returns: boolean };
       change_member_role: {
         Args: { role: Database["public"]["Enums"]["team_role"]; team_id: string; user_id: string };
@@ -2098,6 +2293,16 @@ export type Database = {
           run_id: string;
           scheduled_for: string;
           task_id: string;
+        }[];
+      };
+      claim_quota_notices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          quota: number;
+          team_id: string;
+          team_name: string;
+          threshold: number;
+          used: number;
         }[];
       };
       claim_webhook_deliveries: {
@@ -2304,6 +2509,15 @@ export type Database = {
         Returns: {
           email: string;
           language: string;
+        }[];
+      };
+      team_plan_usage: {
+        Args: { team_id: string };
+        Returns: {
+          limit_name: string;
+          limit_value: number;
+          unlimited: boolean;
+          used: number;
         }[];
       };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };

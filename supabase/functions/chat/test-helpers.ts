@@ -94,8 +94,25 @@ export async function createTeam(owner?: Awaited<ReturnType<typeof signedInUser>
   const slug = `chat-${crypto.randomUUID().slice(0, 12)}`;
   const { data, error } = await owner.client.rpc("create_team", { name: "Chat test team", slug });
   if (error) throw error;
-  return { owner, teamId: (data as { id: string }).id };
+  const teamId = (data as { id: string }).id;
+  // Function tests are not about plan limits (billing's tests are): a plan with free's per-minute
+  // ceiling (600, which chat tests count on) and no other limit.
+  await ensureRoomyPlan();
+  const plan = await serviceClient().from("teams").update({ plan_id: ROOMY_PLAN }).eq("id", teamId);
+  if (plan.error) throw plan.error;
+  return { owner, teamId };
 }
+
+const ROOMY_PLAN = "function-tests";
+let roomyPlan: Promise<void> | undefined;
+const ensureRoomyPlan = () => (roomyPlan ??= (async () => {
+  const name = Object.fromEntries(["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"].map((l) => [l, "Function tests"]));
+  const { error } = await serviceClient().from("plans").upsert(
+    { id: ROOMY_PLAN, name, sort_order: 99, chat_requests_per_minute: 600, api_access: true, powered_by_removable: true },
+    { onConflict: "id" },
+  );
+  if (error) throw error;
+})());
 
 export async function createBot(
   opts: {

@@ -63,6 +63,20 @@ export const ERROR_CODES = [
   "power_up_not_found",
   "power_up_not_http",
   "invalid_settings",
+  // billing, stripe-webhook, and a plan's limits (plan_limit: PT402 from Postgres; quota_exceeded: a chat turn over the month's messages)
+  "plan_limit",
+  "quota_exceeded",
+  "payments_not_configured",
+  "plan_not_found",
+  "price_not_found",
+  "already_subscribed",
+  "no_subscription",
+  "no_customer",
+  "stripe_refused",
+  "stripe_unavailable",
+  "payment_failed",
+  "unknown_price",
+  "invalid_signature",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

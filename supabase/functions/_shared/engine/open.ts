@@ -7,6 +7,7 @@ import type { Db } from "../clients.ts";
 import type { Json } from "../database.types.ts";
 import { dbFailure, type DbError, isSessionInvalid, must, sessionInvalid } from "../db.ts";
 import { HttpError, rateLimited } from "../http.ts";
+import { botUnavailableMessage } from "../billing-messages.ts";
 import type { LoadedImage } from "./images.ts";
 import type { ChannelConversation, VisitorConversation } from "./types.ts";
 
@@ -35,12 +36,28 @@ async function refusal(error: DbError, client: Db, botId: string): Promise<Error
       ? new HttpError(404, "chat_not_found", "Chat not found")
       : new HttpError(404, "bot_not_found", "Bot not found");
   }
+  if (error.code === "PT402" && error.details === "messages_per_month") {
+    // The team's monthly message quota (billing): visitors and channels get a polite refusal in
+    // the bot's language; the owners are e-mailed by the billing tick.
+    return new HttpError(429, "quota_exceeded", await unavailableText(client, botId));
+  }
+  if (error.code === "PT402") {
+    // Another plan limit (the API on a plan without it): the owners' business, said as such.
+    return new HttpError(402, "plan_limit", error.message, { limit: error.details });
+  }
   if (error.code === "PT429") {
     // The bot's budget (detail: seconds left) or the database's own per-user insert limit.
     const wait = Number(error.details);
     return rateLimited(Number.isInteger(wait) && wait > 0 ? wait : 60, error.message);
   }
   return dbFailure(error, "open_chat_turn");
+}
+
+/** "Not available right now", in the bot's language (English when it cannot be read). */
+async function unavailableText(client: Db, botId: string): Promise<string> {
+  const { data } = await client.rpc("get_public_bot", { bot_id: botId });
+  const face = (Array.isArray(data) ? data[0] : data) as { language?: string } | undefined;
+  return botUnavailableMessage(face?.language ?? "en");
 }
 
 function toTurn(data: unknown): OpenedTurn {

@@ -27,10 +27,10 @@ export default function UserDetailPage() {
       actions={
         <>
           {banned ? (
-            <ConfirmedAction label={<FormattedMessage id="admin.user.unban" />} title={<FormattedMessage id="admin.user.unbanTitle" values={{ user: name }} />}
+            <ConfirmedAction key="unban" label={<FormattedMessage id="admin.user.unban" />} title={<FormattedMessage id="admin.user.unbanTitle" values={{ user: name }} />}
               body={<FormattedMessage id="admin.user.unbanBody" />} action={{ kind: "unban", userId: u.id }} doneMessage="admin.user.unbanned" />
           ) : (
-            <ConfirmedAction theme="error" label={<FormattedMessage id="admin.user.ban" />} title={<FormattedMessage id="admin.user.banTitle" values={{ user: name }} />}
+            <ConfirmedAction key="ban" theme="error" label={<FormattedMessage id="admin.user.ban" />} title={<FormattedMessage id="admin.user.banTitle" values={{ user: name }} />}
               body={<FormattedMessage id="admin.user.banBody" />} action={{ kind: "ban", userId: u.id }} doneMessage="admin.user.bannedDone" />
           )}
           {u.email && (
@@ -61,7 +61,7 @@ export default function UserDetailPage() {
             <dd><LocalizedLink to={adminPaths.list("chats", { user: u.id })}>{u.chat_count}</LocalizedLink></dd>
           </dl>
         </section>
-        <DetailList id="user-teams" title="admin.col.teams" items={u.teams} render={(t) => (
+        <DetailList id="user-teams" title="admin.col.teams" items={u.teams} className="admin-team-list" render={(t) => (
           <>
             <LocalizedLink to={adminPaths.list("bots", { team: t.id })}>{t.name}</LocalizedLink>{" "}
             <span className="admin-badge"><FormattedMessage id={`admin.role.${t.role}`} /></span>{" "}

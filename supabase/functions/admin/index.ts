@@ -11,6 +11,7 @@
 import { z } from "npm:zod@3.25.76";
 import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient, type Db } from "../_shared/clients.ts";
+import type { Json } from "../_shared/database.types.ts";
 import { dbFailure } from "../_shared/db.ts";
 import { env } from "../_shared/env.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
@@ -55,7 +56,7 @@ async function findTarget(service: Db, id: string): Promise<Target> {
 }
 
 /** Does what the action says; answers the target's state after it (null once deleted). */
-async function act(service: Db, a: Action, target: Target, actor: string): Promise<Record<string, unknown> | null> {
+async function act(service: Db, a: Action, target: Target, actor: string): Promise<{ [key: string]: Json } | null> {
   switch (a.action) {
     case "ban":
     case "unban": {

@@ -59,7 +59,7 @@ const GENERATE = [
       t.created_at + interval '1 day', t.created_at + interval '1 day'
     from (select t.*, row_number() over () as n from public.teams t where t.slug like 'bench-%' limit $BOTS) t`],
   ["public.chats", `insert into public.chats (bot_id, user_id, channel, title, message_count, last_message_at, created_at, updated_at)
-    select b.a[1 + (g * 7919) % cardinality(b.a)], u.a[1 + (g * 104729) % cardinality(u.a)], (array['web','widget','api','slack'])[1 + g % 4],
+    select b.a[1 + (g::bigint * 7919) % cardinality(b.a)], u.a[1 + (g::bigint * 104729) % cardinality(u.a)], (array['web','widget','api','slack'])[1 + g % 4],
       'Question ' || g, g % 40, timestamptz '2025-01-01' + g * interval '30 seconds', timestamptz '2025-01-01' + g * interval '30 seconds', now()
     from generate_series(1, $CHATS) g,
       (select array_agg(id) a from public.bots) b,

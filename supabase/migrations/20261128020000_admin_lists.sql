@@ -14,7 +14,8 @@
 -- primary key: profiles carries the indexes (auth.users belongs to the auth service and takes no
 -- index of ours on hosted Supabase). A user search matches the exact e-mail (GoTrue's
 -- lower(email) index), an identity e-mail prefix (GoTrue's identities_email_idx) or a part of the
--- display name (trigram), or the id itself.
+-- display name (trigram), or the id itself. (The exact e-mail is asked per instance_id, GoTrue's
+-- index being on (instance_id, lower(email)): without it the lookup reads every user.)
 --
 -- Actions that are row changes live here too, each writing the audit log in the same
 -- transaction: admin_set_team_plan, admin_unlist_bot, admin_delete_bot. Actions that need the
@@ -154,7 +155,9 @@ begin
   elsif term is not null then
     -- The exact e-mail, an identity e-mail prefix or part of the display name.
     matches := $m$p.id in (
-        select u2.id from auth.users u2 where lower(u2.email::text) = lower($4)
+        select u2.id from auth.users u2
+          where u2.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u2.email::text) = lower($4)
+        union all select u3.id from auth.users u3 where u3.instance_id is null and lower(u3.email::text) = lower($4)
         union all select i.user_id from auth.identities i where i.email like lower(private.like_pattern($4, true))
         union all select p2.id from public.profiles p2 where p2.display_name ilike private.like_pattern($4))$m$;
   end if;

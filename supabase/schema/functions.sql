@@ -3043,7 +3043,9 @@ begin
   elsif term is not null then
     -- The exact e-mail, an identity e-mail prefix or part of the display name.
     matches := $m$p.id in (
-        select u2.id from auth.users u2 where lower(u2.email::text) = lower($4)
+        select u2.id from auth.users u2
+          where u2.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u2.email::text) = lower($4)
+        union all select u3.id from auth.users u3 where u3.instance_id is null and lower(u3.email::text) = lower($4)
         union all select i.user_id from auth.identities i where i.email like lower(private.like_pattern($4, true))
         union all select p2.id from public.profiles p2 where p2.display_name ilike private.like_pattern($4))$m$;
   end if;

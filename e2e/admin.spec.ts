@@ -167,4 +167,34 @@ describe("admin area", () => {
     });
     await page.context().close();
   });
+  it("opens a bot from the bots list, unlists it from the gallery and deletes another after typing its name", async () => {
+    const page = await pageAs(ADMIN);
+    await explain(page, ART, "admin-bot", async () => {
+      await page.goto(`${app.appUrl}/app/admin/bots?listed=true`);
+      await page.getByRole("link", { name: "Acme Help Center" }).click();
+      await page.getByRole("heading", { level: 1, name: "Acme Help Center" }).waitFor();
+      await confirmIn(page, en["admin.bot.unlist"]!);
+      await page.locator("table.admin-table tbody tr", { hasText: "bot.unlist" }).waitFor();
+      assert.equal(await page.getByRole("button", { name: en["admin.bot.unlist"], exact: true }).count(), 0, "no longer listed");
+      await page.goto(`${app.appUrl}/app/admin/bots?listed=true`);
+      await page.locator('table.admin-table:not([aria-busy="true"])').waitFor();
+      assert.equal(await page.getByRole("link", { name: "Acme Help Center" }).count(), 0, "gone from the gallery filter");
+
+      await page.goto(`${app.appUrl}/app/admin/bots?q=Acme%20Internal`);
+      await page.getByRole("link", { name: "Acme Internal" }).click();
+      await page.getByRole("heading", { level: 1, name: "Acme Internal" }).waitFor();
+      await page.getByRole("button", { name: en["admin.bot.delete"], exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      const confirm = dialog.getByRole("button", { name: en["admin.bot.delete"], exact: true });
+      assert.equal(await confirm.isDisabled(), true, "locked until the name is typed");
+      await dialog.getByRole("textbox").fill("Acme Internal");
+      await confirm.click();
+      await page.waitForURL(/\/app\/admin\/bots$/);
+      await page.goto(`${app.appUrl}/app/admin/audit-log?q=bot.delete`);
+      const row = page.locator("table.admin-table tbody tr", { hasText: "bot.delete" });
+      await row.waitFor();
+      assert.match(await row.innerText(), /"name":"Acme Internal"/);
+    });
+    await page.context().close();
+  });
 });

@@ -191,14 +191,15 @@ const admin = (id: string, path: string, title: string, extra: Partial<RouteDef>
 });
 
 const adminRoutes: RouteDef[] = [
-  admin("admin", "/app/admin", "page.admin.title"),
-  ...["bots", "chats", "teams", "users", "team-members"].map((p) => admin(`admin.${p}`, `/app/admin/${p}`, "page.admin.title", { meta: { list: p } })),
+  admin("admin", "/app/admin", "page.admin.title", { component: () => import("../routes/app/admin/AdminHomePage") }),
+  ...["bots", "chats", "teams", "users", "team-members"].map((p) => admin(`admin.${p}`, `/app/admin/${p}`, "page.admin.title", { meta: { list: p }, component: () => import("../routes/app/admin/AdminListPage") })),
+  admin("admin.audit-log", "/app/admin/audit-log", "page.admin.title", { component: () => import("../routes/app/admin/AuditLogPage") }),
   admin("admin.dashboard", "/app/admin/dashboard", "page.admin.dashboard.title"),
   ...["plans", "models", "channels", "power-ups", "providers", "data-sources"].map((p) =>
     admin(`admin.dashboard.${p}`, `/app/admin/dashboard/${p}`, "page.admin.dashboard.title", { meta: { section: p } }),
   ),
-  admin("admin.dashboard.bot", "/app/admin/dashboard/bot/:botId", "page.admin.dashboard.title", { validate: BOT }),
-  admin("admin.dashboard.user", "/app/admin/dashboard/user/:userId", "page.admin.dashboard.title", { validate: { userId: "uuid" } }),
+  admin("admin.dashboard.bot", "/app/admin/dashboard/bot/:botId", "page.admin.dashboard.title", { validate: BOT, component: () => import("../routes/app/admin/detail/BotDetailPage") }),
+  admin("admin.dashboard.user", "/app/admin/dashboard/user/:userId", "page.admin.dashboard.title", { validate: { userId: "uuid" }, component: () => import("../routes/app/admin/detail/UserDetailPage") }),
 ];
 
 export const routeTable: readonly RouteDef[] = [...publicRoutes, ...botRoutes, ...authRoutes, ...appRoutes, ...adminRoutes];

@@ -2266,10 +2266,157 @@ export type Database = {
         Args: { expected_answer?: string; message_id: string; tags?: string[] };
         Returns: string;
       };
+      admin_delete_bot: { Args: { bot_id: string }; Returns: undefined };
+      admin_get_bot: { Args: { bot_id: string }; Returns: Json };
+      admin_get_user: { Args: { user_id: string }; Returns: Json };
+      admin_list_audit_log: {
+        Args: {
+          action_filter?: string;
+          before_id?: number;
+          page_size?: number;
+          search?: string;
+          target_id_filter?: string;
+          target_type_filter?: string;
+        };
+        Returns: {
+          action: string;
+          actor_email: string | null;
+          actor_id: string | null;
+          after: Json | null;
+          before: Json | null;
+          created_at: string;
+          id: number;
+          target_id: string | null;
+          target_type: string;
+        }[];
+        SetofOptions: {
+          from: "*";
+          to: "admin_audit_log";
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
+      admin_list_bots: {
+        Args: {
+          after_id?: string;
+          after_value?: string;
+          descending?: boolean;
+          listed_filter?: boolean;
+          page_size?: number;
+          search?: string;
+          sort?: string;
+          team_filter?: string;
+          visibility_filter?: Database["public"]["Enums"]["bot_visibility"];
+        };
+        Returns: {
+          chat_count: number;
+          created_at: string;
+          gallery_listed: boolean;
+          id: string;
+          language: string;
+          model_provider: string;
+          name: string;
+          team_id: string;
+          team_name: string;
+          visibility: Database["public"]["Enums"]["bot_visibility"];
+        }[];
+      };
+      admin_list_chats: {
+        Args: {
+          after_id?: string;
+          after_value?: string;
+          bot_filter?: string;
+          channel_filter?: string;
+          descending?: boolean;
+          page_size?: number;
+          search?: string;
+          sort?: string;
+          user_filter?: string;
+        };
+        Returns: {
+          bot_id: string;
+          bot_name: string;
+          channel: string;
+          created_at: string;
+          id: string;
+          last_message_at: string;
+          message_count: number;
+          title: string;
+          user_email: string;
+          user_id: string;
+        }[];
+      };
+      admin_list_team_members: {
+        Args: {
+          after_id?: string;
+          after_value?: string;
+          descending?: boolean;
+          page_size?: number;
+          role_filter?: Database["public"]["Enums"]["team_role"];
+          team_filter?: string;
+          user_filter?: string;
+        };
+        Returns: {
+          created_at: string;
+          display_name: string;
+          email: string;
+          id: string;
+          role: Database["public"]["Enums"]["team_role"];
+          team_id: string;
+          team_name: string;
+          user_id: string;
+        }[];
+      };
+      admin_list_teams: {
+        Args: {
+          after_id?: string;
+          after_value?: string;
+          descending?: boolean;
+          member_filter?: string;
+          page_size?: number;
+          personal_filter?: boolean;
+          plan_filter?: string;
+          search?: string;
+          sort?: string;
+        };
+        Returns: {
+          bot_count: number;
+          created_at: string;
+          id: string;
+          member_count: number;
+          name: string;
+          personal: boolean;
+          plan_id: string;
+          slug: string;
+        }[];
+      };
+      admin_list_users: {
+        Args: {
+          after_id?: string;
+          after_value?: string;
+          descending?: boolean;
+          kind_filter?: string;
+          page_size?: number;
+          search?: string;
+        };
+        Returns: {
+          banned_until: string;
+          created_at: string;
+          display_name: string;
+          email: string;
+          id: string;
+          is_anonymous: boolean;
+          last_sign_in_at: string;
+          providers: string[];
+          teams: Json;
+        }[];
+      };
       admin_log_action: {
         Args: { action: string; actor: string; after?: Json; before?: Json; target_id: string; target_type: string };
         Returns: number;
       };
+      admin_set_team_plan: { Args: { plan_id: string; team_id: string }; Returns: undefined };
+      admin_unlist_bot: { Args: { bot_id: string }; Returns: undefined };
       answer_similarity: { Args: { answer: string; expected: string }; Returns: number };
       apply_billing_deadlines: { Args: Record<PropertyKey, never>; Returns: number };
       can_manage_bot: { Args: { bot_id: string }; Returns: boolean };

@@ -8,12 +8,14 @@ import "./admin.css";
 
 /** The admin area's pages, in the order the sub-navigation shows them. */
 export const ADMIN_NAV: ReadonlyArray<{ to: string; id: string; end?: boolean }> = [
+  { to: "/app/admin", id: "admin.nav.home", end: true },
   { to: "/app/admin/dashboard", id: "admin.nav.dashboard", end: true },
   { to: "/app/admin/users", id: "admin.nav.users" },
   { to: "/app/admin/teams", id: "admin.nav.teams" },
   { to: "/app/admin/team-members", id: "admin.nav.teamMembers" },
   { to: "/app/admin/bots", id: "admin.nav.bots" },
   { to: "/app/admin/chats", id: "admin.nav.chats" },
+  { to: "/app/admin/audit-log", id: "admin.nav.auditLog" },
   { to: "/app/admin/dashboard/plans", id: "admin.nav.plans" },
   { to: "/app/admin/dashboard/models", id: "admin.nav.models" },
   { to: "/app/admin/dashboard/providers", id: "admin.nav.providers" },

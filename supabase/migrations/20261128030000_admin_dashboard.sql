@@ -106,13 +106,13 @@ begin
      and (tg_op = 'INSERT' or not old.enabled or new.type::text is distinct from old.type::text)
      and private.is_feature_disabled(kind, new.type::text) then
     raise exception '% type % is turned off on this platform', replace(kind, '_', '-'), new.type
-      using errcode = '55000', hint = 'feature_disabled';
+      using errcode = '42501', hint = 'feature_disabled';
   end if;
   return new;
 end;
 $$;
 comment on function private.refuse_disabled_feature() is
-  'Trigger: refuses creating or enabling a channel or power-up whose type a platform administrator turned off (55000, hint feature_disabled).';
+  'Trigger: refuses creating or enabling a channel or power-up whose type a platform administrator turned off (42501, hint feature_disabled).';
 revoke execute on function private.refuse_disabled_feature() from public;
 
 create trigger refuse_disabled_feature before insert or update on public.channels

@@ -1789,12 +1789,12 @@ begin
      and (tg_op = 'INSERT' or not old.enabled or new.type::text is distinct from old.type::text)
      and private.is_feature_disabled(kind, new.type::text) then
     raise exception '% type % is turned off on this platform', replace(kind, '_', '-'), new.type
-      using errcode = '55000', hint = 'feature_disabled';
+      using errcode = '42501', hint = 'feature_disabled';
   end if;
   return new;
 end;
 $function$;
-comment on function private.refuse_disabled_feature() is 'Trigger: refuses creating or enabling a channel or power-up whose type a platform administrator turned off (55000, hint feature_disabled).';
+comment on function private.refuse_disabled_feature() is 'Trigger: refuses creating or enabling a channel or power-up whose type a platform administrator turned off (42501, hint feature_disabled).';
 -- execute: owner only
 
 -- private.reply_as_human(chat_id uuid, content text)

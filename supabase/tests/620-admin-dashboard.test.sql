@@ -146,17 +146,17 @@ select tests.authenticate_as('owner');
 select is((select count(*)::int from public.platform_disabled_features), 2, 'a team owner reads what is turned off');
 select throws_ok(
   format($$ insert into public.power_ups (bot_id, type, name, settings) values (%L, 'link', 'more_docs', '{"link_label":"x","link_url":"https://example.com"}') $$, tests.bot_id('A private')),
-  '55000', 'power-up type link is turned off on this platform', 'creating a power-up of a type that is off is refused');
+  '42501', 'power-up type link is turned off on this platform', 'creating a power-up of a type that is off is refused');
 select lives_ok($$ update public.power_ups set enabled = false where name = 'docs_link' $$, 'an existing one can be switched off');
 select throws_ok($$ update public.power_ups set enabled = true where name = 'docs_link' $$,
-  '55000', 'power-up type link is turned off on this platform', 'but not back on');
+  '42501', 'power-up type link is turned off on this platform', 'but not back on');
 select throws_ok(
   format($$ insert into public.channels (bot_id, type, name) values (%L, 'telegram', 'Telegram') $$, tests.bot_id('A private')),
-  '55000', 'channel type telegram is turned off on this platform', 'creating a channel of a type that is off is refused');
+  '42501', 'channel type telegram is turned off on this platform', 'creating a channel of a type that is off is refused');
 select tests.authenticate_as_service_role();
 select throws_ok(
   format($$ insert into public.channels (bot_id, type, name) values (%L, 'telegram', 'Telegram') $$, tests.bot_id('A private')),
-  '55000', null, 'the service role is refused too');
+  '42501', null, 'the service role is refused too');
 select tests.clear_authentication();
 select is((select count(*)::int from public.platform_disabled_features), 2, 'anon reads what is turned off');
 

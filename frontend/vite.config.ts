@@ -58,7 +58,7 @@ function precompiledMessages(): Plugin {
     name: "parley-precompiled-messages",
     enforce: "pre",
     transform(code, id) {
-      if (!/[\\/]src[\\/]i18n[\\/]messages[\\/](?:[a-z0-9-]+[\\/])?[a-z]{2}\.json$/.test(id)) return null;
+      if (!/[\\/]src[\\/]i18n[\\/]messages[\\/](?:[a-zA-Z0-9-]+[\\/])?[a-z]{2}\.json$/.test(id)) return null;
       const messages = JSON.parse(code) as Record<string, string>;
       const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, parseIcu(v)]));
       return { code: JSON.stringify(compiled), map: null };

@@ -1,5 +1,5 @@
 // A plain, captioned table of figures: the visible alternative to a chart and the sections' lists.
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 
 export interface Column<R> {
   key: string;
@@ -10,10 +10,12 @@ export interface Column<R> {
 }
 
 export function DataTable<R>({ caption, columns, rows, rowKey }: { caption: ReactNode; columns: Column<R>[]; rows: R[]; rowKey: (row: R) => string }) {
+  const id = useId();
+  // The wrapper scrolls sideways on a narrow screen: a focusable, named region so a keyboard can scroll it.
   return (
-    <div className="admin-table-wrap">
+    <div className="admin-table-wrap" role="region" aria-labelledby={id} tabIndex={0}>
       <table className="admin-table">
-        <caption>{caption}</caption>
+        <caption id={id}>{caption}</caption>
         <thead>
           <tr>{columns.map((c) => <th key={c.key} scope="col" className={c.numeric ? "is-num" : undefined}>{c.header}</th>)}</tr>
         </thead>

@@ -678,3 +678,38 @@ values
    date_trunc('month', now()) - interval '1 month', date_trunc('month', now()), date_trunc('month', now()) - interval '1 month'),
   ('b0000000-0000-4000-8000-000000000001', 'in_seed_acme_2', 'ACME-0002', 'paid', 'usd', 1900, 1900,
    date_trunc('month', now()), date_trunc('month', now()) + interval '1 month', date_trunc('month', now()));
+
+-- admin dashboard (issue 23) ---------------------------------------------------------
+-- A week of answers from two model providers (tokens, latency, one provider error), a thumbs
+-- down, and a failed sync with its error text, so /app/admin/dashboard and its providers and
+-- data-sources sections show figures (sign in as platform-admin@parley.test).
+insert into public.chats (id, bot_id, user_id, channel, title, created_at, updated_at) values
+  ('f9000000-0000-4000-8000-000000000023', 'c0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000003',
+   'widget', 'Pricing questions', now() - interval '7 days', now() - interval '7 days');
+
+insert into public.messages (chat_id, bot_id, role, content, provider, model, prompt_tokens, completion_tokens, latency_ms, first_token_ms, error, created_at)
+select 'f9000000-0000-4000-8000-000000000023', 'c0000000-0000-4000-8000-000000000001', m.role,
+       case when m.role = 'user' then 'How much is the team plan?' when m.error is null then 'The team plan is billed per seat.' else '' end,
+       m.provider, m.model, m.prompt_tokens, m.completion_tokens, m.latency_ms, m.first_token_ms, m.error,
+       now() - make_interval(days => m.days_ago) + make_interval(secs => m.seq)
+from (values
+  (7, 0, 'user', null, null, null, null, null, null, null),
+  (7, 1, 'assistant', 'openai', 'gpt-4o-mini', 420, 60, 900, 300, null),
+  (5, 0, 'user', null, null, null, null, null, null, null),
+  (5, 1, 'assistant', 'anthropic', 'claude-3-5-haiku-latest', 380, 75, 1400, 520, null),
+  (3, 0, 'user', null, null, null, null, null, null, null),
+  (3, 1, 'assistant', 'openai', 'gpt-4o-mini', 0, 0, 30000, null, 'provider_timeout: no answer within 30 s'),
+  (1, 0, 'user', null, null, null, null, null, null, null),
+  (1, 1, 'assistant', 'openai', 'gpt-4o-mini', 450, 90, 1100, 350, null)
+) as m (days_ago, seq, role, provider, model, prompt_tokens, completion_tokens, latency_ms, first_token_ms, error)
+order by m.days_ago desc, m.seq;
+
+insert into public.message_feedback (message_id, user_id, rating, comment)
+select id, 'a0000000-0000-4000-8000-000000000003', 'down', 'That is not what the pricing page says.'
+from public.messages
+where chat_id = 'f9000000-0000-4000-8000-000000000023' and role = 'assistant' and provider = 'anthropic';
+
+insert into public.ingestion_jobs (data_source_id, bot_id, status, trigger, progress_done, progress_total, errors, started_at, finished_at, created_by)
+values ('e7000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-000000000001', 'failed', 'schedule', 3, 11,
+  '[{"url": "https://help.acmecloudnotes.com/billing", "code": "http_503", "message": "The site answered 503 Service Unavailable", "level": "error"}]',
+  now() - interval '2 days', now() - interval '2 days' + interval '40 seconds', null);

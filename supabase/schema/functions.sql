@@ -22,6 +22,83 @@ end;
 $function$;
 -- execute: public
 
+-- private.admin_check_sort(sort text, allowed text[])
+CREATE OR REPLACE FUNCTION private.admin_check_sort(sort text, allowed text[])
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if not (sort = any (allowed)) then
+    raise exception 'Sort by one of: %', array_to_string(allowed, ', ') using errcode = '22023';
+  end if;
+end;
+$function$;
+comment on function private.admin_check_sort(sort text, allowed text[]) is 'Raises 22023 (HTTP 400) for a sort column outside the list''s whitelist.';
+-- execute: authenticated; service_role
+
+-- private.admin_keyset(alias text, sort_column text, sort_type text, descending boolean, has_cursor boolean)
+CREATE OR REPLACE FUNCTION private.admin_keyset(alias text, sort_column text, sort_type text, descending boolean, has_cursor boolean)
+ RETURNS TABLE(condition text, ordering text)
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select
+    case when has_cursor
+      then format('(%1$s.%2$I, %1$s.id) %3$s ($1::%4$s, $2)', alias, sort_column, case when descending then '<' else '>' end, sort_type)
+      else 'true' end,
+    format('order by %1$s.%2$I %3$s, %1$s.id %3$s limit $3', alias, sort_column, case when descending then 'desc' else 'asc' end);
+$function$;
+comment on function private.admin_keyset(alias text, sort_column text, sort_type text, descending boolean, has_cursor boolean) is 'The where and order-by clauses of an admin list page after a (sort value, id) cursor.';
+-- execute: authenticated; service_role
+
+-- private.admin_page_size(page_size integer)
+CREATE OR REPLACE FUNCTION private.admin_page_size(page_size integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select least(greatest(coalesce(page_size, 50), 1), 500);
+$function$;
+comment on function private.admin_page_size(page_size integer) is 'An admin list page holds 1 to 500 rows (50 by default).';
+-- execute: authenticated; service_role
+
+-- private.admin_recent_audit(target_type text, target_id text)
+CREATE OR REPLACE FUNCTION private.admin_recent_audit(target_type text, target_id text)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(to_jsonb(l) order by l.id desc), '[]'::jsonb)
+  from (select * from public.admin_audit_log a
+        where a.target_type = admin_recent_audit.target_type and a.target_id = admin_recent_audit.target_id
+        order by a.id desc limit 20) l;
+$function$;
+comment on function private.admin_recent_audit(target_type text, target_id text) is 'The latest 20 audit entries about one target, as JSON.';
+-- execute: authenticated; service_role
+
+-- private.admin_since(days integer)
+CREATE OR REPLACE FUNCTION private.admin_since(days integer)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.require_platform_admin();
+  if days is null or days < 1 or days > 366 then
+    raise exception 'A period is 1 to 366 days' using errcode = '22023';
+  end if;
+  return ((now() at time zone 'utc')::date - (days - 1))::timestamp at time zone 'utc';
+end;
+$function$;
+comment on function private.admin_since(days integer) is 'For admin_* reads: raises 42501 unless the caller is a platform administrator, 22023 unless 1 <= days <= 366; returns midnight UTC of the period''s first day.';
+-- execute: authenticated; service_role
+
 -- private.announce_message()
 CREATE OR REPLACE FUNCTION private.announce_message()
  RETURNS trigger
@@ -1217,6 +1294,21 @@ $function$;
 comment on function private.is_avatar_path(value text) is 'Is the value an object path in the avatars bucket (<user id>/.../<name>.<png|jpg|jpeg|webp|gif>)? No URLs.';
 -- execute: public
 
+-- private.is_feature_disabled(kind text, type text)
+CREATE OR REPLACE FUNCTION private.is_feature_disabled(kind text, type text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (
+    select 1 from public.platform_disabled_features f
+    where f.kind = is_feature_disabled.kind and f.type = is_feature_disabled.type
+  );
+$function$;
+comment on function private.is_feature_disabled(kind text, type text) is 'True when a platform administrator turned this channel or power-up type off.';
+-- execute: anon; authenticated; service_role
+
 -- private.is_over_plan_limit(team_id uuid, limit_name text, item_created_at timestamp with time zone, item_id uuid)
 CREATE OR REPLACE FUNCTION private.is_over_plan_limit(team_id uuid, limit_name text, item_created_at timestamp with time zone, item_id uuid)
  RETURNS boolean
@@ -1280,6 +1372,18 @@ AS $function$
   select private.has_team_role(is_team_member.team_id, null);
 $function$;
 comment on function private.is_team_member(team_id uuid) is 'Is the caller a member (any role) of the team?';
+-- execute: authenticated; service_role
+
+-- private.is_uuid(term text)
+CREATE OR REPLACE FUNCTION private.is_uuid(term text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(btrim(term) ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', false);
+$function$;
+comment on function private.is_uuid(term text) is 'Is a search term a uuid (an id pasted into a search box)?';
 -- execute: authenticated; service_role
 
 -- private.is_visitor_identity(value jsonb)
@@ -1368,6 +1472,22 @@ AS $function$
      and (lead_bot_matches.power_up_id is null
           or exists (select 1 from public.power_ups p where p.id = lead_bot_matches.power_up_id and p.bot_id = lead_bot_matches.bot_id));
 $function$;
+-- execute: authenticated; service_role
+
+-- private.like_pattern(term text, prefix_only boolean)
+CREATE OR REPLACE FUNCTION private.like_pattern(term text, prefix_only boolean DEFAULT false)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case
+    when nullif(btrim(term), '') is null then null
+    when prefix_only then replace(replace(replace(btrim(term), '\', '\\'), '%', '\%'), '_', '\_') || '%'
+    else '%' || replace(replace(replace(btrim(term), '\', '\\'), '%', '\%'), '_', '\_') || '%'
+  end;
+$function$;
+comment on function private.like_pattern(term text, prefix_only boolean) is 'A LIKE/ILIKE pattern matching a search term literally (contains, or starts with).';
 -- execute: authenticated; service_role
 
 -- private.limit_client_inserts()
@@ -2072,6 +2192,27 @@ $function$;
 comment on function private.refuse_audit_change() is 'Trigger: the admin audit log is append-only for every role.';
 -- execute: owner only
 
+-- private.refuse_disabled_feature()
+CREATE OR REPLACE FUNCTION private.refuse_disabled_feature()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  kind text := case tg_table_name when 'channels' then 'channel' else 'power_up' end;
+begin
+  if new.enabled
+     and (tg_op = 'INSERT' or not old.enabled or new.type::text is distinct from old.type::text)
+     and private.is_feature_disabled(kind, new.type::text) then
+    raise exception '% type % is turned off on this platform', replace(kind, '_', '-'), new.type
+      using errcode = '42501', hint = 'feature_disabled';
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.refuse_disabled_feature() is 'Trigger: refuses creating or enabling a channel or power-up whose type a platform administrator turned off (42501, hint feature_disabled).';
+-- execute: owner only
+
 -- private.reply_as_human(chat_id uuid, content text)
 CREATE OR REPLACE FUNCTION private.reply_as_human(chat_id uuid, content text)
  RETURNS uuid
@@ -2131,6 +2272,22 @@ begin
 end;
 $function$;
 comment on function private.request_handoff(chat_id uuid) is 'Marks a chat as needing a person (the bot stays quiet). Its visitor or the engine. True when newly marked.';
+-- execute: authenticated; service_role
+
+-- private.require_platform_admin()
+CREATE OR REPLACE FUNCTION private.require_platform_admin()
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not coalesce((select private.is_platform_admin()), false) then
+    raise exception 'Only platform administrators may do this' using errcode = '42501';
+  end if;
+end;
+$function$;
+comment on function private.require_platform_admin() is 'Raises 42501 unless the caller is a platform administrator; the first line of every admin_* function.';
 -- execute: authenticated; service_role
 
 -- private.revoke_bot_grants_on_password_change()
@@ -3006,6 +3163,556 @@ $function$;
 comment on function public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[]) is 'Creates a test case from a turn of a conversation: the visitor''s question, earlier turns as history, and the expected answer (the owner''s correction, else the bot''s answer). Returns the case id.';
 -- execute: authenticated; service_role
 
+-- public.admin_channel_usage(days integer)
+CREATE OR REPLACE FUNCTION public.admin_channel_usage(days integer)
+ RETURNS TABLE(type text, channels integer, enabled integer, messages integer, disabled boolean)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  with types as (select unnest(enum_range(null::public.channel_type))::text as type),
+  ch as (
+    select c.type::text as type, count(*)::int as n, count(*) filter (where c.enabled)::int as on_n
+    from public.channels c group by 1
+  ),
+  msgs as (
+    select case c.channel when 'widget' then 'web' else c.channel end as type, count(*)::int as n
+    from public.messages msg join public.chats c on c.id = msg.chat_id
+    where msg.created_at >= since_ts
+    group by 1
+  )
+  select t.type, coalesce(ch.n, 0), coalesce(ch.on_n, 0), coalesce(msgs.n, 0), private.is_feature_disabled('channel', t.type)
+  from types t
+  left join ch on ch.type = t.type
+  left join msgs on msgs.type = t.type
+  order by t.type;
+end;
+$function$;
+comment on function public.admin_channel_usage(days integer) is 'Platform administrators: per channel type: channels, enabled channels, messages in the last `days` days, and whether the type is turned off.';
+-- execute: authenticated; service_role
+
+-- public.admin_dashboard_daily(days integer)
+CREATE OR REPLACE FUNCTION public.admin_dashboard_daily(days integer)
+ RETURNS TABLE(day date, signups integer, active_teams integer, new_bots integer, new_chats integer, messages integer, answers integer, prompt_tokens bigint, completion_tokens bigint, latency_p50_ms integer, latency_p95_ms integer, provider_errors integer, negative_feedback integer, sync_failures integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  with d as (
+    select g::date as day from generate_series((since_ts at time zone 'utc')::date, (now() at time zone 'utc')::date, interval '1 day') g
+  ),
+  m as (
+    select (msg.created_at at time zone 'utc')::date as day,
+      count(*)::int as messages,
+      count(*) filter (where msg.role = 'assistant')::int as answers,
+      coalesce(sum(msg.prompt_tokens), 0)::bigint as prompt_tokens,
+      coalesce(sum(msg.completion_tokens), 0)::bigint as completion_tokens,
+      (percentile_cont(0.5) within group (order by msg.latency_ms) filter (where msg.role = 'assistant'))::int as p50,
+      (percentile_cont(0.95) within group (order by msg.latency_ms) filter (where msg.role = 'assistant'))::int as p95,
+      count(*) filter (where msg.role = 'assistant' and msg.error is not null)::int as errors,
+      count(distinct b.team_id)::int as active_teams
+    from public.messages msg
+    join public.bots b on b.id = msg.bot_id
+    where msg.created_at >= since_ts
+    group by 1
+  ),
+  u as (
+    select (au.created_at at time zone 'utc')::date as day, count(*)::int as n
+    from auth.users au
+    where au.created_at >= since_ts and not coalesce(au.is_anonymous, false)
+    group by 1
+  ),
+  nb as (
+    select (b.created_at at time zone 'utc')::date as day, count(*)::int as n
+    from public.bots b where b.created_at >= since_ts group by 1
+  ),
+  nc as (
+    select (c.created_at at time zone 'utc')::date as day, count(*)::int as n
+    from public.chats c where c.created_at >= since_ts group by 1
+  ),
+  f as (
+    select (fb.created_at at time zone 'utc')::date as day, count(*)::int as n
+    from public.message_feedback fb where fb.created_at >= since_ts and fb.rating = 'down' group by 1
+  ),
+  s as (
+    select (coalesce(j.finished_at, j.updated_at) at time zone 'utc')::date as day, count(*)::int as n
+    from public.ingestion_jobs j
+    where j.status = 'failed' and coalesce(j.finished_at, j.updated_at) >= since_ts
+    group by 1
+  )
+  select d.day,
+    coalesce(u.n, 0), coalesce(m.active_teams, 0), coalesce(nb.n, 0), coalesce(nc.n, 0),
+    coalesce(m.messages, 0), coalesce(m.answers, 0), coalesce(m.prompt_tokens, 0), coalesce(m.completion_tokens, 0),
+    m.p50, m.p95, coalesce(m.errors, 0), coalesce(f.n, 0), coalesce(s.n, 0)
+  from d
+  left join m on m.day = d.day
+  left join u on u.day = d.day
+  left join nb on nb.day = d.day
+  left join nc on nc.day = d.day
+  left join f on f.day = d.day
+  left join s on s.day = d.day
+  order by d.day;
+end;
+$function$;
+comment on function public.admin_dashboard_daily(days integer) is 'Platform administrators: per UTC day of the last `days` days: sign-ups (not anonymous visitors), teams with messages, new bots and chats, messages, answers, tokens, answer latency p50/p95, answers with a provider error, thumbs down, failed syncs.';
+-- execute: authenticated; service_role
+
+-- public.admin_dashboard_tokens(days integer)
+CREATE OR REPLACE FUNCTION public.admin_dashboard_tokens(days integer)
+ RETURNS TABLE(day date, provider text, tokens bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  select (msg.created_at at time zone 'utc')::date, coalesce(msg.provider, 'extractive'),
+    sum(coalesce(msg.prompt_tokens, 0) + coalesce(msg.completion_tokens, 0))::bigint
+  from public.messages msg
+  where msg.created_at >= since_ts and msg.role = 'assistant'
+  group by 1, 2
+  order by 1, 2;
+end;
+$function$;
+comment on function public.admin_dashboard_tokens(days integer) is 'Platform administrators: prompt + completion tokens of answers per UTC day and provider over the last `days` days.';
+-- execute: authenticated; service_role
+
+-- public.admin_dashboard_totals(days integer)
+CREATE OR REPLACE FUNCTION public.admin_dashboard_totals(days integer)
+ RETURNS TABLE(users integer, teams integer, bots integer, chats integer, messages bigint, active_teams integer, active_bots integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  select
+    (select count(*)::int from auth.users au where not coalesce(au.is_anonymous, false)),
+    (select count(*)::int from public.teams),
+    (select count(*)::int from public.bots),
+    (select count(*)::int from public.chats),
+    (select count(*) from public.messages),
+    (select count(distinct b.team_id)::int from public.messages msg join public.bots b on b.id = msg.bot_id where msg.created_at >= since_ts),
+    (select count(distinct msg.bot_id)::int from public.messages msg where msg.created_at >= since_ts);
+end;
+$function$;
+comment on function public.admin_dashboard_totals(days integer) is 'Platform administrators: users (not anonymous visitors), teams, bots, chats and messages in all, and teams and bots with messages in the last `days` days.';
+-- execute: authenticated; service_role
+
+-- public.admin_delete_bot(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.admin_delete_bot(bot_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  gone jsonb;
+begin
+  perform private.require_platform_admin();
+  delete from public.bots b where b.id = admin_delete_bot.bot_id
+  returning jsonb_build_object('name', b.name, 'team_id', b.team_id, 'visibility', b.visibility,
+    'gallery_listed', b.gallery_listed, 'created_by', b.created_by, 'created_at', b.created_at) into gone;
+  if gone is null then
+    raise exception 'No bot with this id' using errcode = 'PT404';
+  end if;
+  perform private.log_admin_action('bot.delete', 'bot', admin_delete_bot.bot_id::text, gone, null);
+end;
+$function$;
+comment on function public.admin_delete_bot(bot_id uuid) is 'Platform administrators: delete a bot and everything under it (audit-logged with what it was).';
+-- execute: authenticated; service_role
+
+-- public.admin_get_bot(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.admin_get_bot(bot_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  result jsonb;
+begin
+  perform private.require_platform_admin();
+  select jsonb_build_object(
+    'id', b.id,
+    'name', b.name,
+    'description', b.description,
+    'team', jsonb_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'plan_id', t.plan_id, 'personal', t.personal),
+    'visibility', b.visibility,
+    'gallery_listed', b.gallery_listed,
+    'language', b.language,
+    'model_provider', b.model_provider,
+    'model', b.model,
+    'created_at', b.created_at,
+    'updated_at', b.updated_at,
+    'created_by', case when b.created_by is null then null
+                  else jsonb_build_object('id', b.created_by, 'email', (select u.email from auth.users u where u.id = b.created_by)) end,
+    'chat_count', (select count(*) from public.chats c where c.bot_id = b.id),
+    'message_count', (select count(*) from public.messages m where m.bot_id = b.id),
+    'data_source_count', (select count(*) from public.data_sources d where d.bot_id = b.id),
+    'channels', (select coalesce(jsonb_agg(jsonb_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'enabled', ch.enabled,
+                   'status', ch.status, 'message_count', ch.message_count) order by ch.created_at), '[]'::jsonb)
+                 from public.channels ch where ch.bot_id = b.id),
+    'recent_chats', (select coalesce(jsonb_agg(to_jsonb(c) order by c.created_at desc), '[]'::jsonb)
+                     from (select c.id, c.user_id, c.title, c.channel, c.message_count, c.created_at
+                           from public.chats c where c.bot_id = b.id order by c.created_at desc limit 10) c),
+    'audit', private.admin_recent_audit('bot', b.id::text)
+  ) into result
+  from public.bots b join public.teams t on t.id = b.team_id
+  where b.id = admin_get_bot.bot_id;
+  if result is null then
+    raise exception 'No bot with this id' using errcode = 'PT404';
+  end if;
+  return result;
+end;
+$function$;
+comment on function public.admin_get_bot(bot_id uuid) is 'Platform administrators: everything about one bot (team, settings, counts, channels, chats, audit entries).';
+-- execute: authenticated; service_role
+
+-- public.admin_get_user(user_id uuid)
+CREATE OR REPLACE FUNCTION public.admin_get_user(user_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  result jsonb;
+begin
+  perform private.require_platform_admin();
+  select jsonb_build_object(
+    'id', u.id,
+    'email', u.email,
+    'display_name', p.display_name,
+    'preferred_language', p.preferred_language,
+    'is_anonymous', u.is_anonymous,
+    'created_at', u.created_at,
+    'email_confirmed_at', u.email_confirmed_at,
+    'last_sign_in_at', u.last_sign_in_at,
+    'banned_until', u.banned_until,
+    'is_platform_admin', exists (select 1 from public.platform_admins pa where pa.user_id = u.id),
+    'identities', (select coalesce(jsonb_agg(jsonb_build_object('provider', i.provider, 'email', i.email,
+                     'created_at', i.created_at, 'last_sign_in_at', i.last_sign_in_at) order by i.created_at), '[]'::jsonb)
+                   from auth.identities i where i.user_id = u.id),
+    'teams', (select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'personal', t.personal,
+                'plan_id', t.plan_id, 'role', tm.role,
+                'bot_count', (select count(*) from public.bots b where b.team_id = t.id)) order by t.personal, t.name), '[]'::jsonb)
+              from public.team_members tm join public.teams t on t.id = tm.team_id where tm.user_id = u.id),
+    'chat_count', (select count(*) from public.chats c where c.user_id = u.id),
+    'recent_chats', (select coalesce(jsonb_agg(to_jsonb(c) order by c.created_at desc), '[]'::jsonb)
+                     from (select c.id, c.bot_id, b.name as bot_name, c.title, c.channel, c.message_count, c.created_at
+                           from public.chats c join public.bots b on b.id = c.bot_id
+                           where c.user_id = u.id order by c.created_at desc limit 10) c),
+    'audit', private.admin_recent_audit('user', u.id::text)
+  ) into result
+  from auth.users u
+  left join public.profiles p on p.id = u.id
+  where u.id = admin_get_user.user_id;
+  if result is null then
+    raise exception 'No user with this id' using errcode = 'PT404';
+  end if;
+  return result;
+end;
+$function$;
+comment on function public.admin_get_user(user_id uuid) is 'Platform administrators: everything about one user (account, sign-in methods, teams, chats, audit entries).';
+-- execute: authenticated; service_role
+
+-- public.admin_ingestion_failures(max_rows integer)
+CREATE OR REPLACE FUNCTION public.admin_ingestion_failures(max_rows integer DEFAULT 20)
+ RETURNS TABLE(job_id uuid, data_source_id uuid, data_source_name text, data_source_type text, bot_id uuid, bot_name text, team_name text, failed_at timestamp with time zone, error text)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.require_platform_admin();
+  if max_rows is null or max_rows < 1 or max_rows > 200 then
+    raise exception 'max_rows is 1 to 200' using errcode = '22023';
+  end if;
+  return query
+  select j.id, ds.id, ds.name, ds.type::text, b.id, b.name, t.name,
+    coalesce(j.finished_at, j.updated_at),
+    left(coalesce(
+      (select string_agg(coalesce(e ->> 'message', e ->> 'code', e::text), '; ')
+       from jsonb_array_elements(j.errors) e),
+      ds.error, ''), 2000)
+  from public.ingestion_jobs j
+  join public.data_sources ds on ds.id = j.data_source_id
+  join public.bots b on b.id = j.bot_id
+  join public.teams t on t.id = b.team_id
+  where j.status = 'failed'
+  order by coalesce(j.finished_at, j.updated_at) desc
+  limit max_rows;
+end;
+$function$;
+comment on function public.admin_ingestion_failures(max_rows integer) is 'Platform administrators: the latest failed sync jobs (up to max_rows, 1..200) with their data source, bot, team and error text.';
+-- execute: authenticated; service_role
+
+-- public.admin_ingestion_status(days integer)
+CREATE OR REPLACE FUNCTION public.admin_ingestion_status(days integer)
+ RETURNS TABLE(status text, jobs integer, in_period integer, oldest_created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  with statuses as (select unnest(enum_range(null::public.ingestion_job_status)) as status)
+  select s.status::text,
+    (select count(*)::int from public.ingestion_jobs j where j.status = s.status),
+    (select count(*)::int from public.ingestion_jobs j where j.status = s.status and j.created_at >= since_ts),
+    (select min(j.created_at) from public.ingestion_jobs j where j.status = s.status)
+  from statuses s
+  order by s.status;
+end;
+$function$;
+comment on function public.admin_ingestion_status(days integer) is 'Platform administrators: sync jobs per status, in all and created in the last `days` days, with the oldest job of each status (the queue''s age).';
+-- execute: authenticated; service_role
+
+-- public.admin_list_audit_log(search text, action_filter text, target_type_filter text, target_id_filter text, before_id bigint, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_audit_log(search text DEFAULT NULL::text, action_filter text DEFAULT NULL::text, target_type_filter text DEFAULT NULL::text, target_id_filter text DEFAULT NULL::text, before_id bigint DEFAULT NULL::bigint, page_size integer DEFAULT 50)
+ RETURNS SETOF public.admin_audit_log
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.require_platform_admin();
+  return query
+    select l.*
+    from public.admin_audit_log l
+    where (before_id is null or l.id < before_id)
+      and (action_filter is null or l.action = action_filter)
+      and (target_type_filter is null or l.target_type = target_type_filter)
+      and (target_id_filter is null or l.target_id = target_id_filter)
+      and (nullif(btrim(search), '') is null
+           or l.action ilike private.like_pattern(search)
+           or l.actor_email ilike private.like_pattern(search)
+           or l.target_id = btrim(search))
+    order by l.id desc
+    limit private.admin_page_size(page_size);
+end;
+$function$;
+comment on function public.admin_list_audit_log(search text, action_filter text, target_type_filter text, target_id_filter text, before_id bigint, page_size integer) is 'Platform administrators: the audit log, newest first, before an id cursor; search action, actor e-mail or target id; filter by action and target.';
+-- execute: authenticated; service_role
+
+-- public.admin_list_bots(search text, team_filter uuid, visibility_filter public.bot_visibility, listed_filter boolean, sort text, descending boolean, after_value text, after_id uuid, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_bots(search text DEFAULT NULL::text, team_filter uuid DEFAULT NULL::uuid, visibility_filter public.bot_visibility DEFAULT NULL::public.bot_visibility, listed_filter boolean DEFAULT NULL::boolean, sort text DEFAULT 'created_at'::text, descending boolean DEFAULT true, after_value text DEFAULT NULL::text, after_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 50)
+ RETURNS TABLE(id uuid, name text, team_id uuid, team_name text, visibility public.bot_visibility, gallery_listed boolean, model_provider text, language text, created_at timestamp with time zone, chat_count integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  k record;
+begin
+  perform private.require_platform_admin();
+  perform private.admin_check_sort(sort, array['created_at', 'name']);
+  select * into k from private.admin_keyset('b', sort, case sort when 'name' then 'text' else 'timestamptz' end,
+    coalesce(descending, true), after_value is not null and after_id is not null);
+  return query execute format($q$
+    with page as (
+      select b.id, b.name, b.team_id, b.visibility, b.gallery_listed, b.model_provider, b.language, b.created_at
+      from public.bots b
+      where %1$s
+        and ($4::text is null or b.name ilike $4)
+        and ($8::uuid is null or b.id = $8)
+        and ($5::uuid is null or b.team_id = $5)
+        and ($6::public.bot_visibility is null or b.visibility = $6)
+        and ($7::boolean is null or b.gallery_listed = $7)
+      %2$s
+    )
+    select b.id, b.name, b.team_id, t.name, b.visibility, b.gallery_listed, b.model_provider, b.language::text, b.created_at,
+      (select count(*)::int from public.chats c where c.bot_id = b.id)
+    from page b join public.teams t on t.id = b.team_id
+    %3$s$q$,
+    k.condition, k.ordering, replace(k.ordering, 'limit $3', ''))
+  using after_value, after_id, private.admin_page_size(page_size),
+    case when private.is_uuid(search) then null else private.like_pattern(search) end, team_filter,
+    visibility_filter, listed_filter, case when private.is_uuid(search) then btrim(search)::uuid end;
+end;
+$function$;
+comment on function public.admin_list_bots(search text, team_filter uuid, visibility_filter public.bot_visibility, listed_filter boolean, sort text, descending boolean, after_value text, after_id uuid, page_size integer) is 'Platform administrators: a page of bots after a (sort value, id) cursor; search name or id; filter by team, visibility, gallery listing; sort created_at or name.';
+-- execute: authenticated; service_role
+
+-- public.admin_list_chats(search text, bot_filter uuid, user_filter uuid, channel_filter text, sort text, descending boolean, after_value text, after_id uuid, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_chats(search text DEFAULT NULL::text, bot_filter uuid DEFAULT NULL::uuid, user_filter uuid DEFAULT NULL::uuid, channel_filter text DEFAULT NULL::text, sort text DEFAULT 'created_at'::text, descending boolean DEFAULT true, after_value text DEFAULT NULL::text, after_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 50)
+ RETURNS TABLE(id uuid, bot_id uuid, bot_name text, user_id uuid, user_email text, channel text, title text, message_count integer, last_message_at timestamp with time zone, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  k record;
+begin
+  perform private.require_platform_admin();
+  perform private.admin_check_sort(sort, array['created_at', 'message_count']);
+  select * into k from private.admin_keyset('c', sort, case sort when 'message_count' then 'integer' else 'timestamptz' end,
+    coalesce(descending, true), after_value is not null and after_id is not null);
+  return query execute format($q$
+    with page as (
+      select c.id, c.bot_id, c.user_id, c.channel, c.title, c.message_count, c.last_message_at, c.created_at
+      from public.chats c
+      where %1$s
+        and ($4::text is null or c.title ilike $4)
+        and ($5::uuid is null or c.bot_id = $5)
+        and ($6::uuid is null or c.user_id = $6)
+        and ($7::text is null or c.channel = $7)
+      %2$s
+    )
+    select c.id, c.bot_id, b.name, c.user_id, u.email::text, c.channel, c.title, c.message_count, c.last_message_at, c.created_at
+    from page c
+    join public.bots b on b.id = c.bot_id
+    left join auth.users u on u.id = c.user_id
+    %3$s$q$,
+    k.condition, k.ordering, replace(k.ordering, 'limit $3', ''))
+  using after_value, after_id, private.admin_page_size(page_size), private.like_pattern(search), bot_filter, user_filter, channel_filter;
+end;
+$function$;
+comment on function public.admin_list_chats(search text, bot_filter uuid, user_filter uuid, channel_filter text, sort text, descending boolean, after_value text, after_id uuid, page_size integer) is 'Platform administrators: a page of chats after a (sort value, id) cursor; search the title; filter by bot, user, channel; sort created_at or message_count.';
+-- execute: authenticated; service_role
+
+-- public.admin_list_team_members(team_filter uuid, user_filter uuid, role_filter public.team_role, descending boolean, after_value text, after_id uuid, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_team_members(team_filter uuid DEFAULT NULL::uuid, user_filter uuid DEFAULT NULL::uuid, role_filter public.team_role DEFAULT NULL::public.team_role, descending boolean DEFAULT true, after_value text DEFAULT NULL::text, after_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 50)
+ RETURNS TABLE(id uuid, team_id uuid, team_name text, user_id uuid, email text, display_name text, role public.team_role, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  k record;
+begin
+  perform private.require_platform_admin();
+  select * into k from private.admin_keyset('m', 'created_at', 'timestamptz', coalesce(descending, true), after_value is not null and after_id is not null);
+  return query execute format($q$
+    with page as (
+      select m.id, m.team_id, m.user_id, m.role, m.created_at
+      from public.team_members m
+      where %1$s
+        and ($4::uuid is null or m.team_id = $4)
+        and ($5::uuid is null or m.user_id = $5)
+        and ($6::public.team_role is null or m.role = $6)
+      %2$s
+    )
+    select m.id, m.team_id, t.name, m.user_id, u.email::text, p.display_name, m.role, m.created_at
+    from page m
+    join public.teams t on t.id = m.team_id
+    left join auth.users u on u.id = m.user_id
+    left join public.profiles p on p.id = m.user_id
+    %3$s$q$,
+    k.condition, k.ordering, replace(k.ordering, 'limit $3', ''))
+  using after_value, after_id, private.admin_page_size(page_size), team_filter, user_filter, role_filter;
+end;
+$function$;
+comment on function public.admin_list_team_members(team_filter uuid, user_filter uuid, role_filter public.team_role, descending boolean, after_value text, after_id uuid, page_size integer) is 'Platform administrators: a page of memberships after a (created_at, id) cursor; filter by team, user, role.';
+-- execute: authenticated; service_role
+
+-- public.admin_list_teams(search text, plan_filter text, personal_filter boolean, member_filter uuid, sort text, descending boolean, after_value text, after_id uuid, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_teams(search text DEFAULT NULL::text, plan_filter text DEFAULT NULL::text, personal_filter boolean DEFAULT NULL::boolean, member_filter uuid DEFAULT NULL::uuid, sort text DEFAULT 'created_at'::text, descending boolean DEFAULT true, after_value text DEFAULT NULL::text, after_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 50)
+ RETURNS TABLE(id uuid, name text, slug text, personal boolean, plan_id text, created_at timestamp with time zone, member_count integer, bot_count integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  k record;
+begin
+  perform private.require_platform_admin();
+  perform private.admin_check_sort(sort, array['created_at', 'name']);
+  select * into k from private.admin_keyset('t', sort, case sort when 'name' then 'text' else 'timestamptz' end,
+    coalesce(descending, true), after_value is not null and after_id is not null);
+  return query execute format($q$
+    with page as (
+      select t.id, t.name, t.slug, t.personal, t.plan_id, t.created_at
+      from public.teams t
+      where %1$s
+        and ($4::text is null or (t.name || ' ' || t.slug) ilike $4)
+        and ($5::text is null or t.plan_id = $5)
+        and ($6::boolean is null or t.personal = $6)
+        and ($7::uuid is null or t.id in (select tm.team_id from public.team_members tm where tm.user_id = $7))
+      %2$s
+    )
+    select t.id, t.name, t.slug, t.personal, t.plan_id, t.created_at,
+      (select count(*)::int from public.team_members tm where tm.team_id = t.id),
+      (select count(*)::int from public.bots b where b.team_id = t.id)
+    from page t
+    %3$s$q$,
+    k.condition, k.ordering, replace(k.ordering, 'limit $3', ''))
+  using after_value, after_id, private.admin_page_size(page_size), private.like_pattern(search), plan_filter, personal_filter, member_filter;
+end;
+$function$;
+comment on function public.admin_list_teams(search text, plan_filter text, personal_filter boolean, member_filter uuid, sort text, descending boolean, after_value text, after_id uuid, page_size integer) is 'Platform administrators: a page of teams after a (sort value, id) cursor; search name or slug; filter by plan, personal, member; sort created_at or name.';
+-- execute: authenticated; service_role
+
+-- public.admin_list_users(search text, kind_filter text, descending boolean, after_value text, after_id uuid, page_size integer)
+CREATE OR REPLACE FUNCTION public.admin_list_users(search text DEFAULT NULL::text, kind_filter text DEFAULT 'all'::text, descending boolean DEFAULT true, after_value text DEFAULT NULL::text, after_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 50)
+ RETURNS TABLE(id uuid, email text, display_name text, providers text[], created_at timestamp with time zone, last_sign_in_at timestamp with time zone, banned_until timestamp with time zone, is_anonymous boolean, teams jsonb)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  k record;
+  term text := nullif(btrim(search), '');
+  matches text := 'true';
+begin
+  perform private.require_platform_admin();
+  if coalesce(kind_filter, 'all') not in ('all', 'registered', 'anonymous', 'banned') then
+    raise exception 'kind_filter is one of: all, registered, anonymous, banned' using errcode = '22023';
+  end if;
+  select * into k from private.admin_keyset('p', 'created_at', 'timestamptz', coalesce(descending, true), after_value is not null and after_id is not null);
+  if private.is_uuid(term) then
+    matches := 'p.id = $4::uuid';
+  elsif term is not null then
+    -- The exact e-mail, an identity e-mail prefix or part of the display name.
+    matches := $m$p.id in (
+        select u2.id from auth.users u2
+          where u2.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u2.email::text) = lower($4)
+        union all select u3.id from auth.users u3 where u3.instance_id is null and lower(u3.email::text) = lower($4)
+        union all select i.user_id from auth.identities i where i.email like lower(private.like_pattern($4, true))
+        union all select p2.id from public.profiles p2 where p2.display_name ilike private.like_pattern($4))$m$;
+  end if;
+  return query execute format($q$
+    with page as (
+      select p.id, p.created_at, p.display_name
+      from public.profiles p
+      join auth.users u on u.id = p.id
+      where %1$s and %2$s
+        and case $5
+          when 'registered' then not u.is_anonymous
+          when 'anonymous' then u.is_anonymous
+          when 'banned' then u.banned_until > now()
+          else true end
+      %3$s
+    )
+    select pg.id, u.email::text, pg.display_name,
+      array(select distinct i.provider from auth.identities i where i.user_id = pg.id order by 1),
+      pg.created_at, u.last_sign_in_at, u.banned_until, u.is_anonymous,
+      (select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'role', tm.role) order by t.name), '[]'::jsonb)
+       from public.team_members tm join public.teams t on t.id = tm.team_id where tm.user_id = pg.id)
+    from page pg join auth.users u on u.id = pg.id
+    %4$s$q$,
+    k.condition, matches, k.ordering, replace(k.ordering, 'p.', 'pg.'))
+  using after_value, after_id, private.admin_page_size(page_size), term, coalesce(kind_filter, 'all');
+end;
+$function$;
+comment on function public.admin_list_users(search text, kind_filter text, descending boolean, after_value text, after_id uuid, page_size integer) is 'Platform administrators: a page of users (newest first by default) after a (created_at, id) cursor; search by id, exact e-mail, e-mail prefix or display name; kind all/registered/anonymous/banned.';
+-- execute: authenticated; service_role
+
 -- public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb, after jsonb)
 CREATE OR REPLACE FUNCTION public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb DEFAULT NULL::jsonb, after jsonb DEFAULT NULL::jsonb)
  RETURNS bigint
@@ -3022,6 +3729,252 @@ end;
 $function$;
 comment on function public.admin_log_action(actor uuid, action text, target_type text, target_id text, before jsonb, after jsonb) is 'Service role only: record an action an edge function took for a platform administrator (the actor must be one).';
 -- execute: service_role
+
+-- public.admin_model_usage(days integer)
+CREATE OR REPLACE FUNCTION public.admin_model_usage(days integer)
+ RETURNS TABLE(provider text, model text, bots integer, answers integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  with configured as (
+    select b.model_provider as provider, coalesce(b.model, '') as model, count(*)::int as n
+    from public.bots b group by 1, 2
+  ),
+  used as (
+    select coalesce(msg.provider, 'extractive') as provider, coalesce(msg.model, '') as model, count(*)::int as n
+    from public.messages msg
+    where msg.created_at >= since_ts and msg.role = 'assistant'
+    group by 1, 2
+  )
+  select coalesce(c.provider, u.provider), coalesce(c.model, u.model), coalesce(c.n, 0), coalesce(u.n, 0)
+  from configured c
+  full join used u on u.provider = c.provider and u.model = c.model
+  order by 1, 2;
+end;
+$function$;
+comment on function public.admin_model_usage(days integer) is 'Platform administrators: per provider and model (empty = the provider''s default): bots set to it, and answers it gave in the last `days` days.';
+-- execute: authenticated; service_role
+
+-- public.admin_power_up_usage(days integer)
+CREATE OR REPLACE FUNCTION public.admin_power_up_usage(days integer)
+ RETURNS TABLE(type text, power_ups integer, enabled integer, calls integer, errors integer, disabled boolean)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  with types as (select unnest(array['http', 'lead', 'link', 'handoff']) as type),
+  pu as (
+    select p.type, count(*)::int as n, count(*) filter (where p.enabled)::int as on_n
+    from public.power_ups p group by 1
+  ),
+  calls as (
+    select p.type, count(*)::int as n, count(*) filter (where pc.status = 'error')::int as errs
+    from public.power_up_calls pc join public.power_ups p on p.id = pc.power_up_id
+    where pc.created_at >= since_ts
+    group by 1
+  )
+  select t.type, coalesce(pu.n, 0), coalesce(pu.on_n, 0), coalesce(calls.n, 0), coalesce(calls.errs, 0),
+    private.is_feature_disabled('power_up', t.type)
+  from types t
+  left join pu on pu.type = t.type
+  left join calls on calls.type = t.type
+  order by t.type;
+end;
+$function$;
+comment on function public.admin_power_up_usage(days integer) is 'Platform administrators: per power-up type: power-ups, enabled ones, calls and failed calls in the last `days` days, and whether the type is turned off.';
+-- execute: authenticated; service_role
+
+-- public.admin_provider_stats(days integer)
+CREATE OR REPLACE FUNCTION public.admin_provider_stats(days integer)
+ RETURNS TABLE(provider text, answers integer, errors integer, latency_p50_ms integer, latency_p95_ms integer, first_token_p50_ms integer, tokens bigint, bots integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since_ts timestamptz := private.admin_since(days);
+begin
+  return query
+  select coalesce(msg.provider, 'extractive'),
+    count(*)::int,
+    count(*) filter (where msg.error is not null)::int,
+    (percentile_cont(0.5) within group (order by msg.latency_ms))::int,
+    (percentile_cont(0.95) within group (order by msg.latency_ms))::int,
+    (percentile_cont(0.5) within group (order by msg.first_token_ms))::int,
+    sum(coalesce(msg.prompt_tokens, 0) + coalesce(msg.completion_tokens, 0))::bigint,
+    count(distinct msg.bot_id)::int
+  from public.messages msg
+  where msg.created_at >= since_ts and msg.role = 'assistant'
+  group by 1
+  order by 2 desc, 1;
+end;
+$function$;
+comment on function public.admin_provider_stats(days integer) is 'Platform administrators: per provider over the last `days` days: answers, answers with an error, latency p50/p95, first token p50, tokens, bots answering.';
+-- execute: authenticated; service_role
+
+-- public.admin_set_feature_enabled(kind text, type text, enabled boolean)
+CREATE OR REPLACE FUNCTION public.admin_set_feature_enabled(kind text, type text, enabled boolean)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  was_disabled boolean;
+begin
+  perform private.require_platform_admin();
+  if kind = 'channel' then
+    if type is null or not type = any (enum_range(null::public.channel_type)::text[]) then
+      raise exception 'No channel type %', type using errcode = '22023';
+    end if;
+    if type = 'web' then
+      -- Every bot has its web channel (created with the bot); it cannot be a platform switch.
+      raise exception 'The web channel cannot be turned off platform-wide' using errcode = '22023';
+    end if;
+  elsif kind = 'power_up' then
+    if type is null or not type = any (array['http', 'lead', 'link', 'handoff']) then
+      raise exception 'No power-up type %', type using errcode = '22023';
+    end if;
+  else
+    raise exception 'kind is channel or power_up' using errcode = '22023';
+  end if;
+  if enabled is null then
+    raise exception 'enabled is true or false' using errcode = '22023';
+  end if;
+
+  was_disabled := private.is_feature_disabled(kind, type);
+  if enabled then
+    delete from public.platform_disabled_features f where f.kind = admin_set_feature_enabled.kind and f.type = admin_set_feature_enabled.type;
+  else
+    insert into public.platform_disabled_features (kind, type, disabled_by)
+    values (admin_set_feature_enabled.kind, admin_set_feature_enabled.type, (select auth.uid()))
+    on conflict on constraint platform_disabled_features_pkey do nothing;
+  end if;
+  if was_disabled = enabled then
+    perform private.log_admin_action(
+      case when enabled then 'feature.enable' else 'feature.disable' end,
+      kind || '_type', type,
+      jsonb_build_object('enabled', not was_disabled), jsonb_build_object('enabled', enabled));
+  end if;
+  return enabled;
+end;
+$function$;
+comment on function public.admin_set_feature_enabled(kind text, type text, enabled boolean) is 'Platform administrators: turn a channel type (not web) or power-up type off or back on platform-wide; audit-logged as feature.disable/feature.enable (target channel_type or power_up_type).';
+-- execute: authenticated; service_role
+
+-- public.admin_set_team_plan(team_id uuid, plan_id text)
+CREATE OR REPLACE FUNCTION public.admin_set_team_plan(team_id uuid, plan_id text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  old_plan text;
+begin
+  perform private.require_platform_admin();
+  if not exists (select 1 from public.plans pl where pl.id = admin_set_team_plan.plan_id) then
+    raise exception 'No plan with this id' using errcode = '22023';
+  end if;
+  select t.plan_id into old_plan from public.teams t where t.id = admin_set_team_plan.team_id for update;
+  if not found then
+    raise exception 'No team with this id' using errcode = 'PT404';
+  end if;
+  if old_plan = admin_set_team_plan.plan_id then
+    return;
+  end if;
+  update public.teams t set plan_id = admin_set_team_plan.plan_id where t.id = admin_set_team_plan.team_id;
+  perform private.log_admin_action('team.plan_change', 'team', admin_set_team_plan.team_id::text,
+    jsonb_build_object('plan_id', old_plan), jsonb_build_object('plan_id', admin_set_team_plan.plan_id));
+end;
+$function$;
+comment on function public.admin_set_team_plan(team_id uuid, plan_id text) is 'Platform administrators: move a team to another plan (recorded in the audit log with the plan before and after).';
+-- execute: authenticated; service_role
+
+-- public.admin_unlist_bot(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.admin_unlist_bot(bot_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  was_listed boolean;
+begin
+  perform private.require_platform_admin();
+  select b.gallery_listed into was_listed from public.bots b where b.id = admin_unlist_bot.bot_id for update;
+  if not found then
+    raise exception 'No bot with this id' using errcode = 'PT404';
+  end if;
+  if not was_listed then
+    return;
+  end if;
+  update public.bots b set gallery_listed = false where b.id = admin_unlist_bot.bot_id;
+  perform private.log_admin_action('bot.unlist', 'bot', admin_unlist_bot.bot_id::text,
+    jsonb_build_object('gallery_listed', true), jsonb_build_object('gallery_listed', false));
+end;
+$function$;
+comment on function public.admin_unlist_bot(bot_id uuid) is 'Platform administrators: take a bot out of the public gallery (audit-logged).';
+-- execute: authenticated; service_role
+
+-- public.admin_update_plan(plan_id text, changes jsonb)
+CREATE OR REPLACE FUNCTION public.admin_update_plan(plan_id text, changes jsonb)
+ RETURNS public.plans
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  old_row public.plans;
+  new_row public.plans;
+  bad text;
+begin
+  perform private.require_platform_admin();
+  if changes is null or jsonb_typeof(changes) <> 'object' or changes = '{}'::jsonb then
+    raise exception 'changes must be a JSON object with at least one column' using errcode = '22023';
+  end if;
+  select k into bad from jsonb_object_keys(changes) k where k in ('id', 'created_at', 'updated_at') limit 1;
+  if bad is not null then
+    raise exception 'The plan column % cannot be changed', bad using errcode = '42501';
+  end if;
+  select k into bad from jsonb_object_keys(changes) k
+  where not exists (
+    select 1 from pg_catalog.pg_attribute a
+    where a.attrelid = 'public.plans'::regclass and a.attname = k and a.attnum > 0 and not a.attisdropped
+  )
+  limit 1;
+  if bad is not null then
+    raise exception 'Plans have no column %', bad using errcode = '22023';
+  end if;
+
+  select * into old_row from public.plans p where p.id = admin_update_plan.plan_id for update;
+  if not found then
+    raise exception 'No plan %', admin_update_plan.plan_id using errcode = 'PT404';
+  end if;
+
+  -- Only the columns named in changes, whatever columns the table has by then (prices too).
+  execute format(
+    'update public.plans p set (%s) = (select %s from jsonb_populate_record(null::public.plans, $1) r) where p.id = $2',
+    (select string_agg(format('%I', k), ', ' order by k) from jsonb_object_keys(changes) k),
+    (select string_agg(format('r.%I', k), ', ' order by k) from jsonb_object_keys(changes) k))
+  using changes, old_row.id;
+
+  select * into new_row from public.plans p where p.id = old_row.id;
+  perform private.log_admin_action('plan.update', 'plan', old_row.id, to_jsonb(old_row), to_jsonb(new_row));
+  return new_row;
+end;
+$function$;
+comment on function public.admin_update_plan(plan_id text, changes jsonb) is 'Platform administrators: change any non-key columns of a plan from a JSON object {column: value}; id, created_at and updated_at are refused; the table''s checks apply; audit-logged as plan.update with both rows.';
+-- execute: authenticated; service_role
 
 -- public.answer_similarity(answer text, expected text)
 CREATE OR REPLACE FUNCTION public.answer_similarity(answer text, expected text)

@@ -238,6 +238,14 @@ create policy "Users can read their own platform admin row" on public.platform_a
   as permissive for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
 
+-- public.platform_disabled_features -------------------------------------------
+create policy "Anyone can read the disabled features" on public.platform_disabled_features
+  as permissive for select to anon
+  using (true);
+create policy "Signed-in users can read the disabled features" on public.platform_disabled_features
+  as permissive for select to authenticated
+  using (true);
+
 -- public.power_up_calls -------------------------------------------------------
 create policy "Platform admins can read all power-up calls" on public.power_up_calls
   as permissive for select to authenticated

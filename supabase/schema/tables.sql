@@ -299,6 +299,7 @@ CREATE TRIGGER channels_set_timestamps BEFORE INSERT OR UPDATE ON public.channel
 CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF name, enabled, settings ON public.channels FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('channels');
 CREATE TRIGGER protect_channel_fields BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_channel_fields();
 CREATE TRIGGER protect_web_channel BEFORE INSERT OR DELETE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.protect_web_channel();
+CREATE TRIGGER refuse_disabled_feature BEFORE INSERT OR UPDATE ON public.channels FOR EACH ROW EXECUTE FUNCTION private.refuse_disabled_feature();
 -- row level security: enabled
 -- grants: authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
@@ -521,6 +522,7 @@ alter table public.ingestion_jobs add constraint ingestion_jobs_pkey PRIMARY KEY
 CREATE INDEX ingestion_jobs_bot_id_idx ON public.ingestion_jobs USING btree (bot_id);
 CREATE INDEX ingestion_jobs_created_by_idx ON public.ingestion_jobs USING btree (created_by);
 CREATE INDEX ingestion_jobs_data_source_id_idx ON public.ingestion_jobs USING btree (data_source_id, created_at DESC);
+CREATE INDEX ingestion_jobs_status_created_idx ON public.ingestion_jobs USING btree (status, created_at);
 CREATE TRIGGER ingestion_jobs_enqueue_test_run AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.enqueue_test_run_after_sync();
 CREATE TRIGGER ingestion_jobs_set_timestamps BEFORE INSERT OR UPDATE ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 CREATE TRIGGER ingestion_jobs_webhook_event AFTER UPDATE OF status ON public.ingestion_jobs FOR EACH ROW EXECUTE FUNCTION private.webhook_ingestion_finished();
@@ -751,6 +753,22 @@ alter table public.platform_admins add constraint platform_admins_user_id_fkey F
 -- row level security: enabled
 -- grants: anon: maintain, select; authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.platform_disabled_features -------------------------------------------
+create table public.platform_disabled_features (
+  kind text not null,
+  type text not null,
+  disabled_at timestamp with time zone default now() not null,
+  disabled_by uuid
+);
+comment on table public.platform_disabled_features is 'Channel and power-up types a platform administrator turned off platform-wide (a row = off). Everyone reads it; written only through admin_set_feature_enabled().';
+comment on column public.platform_disabled_features.kind is 'channel (public.channels.type) or power_up (public.power_ups.type).';
+comment on column public.platform_disabled_features.disabled_by is 'The administrator who turned it off (no foreign key: the record outlives the account).';
+alter table public.platform_disabled_features add constraint platform_disabled_features_kind_check CHECK ((kind = ANY (ARRAY['channel'::text, 'power_up'::text])));
+alter table public.platform_disabled_features add constraint platform_disabled_features_pkey PRIMARY KEY (kind, type);
+alter table public.platform_disabled_features add constraint platform_disabled_features_type_check CHECK ((type ~ '^[a-z][a-z0-9_]{0,39}$'::text));
+-- row level security: enabled
+-- grants: anon: select; authenticated: select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.power_up_calls -------------------------------------------------------
 create table public.power_up_calls (
   id uuid default gen_random_uuid() not null,
@@ -829,6 +847,7 @@ alter table public.power_ups add constraint power_ups_type_check CHECK ((type = 
 CREATE INDEX power_ups_bot_id_idx ON public.power_ups USING btree (bot_id);
 CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF name, label, description, enabled, example_phrases, settings, type ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('power_ups');
 CREATE TRIGGER protect_power_up_fields BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.protect_power_up_fields();
+CREATE TRIGGER refuse_disabled_feature BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.refuse_disabled_feature();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 

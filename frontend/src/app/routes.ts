@@ -194,10 +194,13 @@ const adminRoutes: RouteDef[] = [
   admin("admin", "/app/admin", "page.admin.title", { component: () => import("../routes/app/admin/AdminHomePage") }),
   ...["bots", "chats", "teams", "users", "team-members"].map((p) => admin(`admin.${p}`, `/app/admin/${p}`, "page.admin.title", { meta: { list: p }, component: () => import("../routes/app/admin/AdminListPage") })),
   admin("admin.audit-log", "/app/admin/audit-log", "page.admin.title", { component: () => import("../routes/app/admin/AuditLogPage") }),
-  admin("admin.dashboard", "/app/admin/dashboard", "page.admin.dashboard.title"),
-  ...["plans", "models", "channels", "power-ups", "providers", "data-sources"].map((p) =>
-    admin(`admin.dashboard.${p}`, `/app/admin/dashboard/${p}`, "page.admin.dashboard.title", { meta: { section: p } }),
-  ),
+  admin("admin.dashboard", "/app/admin/dashboard", "page.admin.dashboard.title", { component: () => import("../routes/app/admin/dashboard/DashboardPage") }),
+  admin("admin.dashboard.plans", "/app/admin/dashboard/plans", "page.admin.dashboard.title", { meta: { section: "plans" }, component: () => import("../routes/app/admin/dashboard/PlansPage") }),
+  admin("admin.dashboard.models", "/app/admin/dashboard/models", "page.admin.dashboard.title", { meta: { section: "models" }, component: () => import("../routes/app/admin/dashboard/ModelsPage") }),
+  admin("admin.dashboard.channels", "/app/admin/dashboard/channels", "page.admin.dashboard.title", { meta: { section: "channels" }, component: () => import("../routes/app/admin/dashboard/ChannelsPage") }),
+  admin("admin.dashboard.power-ups", "/app/admin/dashboard/power-ups", "page.admin.dashboard.title", { meta: { section: "power-ups" }, component: () => import("../routes/app/admin/dashboard/PowerUpsPage") }),
+  admin("admin.dashboard.providers", "/app/admin/dashboard/providers", "page.admin.dashboard.title", { meta: { section: "providers" }, component: () => import("../routes/app/admin/dashboard/ProvidersPage") }),
+  admin("admin.dashboard.data-sources", "/app/admin/dashboard/data-sources", "page.admin.dashboard.title", { meta: { section: "data-sources" }, component: () => import("../routes/app/admin/dashboard/DataSourcesPage") }),
   admin("admin.dashboard.bot", "/app/admin/dashboard/bot/:botId", "page.admin.dashboard.title", { validate: BOT, component: () => import("../routes/app/admin/detail/BotDetailPage") }),
   admin("admin.dashboard.user", "/app/admin/dashboard/user/:userId", "page.admin.dashboard.title", { validate: { userId: "uuid" }, component: () => import("../routes/app/admin/detail/UserDetailPage") }),
 ];

@@ -1145,6 +1145,28 @@ export type Database = {
         };
         Relationships: [];
       };
+      platform_disabled_features: {
+        Row: {
+          disabled_at: string;
+          disabled_by: string | null;
+          kind: string;
+          type: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          disabled_at?: string;
+          disabled_by?: string | null;
+          kind: string;
+          type: string;
+        };
+        Update: {
+          disabled_at?: string;
+          disabled_by?: string | null;
+          kind?: string;
+          type?: string;
+        };
+        Relationships: [];
+      };
       power_up_calls: {
         Row: {
           arguments: NonNullable<Json>;
@@ -2266,9 +2288,81 @@ export type Database = {
         Args: { expected_answer?: string; message_id: string; tags?: string[] };
         Returns: string;
       };
+      admin_channel_usage: {
+        Args: { days: number };
+        Returns: {
+          channels: number;
+          disabled: boolean;
+          enabled: number;
+          messages: number;
+          type: string;
+        }[];
+      };
+      admin_dashboard_daily: {
+        Args: { days: number };
+        Returns: {
+          active_teams: number;
+          answers: number;
+          completion_tokens: number;
+          day: string;
+          latency_p50_ms: number;
+          latency_p95_ms: number;
+          messages: number;
+          negative_feedback: number;
+          new_bots: number;
+          new_chats: number;
+          prompt_tokens: number;
+          provider_errors: number;
+          signups: number;
+          sync_failures: number;
+        }[];
+      };
+      admin_dashboard_tokens: {
+        Args: { days: number };
+        Returns: {
+          day: string;
+          provider: string;
+          tokens: number;
+        }[];
+      };
+      admin_dashboard_totals: {
+        Args: { days: number };
+        Returns: {
+          active_bots: number;
+          active_teams: number;
+          bots: number;
+          chats: number;
+          messages: number;
+          teams: number;
+          users: number;
+        }[];
+      };
       admin_delete_bot: { Args: { bot_id: string }; Returns: undefined };
       admin_get_bot: { Args: { bot_id: string }; Returns: Json };
       admin_get_user: { Args: { user_id: string }; Returns: Json };
+      admin_ingestion_failures: {
+        Args: { max_rows?: number };
+        Returns: {
+          bot_id: string;
+          bot_name: string;
+          data_source_id: string;
+          data_source_name: string;
+          data_source_type: string;
+          error: string;
+          failed_at: string;
+          job_id: string;
+          team_name: string;
+        }[];
+      };
+      admin_ingestion_status: {
+        Args: { days: number };
+        Returns: {
+          in_period: number;
+          jobs: number;
+          oldest_created_at: string;
+          status: string;
+        }[];
+      };
       admin_list_audit_log: {
         Args: {
           action_filter?: string;
@@ -2415,8 +2509,71 @@ export type Database = {
         Args: { action: string; actor: string; after?: Json; before?: Json; target_id: string; target_type: string };
         Returns: number;
       };
+      admin_model_usage: {
+        Args: { days: number };
+        Returns: {
+          answers: number;
+          bots: number;
+          model: string;
+          provider: string;
+        }[];
+      };
+      admin_power_up_usage: {
+        Args: { days: number };
+        Returns: {
+          calls: number;
+          disabled: boolean;
+          enabled: number;
+          errors: number;
+          power_ups: number;
+          type: string;
+        }[];
+      };
+      admin_provider_stats: {
+        Args: { days: number };
+        Returns: {
+          answers: number;
+          bots: number;
+          errors: number;
+          first_token_p50_ms: number;
+          latency_p50_ms: number;
+          latency_p95_ms: number;
+          provider: string;
+          tokens: number;
+        }[];
+      };
+      admin_set_feature_enabled: { Args: { enabled: boolean; kind: string; type: string }; Returns: boolean };
       admin_set_team_plan: { Args: { plan_id: string; team_id: string }; Returns: undefined };
       admin_unlist_bot: { Args: { bot_id: string }; Returns: undefined };
+      admin_update_plan: {
+        Args: { changes: Json; plan_id: string };
+        Returns: {
+          api_access: boolean | null;
+          bots: number | null;
+          channels: number | null;
+          chat_requests_per_minute: number;
+          created_at: string;
+          data_sources: number | null;
+          id: string;
+          members: number | null;
+          messages_per_month: number | null;
+          name: NonNullable<Json>;
+          power_ups: number | null;
+          powered_by_removable: boolean | null;
+          prices: NonNullable<Json>;
+          sort_order: number;
+          stored_characters: number | null;
+          stripe_price_ids: NonNullable<Json>;
+          test_runs_per_month: number | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "plans";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       answer_similarity: { Args: { answer: string; expected: string }; Returns: number };
       apply_billing_deadlines: { Args: Record<PropertyKey, never>; Returns: number };
       can_manage_bot: { Args: { bot_id: string }; Returns: boolean };

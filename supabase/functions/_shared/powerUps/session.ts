@@ -211,7 +211,7 @@ export class PowerUpSession {
   }
 }
 
-/** The bot's enabled power-ups with their secrets (service role). */
+/** The bot's enabled power-ups of types the platform has not turned off, with their secrets (service role). */
 export async function openPowerUps(service: Db, context: { botId: string; chatId: string | null; log: Logger }): Promise<PowerUpSession> {
   const rows = must(
     await service
@@ -222,8 +222,11 @@ export async function openPowerUps(service: Db, context: { botId: string; chatId
       .order("created_at"),
     "power-ups",
   ) as PowerUpRow[];
+  // Types a platform administrator turned off (platform_disabled_features) are skipped, whatever
+  // each power-up's own switch says.
+  const off = must(await service.from("platform_disabled_features").select("type").eq("kind", "power_up"), "disabled power-up types");
   const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => {
-    return p !== null;
+    return p !== null && !off.some((o) => o.type === p.type);
   });
   const secrets = new Map<string, Record<string, string>>();
   const httpIds = powerUps.filter((p) => p.type === "http").map((p) => p.id);

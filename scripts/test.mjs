@@ -229,7 +229,7 @@ const SUITES = {
     await warmDenoCache();
     // Function tests call the real functions on a fresh stack of this repository.
     const { code, out } = await run(process.execPath, ["scripts/with-stack.mjs", "--", deno, "test", "--no-config", "--node-modules-dir=none", "--allow-all", "--ignore=**/.cache,**/node_modules", "supabase/functions"], {
-      env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1",
+      env: { ...denoEnv, PARLEY_FETCH_ALLOW_PRIVATE: "1", PARLEY_ANALYTICS_RATE_LIMIT: "10000", PARLEY_TRUST_FORWARDED_FOR: "1", PARLEY_AUTH_RATE_LIMIT_HEADER: "x-forwarded-for",
         // A platform key that must never reach a team's own base URL (chat.test.ts checks).
         PARLEY_OPENAI_API_KEY: "sk-platform-test-only",
         // Stripe for billing's tests: the fake (e2e/lib/fakes/stripe.ts) the tests serve on this port.

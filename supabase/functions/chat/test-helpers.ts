@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { SupabaseClient } from "npm:@supabase/supabase-js@2.119.1";
 import { createClient } from "npm:@supabase/supabase-js@2.119.1";
-import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { callFunction, serviceClient, stack, testIp } from "../_shared/testing.ts";
 import { parseSseFrames } from "../_shared/contracts/chat.ts";
 
 /**
@@ -229,10 +229,8 @@ export async function chat(token: string, body: unknown, headers: Record<string,
   };
 }
 
-export function randomIp(): string {
-  const n = () => Math.floor(Math.random() * 250) + 1;
-  return `10.${n()}.${n()}.${n()}`;
-}
+/** A private address for one visitor (10.x.y.z). */
+export const randomIp = testIp;
 
 export function answerText(events: SseEvent[]): string {
   return events

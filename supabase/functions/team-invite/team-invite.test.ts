@@ -2,7 +2,7 @@
 // `team-invite`, the mail arrives through auth's mail path in the dev mailbox with a link
 // that lands on the invite page, and the invitee accepts with their own session.
 import assert from "node:assert/strict";
-import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+import { anonClient, callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
 import { createTeam, signedInUser as visitorWithToken } from "../chat/test-helpers.ts";
 
 interface Mail {
@@ -29,16 +29,21 @@ async function invite(token: string, body: unknown) {
   return { status: res.status, json: await res.json() };
 }
 
-/** The invite page link inside the mail, after auth's verify redirect: its token query. */
-async function inviteTokenFromMail(mail: Mail): Promise<string> {
-  const link = /https?:\/\/[^\s"'<>]+\/auth\/v1\/verify\?[^\s"'<>]+/.exec(mail.text || mail.html)?.[0];
-  assert.ok(link, `no verify link in ${mail.subject}`);
-  const res = await fetch(link.replaceAll("&amp;", "&"), { redirect: "manual" });
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  const location = new URL(res.headers.get("location")!);
-  assert.match(location.pathname, /\/app\/auth\/invite$/);
-  return location.searchParams.get("token")!;
+/**
+ * The invite page link inside the mail (`<site>/<lang>/app/auth/invite?token=...#token_hash=...&type=...`,
+ * the page verifies the hash in any browser): its invitation token, after checking that the hash
+ * signs the invitee in as `type` says.
+ */
+async function inviteTokenFromMail(mail: Mail, type: "invite" | "magiclink"): Promise<string> {
+  const raw = /https?:\/\/[^\s"'<>()]+\/app\/auth\/invite\?token=[^\s"'<>()#]+#token_hash=[0-9a-z_]+&(?:amp;)?type=[a-z]+/.exec(mail.text || mail.html)?.[0];
+  assert.ok(raw, `no invite link in ${mail.subject}`);
+  const link = new URL(raw.replaceAll("&amp;", "&"));
+  const hash = new URLSearchParams(link.hash.slice(1));
+  assert.equal(hash.get("type"), type);
+  const verified = await anonClient().auth.verifyOtp({ token_hash: hash.get("token_hash")!, type });
+  assert.equal(verified.error, null);
+  assert.equal(verified.data.user?.email, mail.to);
+  return link.searchParams.get("token")!;
 }
 
 async function teamWithOwner() {
@@ -58,7 +63,7 @@ Deno.test("team-invite: a new address gets auth's invite mail and joins as admin
   const mails = await mailsTo(email);
   assert.equal(mails.length, 1);
   assert.match(mails[0].subject, /eingeladen/); // the invitee's locale picks auth's German template
-  const token = await inviteTokenFromMail(mails[0]);
+  const token = await inviteTokenFromMail(mails[0], "invite");
   assert.ok(token.length >= 16);
 
   // The owner sees the pending invitation; the raw token is never stored.
@@ -96,7 +101,7 @@ Deno.test("team-invite: an existing user gets a sign-in link to the invite page"
   const mails = await mailsTo(existing.user.email!);
   assert.equal(mails.length, 1);
   assert.doesNotMatch(mails[0].subject, /invited/i);
-  const token = await inviteTokenFromMail(mails[0]);
+  const token = await inviteTokenFromMail(mails[0], "magiclink");
   const { data: shown } = await existing.client.rpc("get_invitation", { token });
   assert.equal((shown as { team_id: string; role: string }[])[0].team_id, teamId);
   assert.equal((shown as { role: string }[])[0].role, "owner");

@@ -3892,6 +3892,17 @@ begin
   if old_plan = admin_set_team_plan.plan_id then
     return;
   end if;
+  -- A team paying through Stripe changes plan there (its customer portal, or Stripe's dashboard):
+  -- moving it here would leave Stripe charging for the old plan, and Stripe's next event would
+  -- move it back. Teams without a live Stripe subscription move freely.
+  if exists (
+    select 1 from public.subscriptions s
+    where s.team_id = admin_set_team_plan.team_id and s.stripe_subscription_id is not null
+      and s.status in ('active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused')
+  ) then
+    raise exception 'This team pays through Stripe: change or cancel its subscription in Stripe first'
+      using errcode = 'PT409', hint = 'stripe_subscription';
+  end if;
   update public.teams t set plan_id = admin_set_team_plan.plan_id where t.id = admin_set_team_plan.team_id;
   perform private.log_admin_action('team.plan_change', 'team', admin_set_team_plan.team_id::text,
     jsonb_build_object('plan_id', old_plan), jsonb_build_object('plan_id', admin_set_team_plan.plan_id));

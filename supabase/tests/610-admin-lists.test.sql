@@ -4,7 +4,7 @@
 -- stable (no row twice, none lost, ties broken by id), search, filters and sorting work, and
 -- the actions change what they say and write the audit log.
 begin;
-select plan(111);
+select plan(113);
 select tests.create_team_fixture();
 select tests.create_anonymous_user('visitor');
 
@@ -171,6 +171,15 @@ select is((select jsonb_build_object('actor', actor_id, 'before', before, 'after
   'the move is in the audit log: who, before, after');
 select throws_ok($$ select public.admin_set_team_plan(tests.team_id('team-a'), 'platinum') $$, '22023', 'No plan with this id', 'an unknown plan is a 400');
 select throws_ok($$ select public.admin_set_team_plan(gen_random_uuid(), 'pro') $$, 'PT404', 'No team with this id', 'an unknown team is a 404');
+reset role;
+update public.subscriptions set stripe_customer_id = 'cus_t', stripe_subscription_id = 'sub_t', status = 'active'
+  where team_id = tests.team_id('team-b');
+select tests.authenticate_as('platform');
+select throws_ok($$ select public.admin_set_team_plan(tests.team_id('team-b'), 'business') $$, 'PT409',
+  'This team pays through Stripe: change or cancel its subscription in Stripe first',
+  'a team paying through Stripe is not moved here (Stripe would keep charging the old plan)');
+select is((select plan_id from public.teams where id = tests.team_id('team-b')), (select plan_id from public.subscriptions where team_id = tests.team_id('team-b')),
+  'and stays on its plan');
 
 select lives_ok($$ select public.admin_unlist_bot(tests.bot_id('A gallery')) $$, 'the administrator unlists a gallery bot');
 select is((select gallery_listed from public.admin_list_bots(search => 'A gallery')), false, 'it is no longer listed');

@@ -196,6 +196,7 @@ const BY_CODE: Record<string, string> = {
   invalid_settings: "error.job.invalidSettings",
   // billing: a plan's limit (PT402, hint plan_limit), the chat's monthly quota, the billing function
   plan_limit: "billing.error.planLimit",
+  stripe_subscription: "error.admin.stripeSubscription",
   PT402: "billing.error.planLimit",
   quota_exceeded: "billing.error.quotaExceeded",
   payments_not_configured: "billing.notConfigured",

@@ -192,6 +192,21 @@ describe("auth journeys in Chromium", () => {
       await page.waitForURL(new RegExp(`${prefix}/app/bots$`));
       await page.getByTestId("account-menu").getByText(name).waitFor();
 
+      // Signing up again with the same address (another browser): the screen says what it says to
+      // everyone, and the address's owner gets "you already have an account" in their language.
+      const again = await browser.newContext();
+      const againPage = await again.newPage();
+      await againPage.goto(`${app.appUrl}${prefix}/app/auth/register`);
+      await dismissConsent(againPage, t);
+      await againPage.locator("input[name=name]").fill(name);
+      await againPage.locator("input[name=email]").fill(email);
+      await againPage.locator("input[name=password]").fill("third-pass-789");
+      await submit(againPage);
+      await see(againPage, t("auth.register.checkInboxTitle"));
+      const notice = await app.waitForMail(email, code === "de" ? /bereits ein Parley-Konto/ : /already have a Parley account/);
+      assert.match(app.linkIn(notice, /\/app\/auth\/forgotten-password$/), new RegExp(`${prefix}/app/auth/forgotten-password$`));
+      await again.close();
+
       // Only the expected 400s of the wrong-password attempts (and, in German, the 403 of the
       // wrong code) reach the console.
       assert.deepEqual(

@@ -3107,6 +3107,24 @@ $function$;
 comment on function public.accept_invitation(token text) is 'Joins the team of the invitation for the signed-in user whose email it was sent to. Returns the team id.';
 -- execute: authenticated; service_role
 
+-- public.account_notice_recipient(email text)
+CREATE OR REPLACE FUNCTION public.account_notice_recipient(email text)
+ RETURNS TABLE(user_id uuid, locale text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select u.id, nullif(u.raw_user_meta_data ->> 'locale', '')
+  from auth.users u
+  where lower(u.email) = lower(btrim(account_notice_recipient.email))
+    and u.email_confirmed_at is not null
+    and u.deleted_at is null
+    and not coalesce(u.is_anonymous, false)
+  limit 1;
+$function$;
+comment on function public.account_notice_recipient(email text) is 'Service role only: the confirmed account with this e-mail address and its interface language, null when none is stored (account-notice).';
+-- execute: service_role
+
 -- public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[])
 CREATE OR REPLACE FUNCTION public.add_test_case_from_message(message_id uuid, expected_answer text DEFAULT NULL::text, tags text[] DEFAULT '{}'::text[])
  RETURNS uuid

@@ -20,7 +20,7 @@ select is(
    where n.nspname = 'public' and p.prosecdef
      and p.proname not in ('accept_invitation', 'get_invitation', 'get_team_members', 'get_public_bot', 'gallery_bots', 'is_platform_admin', 'set_bot_password',
                            'check_bot_password', 'set_team_provider_key', 'remove_team_provider_key', 'list_team_provider_keys',
-                           'match_chunks', 'issue_chat_turn_pass')
+                           'match_chunks', 'issue_chat_turn_pass', 'account_notice_recipient')
      -- the admin area reads and acts through security-definer functions that check is_platform_admin()
      and p.proname not like 'admin\_%'),
   0, 'public RPCs are security invoker except the few that must not be (and the admin area''s admin_*)');

@@ -2284,6 +2284,13 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { token: string }; Returns: string };
+      account_notice_recipient: {
+        Args: { email: string };
+        Returns: {
+          locale: string;
+          user_id: string;
+        }[];
+      };
       add_test_case_from_message: {
         Args: { expected_answer?: string; message_id: string; tags?: string[] };
         Returns: string;

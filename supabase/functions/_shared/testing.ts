@@ -33,6 +33,22 @@ export function serviceClient(): SupabaseClient {
   return createClient(stack.url, stack.serviceRoleKey, { auth: noSession });
 }
 
+/** A message in the stack's dev mailbox (/mail/api/messages). */
+export interface MailboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** The dev mailbox's messages to an address, newest first. */
+export async function mailsTo(email: string): Promise<MailboxMessage[]> {
+  const res = await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
+  if (res.status !== 200) throw new Error(`mailbox: ${res.status}`);
+  return await res.json();
+}
+
 /** A private address for one test's client (10.x.y.z). */
 export function testIp(): string {
   const n = () => Math.floor(Math.random() * 250) + 1;

@@ -2,22 +2,9 @@
 // `team-invite`, the mail arrives through auth's mail path in the dev mailbox with a link
 // that lands on the invite page, and the invitee accepts with their own session.
 import assert from "node:assert/strict";
-import { anonClient, callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+import { anonClient, callFunction, mailsTo, serviceClient, signedInUser, stack, type MailboxMessage } from "../_shared/testing.ts";
 import { createTeam, signedInUser as visitorWithToken } from "../chat/test-helpers.ts";
 
-interface Mail {
-  id: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-}
-
-async function mailsTo(email: string): Promise<Mail[]> {
-  const res = await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
-  assert.equal(res.status, 200);
-  return await res.json();
-}
 
 async function invite(token: string, body: unknown) {
   const res = await callFunction("team-invite", {
@@ -34,7 +21,7 @@ async function invite(token: string, body: unknown) {
  * the page verifies the hash in any browser): its invitation token, after checking that the hash
  * signs the invitee in as `type` says.
  */
-async function inviteTokenFromMail(mail: Mail, type: "invite" | "magiclink"): Promise<string> {
+async function inviteTokenFromMail(mail: MailboxMessage, type: "invite" | "magiclink"): Promise<string> {
   const raw = /https?:\/\/[^\s"'<>()]+\/app\/auth\/invite\?token=[^\s"'<>()#]+#token_hash=[0-9a-z_]+&(?:amp;)?type=[a-z]+/.exec(mail.text || mail.html)?.[0];
   assert.ok(raw, `no invite link in ${mail.subject}`);
   const link = new URL(raw.replaceAll("&amp;", "&"));

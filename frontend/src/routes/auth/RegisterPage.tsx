@@ -2,6 +2,7 @@
 // `locale`, so auth emails come in it). Then "check your inbox", or straight on when the
 // project does not require confirmation.
 import { EmailCodeForm } from "../../features/auth/EmailCodeForm";
+import { isExistingAccountAnswer, sendAccountNotice } from "../../data/auth/account-notice";
 import { useRef, useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
@@ -71,7 +72,11 @@ export default function RegisterPage() {
         return;
       }
       if (data.session) navigate(target, { replace: true });
-      else setSentTo(email.trim());
+      else {
+        // An existing account: its owner is told by e-mail (never here); a failure changes nothing on screen.
+        if (isExistingAccountAnswer(data.user)) void sendAccountNotice(email.trim(), language).catch(() => undefined);
+        setSentTo(email.trim());
+      }
     } catch (err) {
       setFailure(toFailure(err));
     } finally {

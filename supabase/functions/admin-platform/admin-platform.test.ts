@@ -1,5 +1,6 @@
 // admin-platform: only platform administrators learn which providers have platform keys, and
-// never the keys; the engine skips power-ups of a type an administrator turned off.
+// never the keys; the engine skips power-ups of a type an administrator turned off, and the
+// channel receivers refuse channels of such a type.
 import assert from "node:assert/strict";
 import { callFunction, stack } from "../_shared/testing.ts";
 import { createBot, seededPlatformAdmin, signedInUser } from "../chat/test-helpers.ts";
@@ -61,4 +62,29 @@ Deno.test("engine: power-ups of a type an administrator turned off are not offer
     assert.equal(on.error, null);
   }
   assert.ok((await events(botId, "can I book a demo", crypto.randomUUID())).some((e) => e.event === "link"), "offered again once the type is back on");
+});
+
+Deno.test("channels: a channel that was on stops answering while an administrator has its type turned off", async () => {
+  const { botId } = await createBot({ chunks: [{ title: "Hours", content: "We are open from nine to five." }] });
+  const added = await serviceClient().from("channels").insert({ bot_id: botId, type: "telegram", name: "Telegram", enabled: true }).select("id").single();
+  assert.equal(added.error, null);
+  const deliver = async () => {
+    const res = await fetch(`${stack.url}/functions/v1/channels/${added.data!.id}/telegram`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ update_id: 1, message: { message_id: 1, chat: { id: 5, type: "private" }, from: { id: 5 }, text: "hi" } }),
+    });
+    const body = await res.json().catch(() => ({}));
+    return { status: res.status, code: (body as { error?: { code?: string } }).error?.code };
+  };
+  const before = await deliver();
+  assert.notEqual(before.code, "channel_disabled", "the channel is on");
+  const admin = await seededPlatformAdmin();
+  assert.equal((await admin.client.rpc("admin_set_feature_enabled", { kind: "channel", type: "telegram", enabled: false })).error, null);
+  try {
+    assert.deepEqual(await deliver(), { status: 403, code: "channel_disabled" }, "refused while the type is off");
+  } finally {
+    assert.equal((await admin.client.rpc("admin_set_feature_enabled", { kind: "channel", type: "telegram", enabled: true })).error, null);
+  }
+  assert.notEqual((await deliver()).code, "channel_disabled", "answers again once the type is back on");
 });

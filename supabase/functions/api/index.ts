@@ -8,6 +8,7 @@
 // `<key id>:<conversation id>`, so a conversation continues by id only with the key that
 // started it. JSON by default; Server-Sent Events (meta, token, sources, done | error,
 // the web chat's events) with `Accept: text/event-stream` or `stream: true`.
+import { isTypeTurnedOff } from "../_shared/platform-features.ts";
 import { createServiceClient } from "../_shared/clients.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
@@ -95,6 +96,9 @@ Deno.serve(
     if (channels.error) throw new Error(`api channel: ${channels.error.message}`);
     if (channels.data.length && !channels.data.some((c) => c.enabled)) {
       throw channelHttpError(403, "channel_disabled", "The bot's HTTP API is turned off");
+    }
+    if (await isTypeTurnedOff(service, "channel", "api")) {
+      throw channelHttpError(403, "channel_disabled", "The HTTP API is turned off on this platform");
     }
     const apiChannel = channels.data.find((c) => c.enabled) ?? null;
 

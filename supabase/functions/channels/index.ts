@@ -9,6 +9,7 @@
 //   one address (default 1200) 429 — none of them is ever answered.
 // A verified message is acknowledged at once (Slack wants 3 s, Discord a deferred
 // response) and answered after, through the answering engine as a channel chat.
+import { isTypeTurnedOff } from "../_shared/platform-features.ts";
 import { createServiceClient } from "../_shared/clients.ts";
 import { clientIp, handler, HttpError, httpErrorResponse, json, readBoundedText } from "../_shared/http.ts";
 import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
@@ -118,6 +119,9 @@ Deno.serve(
     const channel = await loadChannel(service, channelId);
     if (!channel || channel.type !== platform) throw channelHttpError(404, "channel_not_found", "No channel here");
     if (!channel.enabled) throw channelHttpError(403, "channel_disabled", "This channel is turned off");
+    if (await isTypeTurnedOff(service, "channel", channel.type)) {
+      throw channelHttpError(403, "channel_disabled", "This kind of channel is turned off on this platform");
+    }
 
     try {
       if (oauth) {

@@ -21,6 +21,11 @@ export interface MailResult {
   skipped?: "mail_not_configured" | "no_recipients";
 }
 
+/** Whether the functions have an SMTP server to send through (PARLEY_SMTP_HOST). */
+export function mailConfigured(): boolean {
+  return !!Deno.env.get("PARLEY_SMTP_HOST");
+}
+
 export async function sendMail(mail: Mail): Promise<MailResult> {
   const to = [...new Set(mail.to.filter((a) => a.includes("@")))];
   if (to.length === 0) return { sent: 0, skipped: "no_recipients" };

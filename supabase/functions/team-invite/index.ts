@@ -6,6 +6,9 @@
 //   - no account yet: auth.admin.inviteUserByEmail (an "invite" mail that sets up the account),
 //   - an existing account: a sign-in link (signInWithOtp, shouldCreateUser false).
 // Both land on <site>/<lang>/app/auth/invite?token=..., where the invitee accepts.
+// Where the functions have SMTP (PARLEY_SMTP_*; the local stack always), the links come from
+// auth.admin.generateLink and Parley sends its own e-mail instead, naming who invited and to
+// which team, in the invitee's language when their account has one (else the inviter's).
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { env } from "../_shared/env.ts";
@@ -13,6 +16,8 @@ import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { LOCALES, type TeamInviteAnswer, type TeamInviteRequest } from "../_shared/contracts/team-invite.ts";
 import { dbFailure, isUnavailable } from "../_shared/db.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
+import { mailConfigured, sendMail } from "../_shared/mail.ts";
+import { invitationMail } from "./messages.ts";
 
 const bodySchema = z
   .object({
@@ -59,27 +64,61 @@ Deno.serve(
     const { team_id, email, role, locale } = parsed.data;
 
     // handler() verified the JWT (caller.ts); an anon key or a guest session has no team to invite to.
-    if ((await callerClaims(req)).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
+    const claims = await callerClaims(req);
+    if (claims.role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
     const caller = createUserClient(req);
     const invited = await caller.rpc("invite_team_member", { team_id, email, role });
     if (invited.error) throw rpcError(invited.error);
     const token = invited.data as string;
-    const redirectTo = inviteUrl(env.siteUrl, locale, token);
 
     const service = createServiceClient();
-    const invite = await service.auth.admin.inviteUserByEmail(email, { redirectTo, data: { locale } });
+    // The e-mail is in the invitee's language when their account has one, else the inviter's.
+    const known = await service.rpc("account_notice_recipient", { email });
+    const mailLocale = LOCALES.find((l) => l === known.data?.[0]?.locale) ?? locale;
+    const redirectTo = inviteUrl(env.siteUrl, mailLocale, token);
+
     let delivery: "invite" | "sign_in_link" = "invite";
-    if (invite.error) {
-      const code = (invite.error as { code?: string }).code;
-      if (code !== "email_exists" && invite.error.status !== 422) throw mailError(invite.error);
-      // Already has an account: a sign-in link that lands on the same invite page.
-      delivery = "sign_in_link";
-      const otp = await service.auth.signInWithOtp({ email, options: { shouldCreateUser: false, emailRedirectTo: redirectTo } });
-      if (otp.error) throw mailError(otp.error);
+    if (mailConfigured()) {
+      // Parley's own e-mail, naming who invited and to which team. Its link carries the token
+      // hash to the invite page (verified there, so it works on any device).
+      let link = await service.auth.admin.generateLink({ type: "invite", email, options: { redirectTo, data: { locale: mailLocale } } });
+      if (link.error) {
+        if (!isExistingAccount(link.error)) throw mailError(link.error);
+        delivery = "sign_in_link";
+        link = await service.auth.admin.generateLink({ type: "magiclink", email, options: { redirectTo } });
+        if (link.error) throw mailError(link.error);
+      }
+      const hashed = link.data.properties?.hashed_token;
+      if (!hashed) throw new Error("invite mail: auth returned no token hash");
+      const [team, profile] = await Promise.all([
+        caller.from("teams").select("name").eq("id", team_id).maybeSingle(),
+        caller.from("profiles").select("display_name").eq("id", claims.userId!).maybeSingle(),
+      ]);
+      const inviterEmail = (await service.auth.admin.getUserById(claims.userId!)).data.user?.email ?? "";
+      const inviter = profile.data?.display_name?.trim() ? `${profile.data.display_name.trim()} (${inviterEmail})` : inviterEmail;
+      const url = `${redirectTo}#token_hash=${encodeURIComponent(hashed)}&type=${delivery === "invite" ? "invite" : "magiclink"}`;
+      await sendMail({
+        to: [email],
+        ...invitationMail(mailLocale, { inviter, team: team.data?.name ?? "", role, link: url, existingAccount: delivery === "sign_in_link" }),
+      });
+    } else {
+      // No SMTP for the functions: auth's own e-mails (the project's templates) carry the link.
+      const invite = await service.auth.admin.inviteUserByEmail(email, { redirectTo, data: { locale: mailLocale } });
+      if (invite.error) {
+        if (!isExistingAccount(invite.error)) throw mailError(invite.error);
+        // Already has an account: a sign-in link that lands on the same invite page.
+        delivery = "sign_in_link";
+        const otp = await service.auth.signInWithOtp({ email, options: { shouldCreateUser: false, emailRedirectTo: redirectTo } });
+        if (otp.error) throw mailError(otp.error);
+      }
     }
     return json(200, { ok: true, email, role, delivery } satisfies TeamInviteAnswer);
   }, { verifyCaller: requireVerifiedCaller }),
 );
+
+function isExistingAccount(error: { status?: number; code?: string }): boolean {
+  return error.code === "email_exists" || error.status === 422;
+}
 
 function mailError(error: { status?: number; code?: string; message: string }): Error {
   if (error.status === 429) {

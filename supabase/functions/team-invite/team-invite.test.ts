@@ -35,13 +35,15 @@ async function inviteTokenFromMail(mail: MailboxMessage, type: "invite" | "magic
 
 async function teamWithOwner() {
   const owner = await signedInUser();
-  const { data: team, error } = await owner.client.rpc("create_team", { name: `Invite test ${crypto.randomUUID().slice(0, 8)}` });
+  assert.equal((await owner.client.from("profiles").update({ display_name: "Olga Owner" }).eq("id", owner.user.id)).error, null);
+  const teamName = `Invite test ${crypto.randomUUID().slice(0, 8)}`;
+  const { data: team, error } = await owner.client.rpc("create_team", { name: teamName });
   assert.equal(error, null);
-  return { owner, teamId: (team as { id: string }).id };
+  return { owner, teamId: (team as { id: string }).id, teamName };
 }
 
-Deno.test("team-invite: a new address gets auth's invite mail and joins as admin after accepting", async () => {
-  const { owner, teamId } = await teamWithOwner();
+Deno.test("team-invite: a new address gets the invitation e-mail naming inviter and team, and joins as admin after accepting", async () => {
+  const { owner, teamId, teamName } = await teamWithOwner();
   const email = `new-${crypto.randomUUID()}@parley.test`;
   const res = await invite(owner.token, { team_id: teamId, email: email.toUpperCase(), locale: "de" });
   assert.equal(res.status, 200);
@@ -49,7 +51,9 @@ Deno.test("team-invite: a new address gets auth's invite mail and joins as admin
 
   const mails = await mailsTo(email);
   assert.equal(mails.length, 1);
-  assert.match(mails[0].subject, /eingeladen/); // the invitee's locale picks auth's German template
+  // A new address: the inviter's language; the e-mail names who invited and to which team.
+  assert.equal(mails[0].subject, `Olga Owner (${owner.user.email}) hat Sie zu „${teamName}“ bei Parley eingeladen`);
+  assert.match(mails[0].text, /als Administrator beizutreten/);
   const token = await inviteTokenFromMail(mails[0], "invite");
   assert.ok(token.length >= 16);
 
@@ -79,15 +83,19 @@ Deno.test("team-invite: a new address gets auth's invite mail and joins as admin
   assert.ok(again.error, "a token works once");
 });
 
-Deno.test("team-invite: an existing user gets a sign-in link to the invite page", async () => {
-  const { owner, teamId } = await teamWithOwner();
+Deno.test("team-invite: an existing user gets a sign-in link to the invite page, in their own language", async () => {
+  const { owner, teamId, teamName } = await teamWithOwner();
   const existing = await signedInUser();
-  const res = await invite(owner.token, { team_id: teamId, email: existing.user.email, role: "owner" });
+  // The invitee's own language wins over the inviter's.
+  assert.equal((await serviceClient().auth.admin.updateUserById(existing.user.id, { user_metadata: { locale: "pl" } })).error, null);
+  const res = await invite(owner.token, { team_id: teamId, email: existing.user.email, role: "owner", locale: "de" });
   assert.equal(res.status, 200);
   assert.equal(res.json.delivery, "sign_in_link");
   const mails = await mailsTo(existing.user.email!);
   assert.equal(mails.length, 1);
-  assert.doesNotMatch(mails[0].subject, /invited/i);
+  assert.equal(mails[0].subject, `Olga Owner (${owner.user.email}) zaprasza Cię do zespołu „${teamName}” w Parley`);
+  assert.match(mails[0].text, /w roli: właściciel/);
+  assert.match(mails[0].text, /\/pl\/app\/auth\/invite\?token=/, "the invite page in the invitee's language");
   const token = await inviteTokenFromMail(mails[0], "magiclink");
   const { data: shown } = await existing.client.rpc("get_invitation", { token });
   assert.equal((shown as { team_id: string; role: string }[])[0].team_id, teamId);

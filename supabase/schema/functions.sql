@@ -820,6 +820,21 @@ end;
 $function$;
 -- execute: public
 
+-- private.enforce_member_limit_on_invitation()
+CREATE OR REPLACE FUNCTION private.enforce_member_limit_on_invitation()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.check_plan_limit(new.team_id, 'members', 1);
+  return new;
+end;
+$function$;
+comment on function private.enforce_member_limit_on_invitation() is 'Trigger: an invitation to a team already at its plan''s member limit is refused (PT402).';
+-- execute: owner only
+
 -- private.enforce_plan_limits()
 CREATE OR REPLACE FUNCTION private.enforce_plan_limits()
  RETURNS trigger

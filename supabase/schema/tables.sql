@@ -1050,6 +1050,7 @@ alter table public.team_invitations add constraint team_invitations_token_hash_c
 alter table public.team_invitations add constraint team_invitations_token_hash_key UNIQUE (token_hash);
 CREATE INDEX team_invitations_email_idx ON public.team_invitations USING btree (email);
 CREATE INDEX team_invitations_team_id_idx ON public.team_invitations USING btree (team_id);
+CREATE TRIGGER enforce_member_limit_on_invitation BEFORE INSERT ON public.team_invitations FOR EACH ROW EXECUTE FUNCTION private.enforce_member_limit_on_invitation();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select; authenticated: delete, insert, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 

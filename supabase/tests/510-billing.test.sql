@@ -3,7 +3,7 @@
 -- path: the owner and an admin (the app and the REST API), the service role (edge functions),
 -- security-definer RPCs (invitations), and the chat turn (open_chat_turn) for the monthly quota.
 begin;
-select plan(87);
+select plan(88);
 select tests.create_team_fixture();
 
 -- The error a statement raises, as 'code|hint|detail' (null when it succeeds).
@@ -158,7 +158,15 @@ select is(pg_temp.plan_error($$ insert into public.power_ups (bot_id, type, name
 create temp table tokens (token text);
 grant all on tokens to authenticated;
 select tests.authenticate_as('owner');
+select is(pg_temp.plan_error($$ select public.invite_team_member(tests.team_id('team-a'), 'stranger@test.parley.local', 'admin') $$),
+  'PT402|plan_limit|members', 'inviting beyond the members limit is refused when the invitation is made');
+-- An invitation made while there was room (the plan shrank since) still cannot be accepted.
+reset role;
+update public.plans set members = 3 where id = 'tiny';
+select tests.authenticate_as('owner');
 insert into tokens select public.invite_team_member(tests.team_id('team-a'), 'stranger@test.parley.local', 'admin');
+reset role;
+update public.plans set members = 2 where id = 'tiny';
 select tests.authenticate_as('stranger');
 select is(pg_temp.plan_error($$ select public.accept_invitation((select token from tokens)) $$),
   'PT402|plan_limit|members', 'accepting an invitation beyond the members limit is refused');

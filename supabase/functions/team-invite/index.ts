@@ -35,7 +35,7 @@ function inviteUrl(siteUrl: string, locale: string, token: string): string {
 }
 
 // PostgREST carries the SQLSTATE the RPC raised; map the ones invite_team_member uses.
-function rpcError(error: { code?: string; message: string }): Error {
+function rpcError(error: { code?: string; message: string; details?: string | null }): Error {
   if (isUnavailable(error)) return dbFailure(error, "invite_team_member");
   switch (error.code) {
     case "42501":
@@ -46,6 +46,9 @@ function rpcError(error: { code?: string; message: string }): Error {
     case "PT404":
     case "P0002":
       return new HttpError(404, "not_found", error.message);
+    case "PT402":
+      // The team has as many members as its plan allows (billing): the limit's name in details.
+      return new HttpError(402, "plan_limit", error.message, error.details ?? "members");
     case "PGRST301":
     case "PGRST302":
       return new HttpError(401, "session_required", "Your session is not valid. Sign in again.");

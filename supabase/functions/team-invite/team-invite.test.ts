@@ -146,3 +146,25 @@ async function signedInAs(email: string) {
   assert.equal(error, null);
   return client;
 }
+
+Deno.test("team-invite: a team with as many members as its plan allows cannot invite (402 plan_limit, members)", async () => {
+  const { owner, teamId } = await teamWithOwner();
+  // A one-member plan for this team (the service role sets plans and a team's plan).
+  const plan = `solo-${crypto.randomUUID().slice(0, 8)}`;
+  const names = Object.fromEntries(["en", "de", "es", "fr", "it", "jp", "cn", "el", "pl", "nl"].map((l) => [l, "Solo"]));
+  assert.equal((await serviceClient().from("plans").insert({ id: plan, name: names, chat_requests_per_minute: 60, members: 1 })).error, null);
+  try {
+    assert.equal((await serviceClient().from("teams").update({ plan_id: plan }).eq("id", teamId)).error, null);
+    const email = `full-${crypto.randomUUID()}@parley.test`;
+    const res = await invite(owner.token, { team_id: teamId, email });
+    assert.equal(res.status, 402);
+    assert.equal(res.json.error.code, "plan_limit");
+    assert.equal(res.json.error.details, "members");
+    assert.deepEqual(await mailsTo(email), [], "nothing is sent");
+  } finally {
+    // Other suites read the plans table (pricing, billing): leave it as it was.
+    await serviceClient().from("teams").update({ plan_id: "free" }).eq("id", teamId);
+    await serviceClient().from("subscriptions").update({ plan_id: "free" }).eq("team_id", teamId);
+    assert.equal((await serviceClient().from("plans").delete().eq("id", plan)).error, null);
+  }
+});

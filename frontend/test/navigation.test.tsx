@@ -12,7 +12,7 @@ import { AppProviders } from "../src/app/App";
 import { createQueryClient } from "../src/lib/queryClient";
 
 const BOT = "6f1c1a4e-9a56-4e55-8a39-0d3c3c1d9a11";
-const placeholder = () => import("../src/routes/PlaceholderPage");
+const placeholder = () => import("./RouteStub");
 
 // Guarded test routes with the placeholder screen, so these tests do not depend on the real
 // screens (and their data) that later issues register under /app, /bots and /app/admin.

@@ -62,7 +62,6 @@ const marketing = {
   galleryBot: () => import("../routes/marketing/GalleryBotPage"),
   testPage: () => import("../routes/marketing/TestPage"),
 };
-const placeholder = () => import("../routes/PlaceholderPage");
 const authPages: Record<string, () => Promise<RouteModule>> = {
   login: () => import("../routes/auth/LoginPage"),
   register: () => import("../routes/auth/RegisterPage"),
@@ -138,8 +137,10 @@ const authRoutes: RouteDef[] = [
   })),
 ];
 
-const signedIn = (id: string, path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({
-  id, path, layout: "app", guard: "auth", title, component: placeholder, ...extra,
+type Extra = Partial<RouteDef> & Pick<RouteDef, "component">;
+
+const signedIn = (id: string, path: string, title: string, extra: Extra): RouteDef => ({
+  id, path, layout: "app", guard: "auth", title, ...extra,
 });
 const BOT = { botId: "uuid" } as const;
 const DS_TABS = ["content", "general", "syncing", "scraping", "documents"] as const;
@@ -186,8 +187,8 @@ const appRoutes: RouteDef[] = [
   signedIn("app.conversations", "/app/conversations/*", "page.app.conversations.title", { layout: "app-wide", validate: { "*": "segments" }, component: () => import("../routes/app/conversations/ConversationsPage") }),
 ];
 
-const admin = (id: string, path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({
-  id, path, layout: "app-wide", guard: "admin-auth", title, component: placeholder, ...extra,
+const admin = (id: string, path: string, title: string, extra: Extra): RouteDef => ({
+  id, path, layout: "app-wide", guard: "admin-auth", title, ...extra,
 });
 
 const adminRoutes: RouteDef[] = [

@@ -213,21 +213,20 @@ export class PowerUpSession {
 
 /** The bot's enabled power-ups of types the platform has not turned off, with their secrets (service role). */
 export async function openPowerUps(service: Db, context: { botId: string; chatId: string | null; log: Logger }): Promise<PowerUpSession> {
-  const rows = must(
-    await service
+  // Types a platform administrator turned off (platform_disabled_features) are skipped, whatever
+  // each power-up's own switch says; read beside the bot's power-ups, not after them.
+  const [found, turnedOff] = await Promise.all([
+    service
       .from("power_ups")
       .select("id, bot_id, type, name, label, description, enabled, example_phrases, settings")
       .eq("bot_id", context.botId)
       .eq("enabled", true)
       .order("created_at"),
-    "power-ups",
-  ) as PowerUpRow[];
-  // Types a platform administrator turned off (platform_disabled_features) are skipped, whatever
-  // each power-up's own switch says.
-  const off = must(await service.from("platform_disabled_features").select("type").eq("kind", "power_up"), "disabled power-up types");
-  const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => {
-    return p !== null && !off.some((o) => o.type === p.type);
-  });
+    service.from("platform_disabled_features").select("type").eq("kind", "power_up"),
+  ]);
+  const rows = must(found, "power-ups") as PowerUpRow[];
+  const off = new Set(must(turnedOff, "disabled power-up types").map((o) => o.type));
+  const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => p !== null && !off.has(p.type));
   const secrets = new Map<string, Record<string, string>>();
   const httpIds = powerUps.filter((p) => p.type === "http").map((p) => p.id);
   if (httpIds.length) {

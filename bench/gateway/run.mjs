@@ -33,10 +33,12 @@ const admin = new pg.Client({ connectionString: stack.dbUrl });
 await admin.connect();
 const owner = (await admin.query("select id, email from auth.users where email = 'owner@parley.test'")).rows[0];
 const team = (await admin.query("select team_id from public.team_members where user_id = $1 and role = 'owner' order by created_at limit 1", [owner.id])).rows[0];
-// A realistic amount of data: 200 bots in the owner's team, 2,000 in other teams.
+// A realistic amount of data: 200 bots in the owner's team, 2,000 in other teams (on the
+// business plan, which sets no bot limit: the free plan would stop at 3).
+await admin.query("update public.teams set plan_id = 'business' where id = $1", [team.team_id]);
 await admin.query(`insert into public.bots (team_id, name, description)
   select $1, 'Bench bot ' || g, 'Benchmark bot' from generate_series(1, 200) g`, [team.team_id]);
-await admin.query(`with t as (insert into public.teams (name, slug) select 'Other ' || g, 'other-' || g from generate_series(1, 100) g returning id)
+await admin.query(`with t as (insert into public.teams (name, slug, plan_id) select 'Other ' || g, 'other-' || g, 'business' from generate_series(1, 100) g returning id)
   insert into public.bots (team_id, name) select t.id, 'Foreign bot ' || g from t, generate_series(1, 20) g`);
 await admin.query("analyze");
 await admin.end();
@@ -103,7 +105,7 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 
 if (g.rows !== d.rows) throw new Error(`row counts differ: gateway ${g.rows}, direct ${d.rows}`);
 const ratio = g.rps / d.rps;
-const result = { date: new Date().toISOString(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, seconds, concurrency, gateway_rps: Math.round(g.rps), direct_rps: Math.round(d.rps), ratio: Number(ratio.toFixed(2)), target: 0.5, met: ratio >= 0.5 };
+const result = { date: new Date().toISOString(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, seconds, concurrency, gateway_rps: Math.round(g.rps), direct_rps: Math.round(d.rps), ratio: Number(ratio.toFixed(2)), target: 0.6, met: ratio >= 0.6 };
 console.log(JSON.stringify(result, null, 2));
 fs.mkdirSync(path.join(here, "results"), { recursive: true });
 fs.writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify(result, null, 2) + "\n");

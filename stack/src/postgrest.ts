@@ -43,6 +43,9 @@ export class Postgrest {
       PGRST_DB_CHANNEL_ENABLED: "true",
       PGRST_DB_USE_LEGACY_GUCS: "false",
       PGRST_JWT_SECRET: this.o.jwtSecret,
+      // PostgREST 12 caches verified JWTs (off by default); decoding one per request is its
+      // costliest step. An hour, the longest an access token lives.
+      PGRST_JWT_CACHE_MAX_LIFETIME: "3600",
       PGRST_SERVER_HOST: "127.0.0.1",
       PGRST_SERVER_PORT: String(this.port),
       PGRST_ADMIN_SERVER_PORT: String(this.adminPort),

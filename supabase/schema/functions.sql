@@ -828,11 +828,14 @@ CREATE OR REPLACE FUNCTION private.enforce_member_limit_on_invitation()
  SET search_path TO ''
 AS $function$
 begin
-  perform private.check_plan_limit(new.team_id, 'members', 1);
+  perform private.check_plan_limit(new.team_id, 'members', 1 + (
+    select count(*) from public.team_invitations i
+    where i.team_id = new.team_id and i.accepted_at is null and i.expires_at > now() and i.email <> new.email
+  ));
   return new;
 end;
 $function$;
-comment on function private.enforce_member_limit_on_invitation() is 'Trigger: an invitation to a team already at its plan''s member limit is refused (PT402).';
+comment on function private.enforce_member_limit_on_invitation() is 'Trigger: an invitation is refused (PT402) when the members plus the open invitations (other addresses) would exceed the plan''s member limit.';
 -- execute: owner only
 
 -- private.enforce_plan_limits()

@@ -202,6 +202,23 @@ begin
 end;
 $$;
 
+-- The error a statement raises, as 'sqlstate|hint|detail' (null when it succeeds), run as the
+-- current role: for errors whose hint and detail matter (the plan limit error PT402).
+create or replace function tests.error_of(statement text)
+returns text
+language plpgsql
+as $$
+declare
+  c text; h text; d text;
+begin
+  execute statement;
+  return null;
+exception when others then
+  get stacked diagnostics c = returned_sqlstate, h = pg_exception_hint, d = pg_exception_detail;
+  return c || '|' || coalesce(h, '') || '|' || coalesce(d, '');
+end;
+$$;
+
 -- The cast: 'owner' and 'admin' of team-a; 'other' owns team-b (a member of
 -- another team); 'stranger' is signed in and in no shared team; 'platform' is a
 -- platform administrator. Bots: 'A private', 'A gallery' (public, listed),

@@ -6,20 +6,6 @@ begin;
 select plan(88);
 select tests.create_team_fixture();
 
--- The error a statement raises, as 'code|hint|detail' (null when it succeeds).
-create function pg_temp.plan_error(statement text) returns text
-language plpgsql as $$
-declare
-  c text; h text; d text;
-begin
-  execute statement;
-  return null;
-exception when others then
-  get stacked diagnostics c = returned_sqlstate, h = pg_exception_hint, d = pg_exception_detail;
-  return c || '|' || coalesce(h, '') || '|' || coalesce(d, '');
-end;
-$$;
-grant execute on function pg_temp.plan_error(text) to anon, authenticated, service_role;
 
 select tests.rls_enabled('public', 'subscriptions');
 select tests.rls_enabled('public', 'invoices');
@@ -90,25 +76,25 @@ update public.teams set plan_id = 'tiny' where id = tests.team_id('team-a');
 -- bots
 select tests.authenticate_as('owner');
 select lives_ok($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fourth') $$, 'the owner creates a 4th bot on a 4-bot plan');
-select is(pg_temp.plan_error($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
+select is(tests.error_of($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
   'PT402|plan_limit|bots', 'the 5th bot is refused with PT402, hint plan_limit, detail bots (owner)');
 select throws_ok($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$,
   'PT402', 'The Tiny plan allows 4 bots. Upgrade for more.', 'the message names the plan and the limit');
 select tests.authenticate_as('admin');
-select is(pg_temp.plan_error($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
+select is(tests.error_of($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
   'PT402|plan_limit|bots', 'an admin gets the same refusal');
 select tests.authenticate_as_service_role();
-select is(pg_temp.plan_error($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
+select is(tests.error_of($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
   'PT402|plan_limit|bots', 'the service role (edge functions) gets the same refusal');
 reset role;
-select is(pg_temp.plan_error($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
+select is(tests.error_of($$ insert into public.bots (team_id, name) values (tests.team_id('team-a'), 'Fifth') $$),
   'PT402|plan_limit|bots', 'and so does security-definer code (the owner role)');
 select tests.authenticate_as('other');
 select lives_ok($$ insert into public.bots (team_id, name) values (tests.team_id('team-b'), 'B second') $$, 'another team on its own plan is not affected');
 
 -- powered by
 select tests.authenticate_as('owner');
-select is(pg_temp.plan_error($$ update public.bots set show_powered_by = false where id = tests.bot_id('A gallery') $$),
+select is(tests.error_of($$ update public.bots set show_powered_by = false where id = tests.bot_id('A gallery') $$),
   'PT402|plan_limit|powered_by_removable', 'hiding "powered by" is refused where the plan does not allow it');
 select lives_ok($$ update public.bots set description = 'still editable' where id = tests.bot_id('A gallery') $$,
   'other edits of a bot within the limit go through');
@@ -117,20 +103,20 @@ select lives_ok($$ update public.bots set description = 'still editable' where i
 select tests.authenticate_as('admin');
 select lives_ok($$ insert into public.data_sources (bot_id, type, name, settings) values (tests.bot_id('A private'), 'text', 'One', '{"text":"x"}') $$,
   'an admin adds the first data source');
-select is(pg_temp.plan_error($$ insert into public.data_sources (bot_id, type, name, settings) values (tests.bot_id('A gallery'), 'text', 'Two', '{"text":"x"}') $$),
+select is(tests.error_of($$ insert into public.data_sources (bot_id, type, name, settings) values (tests.bot_id('A gallery'), 'text', 'Two', '{"text":"x"}') $$),
   'PT402|plan_limit|data_sources', 'the second data source of the team is refused (admin)');
 select tests.authenticate_as_service_role();
-select is(pg_temp.plan_error($$ insert into public.data_sources (bot_id, type, name, settings) values (tests.bot_id('A gallery'), 'text', 'Two', '{"text":"x"}') $$),
+select is(tests.error_of($$ insert into public.data_sources (bot_id, type, name, settings) values (tests.bot_id('A gallery'), 'text', 'Two', '{"text":"x"}') $$),
   'PT402|plan_limit|data_sources', 'and through the service role');
 
 -- stored characters (ingest writes documents as the service role)
 select lives_ok($$ insert into public.documents (data_source_id, bot_id, url, content)
   select d.id, d.bot_id, 'doc-1', repeat('a', 60) from public.data_sources d where d.name = 'One' and d.bot_id = tests.bot_id('A private') $$,
   'a 60-character document fits in 100');
-select is(pg_temp.plan_error($$ insert into public.documents (data_source_id, bot_id, url, content)
+select is(tests.error_of($$ insert into public.documents (data_source_id, bot_id, url, content)
   select d.id, d.bot_id, 'doc-2', repeat('b', 50) from public.data_sources d where d.name = 'One' and d.bot_id = tests.bot_id('A private') $$),
   'PT402|plan_limit|stored_characters', 'a document that would go over the stored characters is refused');
-select is(pg_temp.plan_error($$ update public.documents set content = repeat('c', 101) where url = 'doc-1' $$),
+select is(tests.error_of($$ update public.documents set content = repeat('c', 101) where url = 'doc-1' $$),
   'PT402|plan_limit|stored_characters', 'so is growing a document over the limit');
 select lives_ok($$ update public.documents set content = repeat('c', 10) where url = 'doc-1' $$, 'shrinking one is fine');
 
@@ -138,12 +124,12 @@ select lives_ok($$ update public.documents set content = repeat('c', 10) where u
 select tests.authenticate_as('admin');
 select lives_ok($$ insert into public.channels (bot_id, type, name) values (tests.bot_id('A private'), 'slack', 'Slack') $$,
   'an admin adds one channel besides the web channels');
-select is(pg_temp.plan_error($$ insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'telegram', 'Telegram') $$),
+select is(tests.error_of($$ insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'telegram', 'Telegram') $$),
   'PT402|plan_limit|channels', 'the second channel is refused');
 select tests.authenticate_as('owner');
-select is(pg_temp.plan_error($$ insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'api', 'API') $$),
+select is(tests.error_of($$ insert into public.channels (bot_id, type, name) values (tests.bot_id('A gallery'), 'api', 'API') $$),
   'PT402|plan_limit|api_access', 'an API channel is refused on a plan without API access');
-select is(pg_temp.plan_error($$ select * from public.create_api_key(tests.bot_id('A gallery'), 'key') $$),
+select is(tests.error_of($$ select * from public.create_api_key(tests.bot_id('A gallery'), 'key') $$),
   'PT402|plan_limit|api_access', 'so is an API key (create_api_key)');
 select is((select count(*)::int from public.channels where type = 'web' and bot_id = tests.bot_id('Fourth')), 1,
   'every bot still gets its web channel (not counted)');
@@ -151,14 +137,14 @@ select is((select count(*)::int from public.channels where type = 'web' and bot_
 -- power-ups
 select tests.authenticate_as('admin');
 select lives_ok($$ insert into public.power_ups (bot_id, type, name) values (tests.bot_id('A private'), 'handoff', 'human') $$, 'the first power-up');
-select is(pg_temp.plan_error($$ insert into public.power_ups (bot_id, type, name) values (tests.bot_id('A gallery'), 'handoff', 'human') $$),
+select is(tests.error_of($$ insert into public.power_ups (bot_id, type, name) values (tests.bot_id('A gallery'), 'handoff', 'human') $$),
   'PT402|plan_limit|power_ups', 'the second power-up is refused');
 
 -- members: invitations are accepted through a security-definer RPC
 create temp table tokens (token text);
 grant all on tokens to authenticated;
 select tests.authenticate_as('owner');
-select is(pg_temp.plan_error($$ select public.invite_team_member(tests.team_id('team-a'), 'stranger@test.parley.local', 'admin') $$),
+select is(tests.error_of($$ select public.invite_team_member(tests.team_id('team-a'), 'stranger@test.parley.local', 'admin') $$),
   'PT402|plan_limit|members', 'inviting beyond the members limit is refused when the invitation is made');
 -- An invitation made while there was room (the plan shrank since) still cannot be accepted.
 reset role;
@@ -168,19 +154,19 @@ insert into tokens select public.invite_team_member(tests.team_id('team-a'), 'st
 reset role;
 update public.plans set members = 2 where id = 'tiny';
 select tests.authenticate_as('stranger');
-select is(pg_temp.plan_error($$ select public.accept_invitation((select token from tokens)) $$),
+select is(tests.error_of($$ select public.accept_invitation((select token from tokens)) $$),
   'PT402|plan_limit|members', 'accepting an invitation beyond the members limit is refused');
 select tests.authenticate_as_service_role();
 select lives_ok($$ insert into public.team_members (team_id, user_id) values (tests.team_id('team-a'), tests.get_supabase_uid('admin'))
   on conflict (team_id, user_id) do nothing $$, 'adding an existing member is not refused by the limit');
-select is(pg_temp.plan_error($$ insert into public.team_members (team_id, user_id) values (tests.team_id('team-a'), tests.get_supabase_uid('stranger')) $$),
+select is(tests.error_of($$ insert into public.team_members (team_id, user_id) values (tests.team_id('team-a'), tests.get_supabase_uid('stranger')) $$),
   'PT402|plan_limit|members', 'the service role cannot add a member beyond the limit either');
 
 -- test runs a month
 create temp table runs (id uuid);
 grant all on runs to service_role;
 select lives_ok($$ insert into public.test_runs (bot_id, trigger, status) values (tests.bot_id('A private'), 'manual', 'succeeded') $$, 'the first test run this month');
-select is(pg_temp.plan_error($$ insert into public.test_runs (bot_id, trigger) values (tests.bot_id('A gallery'), 'manual') $$),
+select is(tests.error_of($$ insert into public.test_runs (bot_id, trigger) values (tests.bot_id('A gallery'), 'manual') $$),
   'PT402|plan_limit|test_runs_per_month', 'a second manual run is refused');
 select lives_ok($$ with r as (insert into public.test_runs (bot_id, trigger) values (tests.bot_id('A gallery'), 'sync') returning id) insert into runs select id from r $$,
   'an automatic run over the limit does not fail the change that queued it');
@@ -197,13 +183,13 @@ select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('A gallery')
 reset role;
 update public.team_usage set messages = 2 where team_id = tests.team_id('team-a');
 select tests.authenticate_as('visitor');
-select is(pg_temp.plan_error($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'hello again') $$),
+select is(tests.error_of($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'hello again') $$),
   'PT402|plan_limit|messages_per_month', 'at the monthly quota open_chat_turn refuses the visitor''s turn');
-select is(pg_temp.plan_error($$ insert into public.messages (chat_id, role, content)
+select is(tests.error_of($$ insert into public.messages (chat_id, role, content)
   select id, 'user', 'direct' from public.chats where bot_id = tests.bot_id('A gallery') limit 1 $$),
   'PT402|plan_limit|messages_per_month', 'a direct insert of a turn is refused the same way');
 select tests.authenticate_as_service_role();
-select is(pg_temp.plan_error($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'from slack', channel => 'slack', external_thread_id => 'T1:C1') $$),
+select is(tests.error_of($$ select * from public.open_chat_turn(tests.bot_id('A gallery'), 'from slack', channel => 'slack', external_thread_id => 'T1:C1') $$),
   'PT402|plan_limit|messages_per_month', 'a channel''s turn (service role) is refused the same way');
 select lives_ok($$ insert into public.messages (chat_id, role, content)
   select id, 'assistant', 'an answer already being written' from public.chats where bot_id = tests.bot_id('A gallery') limit 1 $$,
@@ -220,7 +206,7 @@ select tests.rls_enabled('public', 'quota_notices');
 
 -- the API after a downgrade: keys made on a bigger plan stop working
 select tests.authenticate_as_service_role();
-select is(pg_temp.plan_error($$ select * from public.open_chat_turn(tests.bot_id('B private'), 'via api', channel => 'api', external_thread_id => 'key1:c1') $$),
+select is(tests.error_of($$ select * from public.open_chat_turn(tests.bot_id('B private'), 'via api', channel => 'api', external_thread_id => 'key1:c1') $$),
   'PT402|plan_limit|api_access', 'an API turn of a team whose plan has no API is refused');
 select lives_ok($$ select * from public.open_chat_turn(tests.bot_id('B private'), 'via slack', channel => 'slack', external_thread_id => 'T9:C9') $$,
   'other channels'' turns of that team go through');
@@ -235,7 +221,7 @@ update public.bots set created_at = now() - interval '1 hour' where id = tests.b
 alter table public.bots enable trigger bots_set_timestamps;
 select is((select count(*)::int from public.bots where team_id = tests.team_id('team-a')), 4, 'a downgrade deletes nothing');
 select tests.authenticate_as('owner');
-select is(pg_temp.plan_error($$ update public.bots set name = 'Renamed' where id = tests.bot_id('Fourth') $$),
+select is(tests.error_of($$ update public.bots set name = 'Renamed' where id = tests.bot_id('Fourth') $$),
   'PT402|plan_limit|bots', 'the newest bot beyond the limit is read-only for the owner');
 select lives_ok($$ update public.bots set name = 'A private renamed' where id = tests.bot_id('A private') $$,
   'the oldest bots within the limit stay editable');

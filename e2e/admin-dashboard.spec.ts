@@ -98,7 +98,7 @@ describe("admin dashboard", () => {
       // the period picker changes the figures' period, kept in the address
       await page.getByRole("button", { name: "7 days" }).click();
       await page.waitForURL(/\?days=7$/);
-      await page.locator(".admin-period button[aria-pressed=true]", { hasText: "7 days" }).waitFor();
+      await page.locator(".period-switch button[aria-pressed=true]", { hasText: "7 days" }).waitFor();
       await page.getByText(en["adminDashboard.table.show"]!).click();
       assert.equal(await page.getByRole("table", { name: en["adminDashboard.table.caption"] }).locator("tbody tr").count(), 7);
       await page.screenshot({ path: path.join(ART, "admin-dashboard.png"), fullPage: true });
@@ -185,7 +185,7 @@ describe("admin dashboard", () => {
       await page.goto(`${app.appUrl}/de/app/admin/dashboard/channels`);
       await page.getByRole("heading", { name: de["adminDashboard.channel.title"], level: 1 }).waitFor({ timeout: 20_000 });
       await page.getByRole("table", { name: de["adminDashboard.channel.caption"] }).waitFor({ timeout: 20_000 });
-      await page.locator(".admin-period button[aria-pressed=true]", { hasText: "30 Tage" }).waitFor();
+      await page.locator(".period-switch button[aria-pressed=true]", { hasText: "30 Tage" }).waitFor();
     });
     assert.deepEqual(errors, []);
     await context.close();

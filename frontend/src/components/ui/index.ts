@@ -7,3 +7,4 @@ export { ToastProvider, useToast, TOAST_MESSAGES } from "./Toast";
 export { Spinner, Loading } from "./Spinner";
 export { EmptyState } from "./EmptyState";
 export { cx } from "./cx";
+export { PeriodSwitch } from "./PeriodSwitch";

@@ -2,6 +2,7 @@
 // address (?days=30) so a link or a reload keeps it and every section shares it.
 import { FormattedMessage, useIntl } from "react-intl";
 import { useSearchParams } from "react-router";
+import { PeriodSwitch } from "../../components/ui";
 import { ADMIN_PERIODS, type AdminPeriod } from "../../data/adminDashboard/rpc";
 
 export function useAdminPeriod(): [AdminPeriod, (p: AdminPeriod) => void] {
@@ -20,13 +21,9 @@ export function useAdminPeriod(): [AdminPeriod, (p: AdminPeriod) => void] {
 export function PeriodPicker({ value, onChange }: { value: AdminPeriod; onChange: (p: AdminPeriod) => void }) {
   const intl = useIntl();
   return (
-    <div className="admin-period" role="group" aria-label={intl.formatMessage({ id: "adminDashboard.period.label" })}>
-      {ADMIN_PERIODS.map((p) => (
-        <button key={p} type="button" aria-pressed={p === value} onClick={() => onChange(p)}>
-          <FormattedMessage id="adminDashboard.period.days" values={{ days: p }} />
-        </button>
-      ))}
-    </div>
+    <PeriodSwitch periods={ADMIN_PERIODS} value={value} onChange={onChange}
+      label={intl.formatMessage({ id: "adminDashboard.period.label" })}
+      option={(p) => <FormattedMessage id="adminDashboard.period.days" values={{ days: p }} />} />
   );
 }
 

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { useParams } from "react-router";
-import { buttonClassName, EmptyState, Loading } from "../../../components/ui";
+import { buttonClassName, EmptyState, Loading, PeriodSwitch } from "../../../components/ui";
 import { useBotQuery } from "../../../data/bots/bot-query";
 import { STAT_PERIODS, useBotStatsQuery, type StatPeriod } from "../../../data/stats/bot-stats-query";
 import { useLatestConversationsQuery } from "../../../data/chats/latest-conversations-query";
@@ -20,19 +20,6 @@ import { FROM_APP } from "../../../features/site/BackToApp";
 import { LatestTestRun } from "../../../features/tests/LatestTestRun";
 import "../../../components/panels.css";
 import "../../../features/conversations/conversations.css";
-
-function PeriodSwitch({ value, onChange }: { value: StatPeriod; onChange: (p: StatPeriod) => void }) {
-  const intl = useIntl();
-  return (
-    <div className="period-switch" role="group" aria-label={intl.formatMessage({ id: "conversations.overview.period" })}>
-      {STAT_PERIODS.map((p) => (
-        <button key={p} type="button" aria-pressed={p === value} onClick={() => onChange(p)}>
-          <FormattedMessage id="conversations.overview.days" values={{ days: p }} />
-        </button>
-      ))}
-    </div>
-  );
-}
 
 export default function BotOverviewPage() {
   const intl = useIntl();
@@ -83,7 +70,8 @@ export default function BotOverviewPage() {
       <div className="overview-toolbar">
         <h2 className="sr-only"><FormattedMessage id="conversations.overview.usage" /></h2>
         <p className="form-note"><FormattedMessage id="conversations.overview.usageIntro" values={{ period: periodText }} /></p>
-        <PeriodSwitch value={days} onChange={setDays} />
+        <PeriodSwitch periods={STAT_PERIODS} value={days} onChange={setDays} label={t("conversations.overview.period")}
+          option={(p) => <FormattedMessage id="conversations.overview.days" values={{ days: p }} />} />
       </div>
       {stats.isPending && <Loading />}
       {stats.isError && <ErrorNote error={stats.error} />}

@@ -36,7 +36,8 @@ export function PasswordPanel() {
   const [saved, setSaved] = useState(false);
   const short = pw.length < MIN_PASSWORD;
   const mismatch = pw !== again;
-  const codeMissing = byCode && !/^\d{6,10}$/.test(nonce.trim());
+  const code = nonce.replace(/[\s-]/g, "");
+  const codeMissing = byCode && !/^\d{6,10}$/.test(code);
   const currentRefused = change.error && CURRENT_PASSWORD_CODES.has(toAppError(change.error).code) ? errorMessage(change.error) : null;
   const refusedText = currentRefused ? intl.formatMessage({ id: currentRefused.id }, currentRefused.values) : undefined;
   return (
@@ -49,7 +50,7 @@ export function PasswordPanel() {
         setTouched(true);
         setSaved(false);
         if (short || mismatch || codeMissing) return;
-        const proof = byCode ? { nonce: nonce.trim() } : { currentPassword: current };
+        const proof = byCode ? { nonce: code } : { currentPassword: current };
         change.mutate({ password: pw, ...proof }, {
           onSuccess: () => { setSaved(true); setCurrent(""); setNonce(""); setByCode(false); sendCode.reset(); setPw(""); setAgain(""); setTouched(false); },
         });

@@ -110,7 +110,7 @@ export function TwoFactorPanel() {
                   <span>
                     <strong>{label}</strong>{" "}
                     <span className="muted">
-                      <FormattedMessage id="account.mfa.addedOn" values={{ date: <FormattedDate value={f.created_at} dateStyle="medium" /> }} />
+                      <FormattedMessage id="account.mfa.addedOn" values={{ date: <FormattedDate key="date" value={f.created_at} dateStyle="medium" /> }} />
                     </span>
                   </span>
                   <Button theme="delete" size="sm" onClick={() => { unenroll.reset(); setRemoving({ id: f.id, name: label }); }}

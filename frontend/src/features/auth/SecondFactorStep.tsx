@@ -40,10 +40,8 @@ export function SecondFactorStep() {
     (async () => {
       const supabase = await client();
       const { data } = await supabase.auth.getSession();
-      if (!data.session || data.session.user.is_anonymous) {
-        navigate(`${lp("/app/auth/login")}?redirect=${encodeURIComponent(target)}`, { replace: true });
-        return;
-      }
+      // No account session (signed out meanwhile, or a bookmark): say so, with the way to the login.
+      if (!data.session || data.session.user.is_anonymous) return !cancelled && setState({ status: "error", failure: { code: "session_not_found" } });
       const [level, factors] = await Promise.all([supabase.auth.mfa.getAuthenticatorAssuranceLevel(), verifiedTotpFactors(supabase)]);
       if (cancelled) return;
       if (level.data?.currentLevel === "aal2") return navigate(target, { replace: true });
@@ -105,10 +103,13 @@ export function SecondFactorStep() {
   }
   if (state.status === "error") {
     return (
-      <AuthCard footer={signOutButton}>
+      <AuthCard footer={state.failure.code === "session_not_found" ? undefined : signOutButton}>
         <FormAlert testId="mfa-error">
           <FailureText failure={state.failure} />
         </FormAlert>
+        <LocalizedLink to={`/app/auth/login?redirect=${encodeURIComponent(target)}`} className={buttonClassName({ block: true, theme: "secondary" })}>
+          <FormattedMessage id="auth.register.backToLogin" />
+        </LocalizedLink>
       </AuthCard>
     );
   }

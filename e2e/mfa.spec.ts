@@ -78,7 +78,7 @@ async function enrolInAccount(page: Page): Promise<string> {
   const qr = panel.getByRole("img", { name: t["account.mfa.qrAlt"]! });
   await qr.waitFor();
   assert.match((await qr.getAttribute("src")) ?? "", /^data:image\/svg\+xml/, "the QR code is auth's SVG");
-  assert.ok(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), "the QR code renders");
+  assert.ok(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), "the QR code renders (its SVG escaped for the data URI)");
   const secret = (await panel.getByTestId("mfa-secret").textContent())!.trim();
   assert.match(secret, /^[A-Z2-7]{16,}$/, "the key to type by hand");
   await panel.getByLabel(t["account.mfa.codeLabel"]!).fill(totp(secret));
@@ -166,7 +166,7 @@ describe("two-factor authentication", () => {
     const code = /<strong>\s*(\d{6,10})\s*<\/strong>/.exec(mail.html)?.[1];
     assert.ok(code, "the mail carries the code");
     await codeField.fill(code);
-    await page.getByLabel(t["account.password.new"]!).fill("second-pass-456");
+    await page.getByLabel(t["account.password.new"]!, { exact: true }).fill("second-pass-456");
     await page.getByLabel(t["account.password.repeat"]!).fill("second-pass-456");
     await page.getByRole("button", { name: t["account.password.submit"]! }).click();
     await page.getByText(t["account.password.changed"]!).waitFor({ timeout: 20_000 });

@@ -57,14 +57,20 @@ export interface Enrolment {
   secret: string;
 }
 
+/**
+ * supabase-js hands the QR code over as `data:image/svg+xml;utf-8,<svg …>`, the SVG unescaped:
+ * its colours (`#000000`) would end the URI at the "#". The SVG is escaped for an <img>.
+ */
+export function svgDataUri(qr: string): string {
+  const svg = qr.replace(/^data:image\/svg\+xml;utf-8,/, "");
+  return svg.startsWith("<") ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` : qr;
+}
+
 export async function enrollTotp(friendlyName: string): Promise<Enrolment> {
   const client = await loadSupabase();
   const { data, error } = await client.auth.mfa.enroll({ factorType: "totp", friendlyName: friendlyName || undefined });
   if (error) throw toAppError(error);
-  const qr = data.totp.qr_code;
-  // GoTrue sends a data URI; a bare <svg> document is turned into one.
-  const qrCode = qr.startsWith("data:") ? qr : `data:image/svg+xml;utf-8,${encodeURIComponent(qr)}`;
-  return { factorId: data.id, qrCode, secret: data.totp.secret };
+  return { factorId: data.id, qrCode: svgDataUri(data.totp.qr_code), secret: data.totp.secret };
 }
 
 /** Challenge and verify a factor with a code: the session steps up to aal2 (and an enrolment is confirmed). */

@@ -74,8 +74,8 @@ export async function enrollTotp(friendlyName: string): Promise<Enrolment> {
 }
 
 /** Challenge and verify a factor with a code: the session steps up to aal2 (and an enrolment is confirmed). */
-export async function verifyTotp({ factorId, code }: { factorId: string; code: string }): Promise<void> {
-  const client = await loadSupabase();
+export async function verifyTotp({ factorId, code }: { factorId: string; code: string }, getClient: () => Promise<AppSupabaseClient> = loadSupabase): Promise<void> {
+  const client = await getClient();
   const { error } = await client.auth.mfa.challengeAndVerify({ factorId, code });
   if (error) throw toAppError(error);
 }
@@ -94,9 +94,10 @@ function useRefreshAll() {
 
 export const useEnrollTotpMutation = () => useMutation({ mutationFn: enrollTotp });
 
-export function useVerifyTotpMutation() {
+/** `getClient`: the auth screens hand in theirs (features/auth/deps). */
+export function useVerifyTotpMutation(getClient: () => Promise<AppSupabaseClient> = loadSupabase) {
   const refresh = useRefreshAll();
-  return useMutation({ mutationFn: verifyTotp, onSuccess: refresh });
+  return useMutation({ mutationFn: (v: { factorId: string; code: string }) => verifyTotp(v, getClient), onSuccess: refresh });
 }
 
 export function useUnenrollFactorMutation() {

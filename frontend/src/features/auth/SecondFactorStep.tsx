@@ -32,7 +32,7 @@ export function SecondFactorStep() {
   const [code, setCode] = useState("");
   const [invalid, setInvalid] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
-  const verify = useVerifyTotpMutation();
+  const verify = useVerifyTotpMutation(client);
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {

@@ -3,6 +3,8 @@
 // limit and finds it saved; turns link power-ups off and sees the owner's attempt to create one
 // refused (and turns them back on); reads the providers (platform key, answers from the seed)
 // and data sources (the seed's failed sync) sections; and opens the dashboard once in German.
+// The administrator has an authenticator app (TOTP, enrolled in before()); every session of theirs
+// passed its code step (aal2), without which the database refuses them.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { explain } from "./lib/fakes/owner-session.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
+import { aal2Session, enrollTotp } from "./lib/totp.ts";
 
 const ART = path.join(import.meta.dirname, "artifacts");
 const ADMIN = { email: "platform-admin@parley.test", password: "parley-demo-123" };
@@ -26,7 +29,11 @@ const en = messages("en");
 let app: FullApp;
 let browser: Browser;
 
+/** The administrator's authenticator secret: platform administrators act only after the code step (aal2). */
+let adminTotp = "";
+
 async function token(who: { email: string; password: string }): Promise<string> {
+  if (who === ADMIN) return (await aal2Session(app, { ...ADMIN, totpSecret: adminTotp })).access_token;
   const res = await fetch(`${app.apiUrl}/auth/v1/token?grant_type=password`, {
     method: "POST",
     headers: { apikey: app.anonKey, "content-type": "application/json" },
@@ -48,7 +55,7 @@ async function rest(accessToken: string, pathAndQuery: string, body?: unknown): 
 
 async function signedInAs(who: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext();
-  await context.addCookies(await app.sessionCookies(who.email, who.password));
+  await context.addCookies(who === ADMIN ? app.cookiesOf(await aal2Session(app, { ...ADMIN, totpSecret: adminTotp })) : await app.sessionCookies(who.email, who.password));
   const page = await context.newPage();
   return { context, page, errors: watchErrors(page) };
 }
@@ -62,6 +69,7 @@ async function dismissConsent(page: Page) {
 before(async () => {
   app = await startFullApp({ env: { PARLEY_OPENAI_API_KEY: "sk-e2e-platform-key" } });
   browser = await launchBrowser();
+  adminTotp = await enrollTotp(app, ADMIN);
   fs.mkdirSync(ART, { recursive: true });
 });
 

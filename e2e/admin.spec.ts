@@ -2,7 +2,8 @@
 // non-administrator gets 403; the seeded platform administrator finds a user by search, opens
 // them, bans them (auth then refuses their sign-in) and unbans them (auth lets them in again),
 // moves their team to another plan, exports the list as CSV and finds every action in the audit
-// log; one list is used in German (headers, sorting with aria-sort).
+// log; one list is used in German (headers, sorting with aria-sort). The administrator has an
+// authenticator app (TOTP, enrolled in before()) and each session passed its code step (aal2).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { explain, SEED_OWNER } from "./lib/fakes/owner-session.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
+import { aal2Session, enrollTotp } from "./lib/totp.ts";
 
 const ADMIN = { email: "platform-admin@parley.test", password: "parley-demo-123" };
 const TARGET = { email: "visitor@parley.test", password: "parley-demo-123" };
@@ -26,9 +28,13 @@ const fill = (text: string, values: Record<string, string>) => text.replace(/\{(
 let app: FullApp;
 let browser: Browser;
 
+/** The administrator's authenticator secret: platform administrators act only after the code step (aal2). */
+let adminTotp = "";
+
 before(async () => {
   app = await startFullApp();
   browser = await launchBrowser();
+  adminTotp = await enrollTotp(app, ADMIN);
   fs.mkdirSync(ART, { recursive: true });
 });
 
@@ -39,7 +45,8 @@ after(async () => {
 
 async function pageAs(who: { email: string; password: string } | null): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true });
-  if (who) await context.addCookies(await app.sessionCookies(who.email, who.password));
+  if (who === ADMIN) await context.addCookies(app.cookiesOf(await aal2Session(app, { ...ADMIN, totpSecret: adminTotp })));
+  else if (who) await context.addCookies(await app.sessionCookies(who.email, who.password));
   return context.newPage();
 }
 

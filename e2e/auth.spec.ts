@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 import { repoRoot } from "./lib/app.ts";
+import { enrollTotp, totp } from "./lib/totp.ts";
 
 const artifacts = path.join(repoRoot, "e2e", "artifacts");
 const messagesDir = path.join(repoRoot, "frontend", "src", "i18n", "messages");
@@ -245,7 +246,9 @@ describe("auth journeys in Chromium", () => {
     await context.close();
   });
 
-  it("the admin area refuses the team owner and admits the platform administrator", async () => {
+  it("the admin area refuses the team owner and admits the platform administrator after the code step", async () => {
+    // Platform administrators act only at aal2: the seeded one gets an authenticator app first.
+    const secret = await enrollTotp(app, { email: "platform-admin@parley.test", password: "parley-demo-123" });
     for (const [email, admitted] of [
       ["owner@parley.test", false],
       ["platform-admin@parley.test", true],
@@ -255,6 +258,11 @@ describe("auth journeys in Chromium", () => {
       await page.goto(`${app.appUrl}/app/admin/dashboard`);
       await page.waitForURL(/\/app\/auth\/login\?redirect=/);
       await signIn(page, email, "parley-demo-123");
+      if (admitted) {
+        await page.waitForURL(/\/app\/auth\/mfa\?redirect=%2Fapp%2Fadmin%2Fdashboard/);
+        await page.locator("input[name=totp-code]").fill(totp(secret));
+        await submit(page);
+      }
       await page.waitForURL(`${app.appUrl}/app/admin/dashboard`);
       // The login form's heading may still be on screen while the admin guard asks the database.
       await page.waitForFunction(() => {

@@ -20,6 +20,7 @@ import { routeTable, type RouteDef } from "../frontend/src/app/routes.ts";
 import { launchBrowser, watchErrors } from "./lib/browser.ts";
 import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
+import { aal2Session, enrollTotp } from "./lib/totp.ts";
 
 const LOCALES = [
   { code: "en", prefix: "" },
@@ -188,10 +189,16 @@ interface Tab {
   pending(): string[];
 }
 const tabs = new Map<string, Promise<Tab>>();
+let adminTotp: Promise<string> | undefined;
 
 async function openTab(identity: Identity): Promise<Tab> {
   const context = await browser.newContext({ locale: "en-US", colorScheme: "light" });
-  if (identity === "owner" || identity === "platform-admin") await context.addCookies(await app.sessionCookies(EMAILS[identity], PASSWORD));
+  if (identity === "owner") await context.addCookies(await app.sessionCookies(EMAILS[identity], PASSWORD));
+  // Platform administrators act only after the code step of their authenticator app (aal2).
+  if (identity === "platform-admin") {
+    adminTotp ??= enrollTotp(app, { email: EMAILS[identity], password: PASSWORD });
+    await context.addCookies(app.cookiesOf(await aal2Session(app, { email: EMAILS[identity], password: PASSWORD, totpSecret: await adminTotp })));
+  }
   const page = await context.newPage();
   const errors = watchErrors(page);
   const inflight = new Set<Request>();

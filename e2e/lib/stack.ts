@@ -24,6 +24,8 @@ export interface FullApp {
    * `context.addCookies` (the name @supabase/ssr uses, split above 3180 characters as it does).
    */
   sessionCookies(email: string, password: string): Promise<{ name: string; value: string; url: string }[]>;
+  /** The same cookie(s) for a session got otherwise (e.g. after the second-factor step, lib/totp.ts). */
+  cookiesOf(session: object): { name: string; value: string; url: string }[];
   stop(): Promise<void>;
 }
 
@@ -96,7 +98,10 @@ export async function startFullApp(opts: { env?: Record<string, string> } = {}):
         body: JSON.stringify({ email, password }),
       });
       if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${await res.text()}`);
-      const value = `base64-${Buffer.from(JSON.stringify(await res.json())).toString("base64url")}`;
+      return app.cookiesOf((await res.json()) as object);
+    },
+    cookiesOf(session) {
+      const value = `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`;
       const name = `sb-${new URL(apiUrl).hostname.split(".")[0]}-auth-token`;
       const parts = value.length <= 3180 ? [[name, value]] : (value.match(/.{1,3180}/g) ?? []).map((v, i) => [`${name}.${i}`, v]);
       return parts.map(([n, v]) => ({ name: n!, value: v!, url: stack.appUrl! }));

@@ -1,7 +1,7 @@
 // The account page: profile and avatar checks, language, password and email forms, and the
 // delete confirmation showing the database's refusal for the last owner of a shared team.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { client, fake, renderScreen } from "./teams-fake-supabase";
 
@@ -99,6 +99,59 @@ describe("AccountPage", () => {
     expect(await screen.findByText("Your password has been changed.")).toBeInTheDocument();
     expect(fake.calls.filter((c) => c.kind === "updateUser").at(-1)?.args).toEqual({ password: "brand-new-pass", current_password: "old-password-1" });
     expect(current).toHaveValue("");
+  });
+
+  it("password: or with a code auth mails (reauthenticate), given to updateUser as the nonce", async () => {
+    fake.on((c) => (c.kind === "updateUser" && (c.args as { nonce?: string }).nonce === "000000"
+      ? { data: null, error: { status: 400, code: "reauthentication_not_valid", message: "Requested nonce is invalid or expired" } } : undefined));
+    renderScreen(AccountPage, { path: "/app/account", url: "/app/account" });
+    await userEvent.click(await screen.findByRole("button", { name: "Send me a code by e-mail instead" }));
+    const code = await screen.findByLabelText("Code from the e-mail");
+    expect(fake.calls.filter((c) => c.kind === "reauthenticate")).toHaveLength(1);
+    expect(screen.queryByLabelText("Current password")).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("New password"), "brand-new-pass");
+    await userEvent.type(screen.getByLabelText("Repeat the new password"), "brand-new-pass");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(screen.getByText("Enter the code from the e-mail.")).toBeInTheDocument();
+    expect(fake.calls.some((c) => c.kind === "updateUser")).toBe(false);
+    await userEvent.type(code, "000000");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByText("The verification code is not valid or has expired.")).toBeInTheDocument();
+    expect(code).toHaveAttribute("aria-invalid", "true");
+    await userEvent.clear(code);
+    await userEvent.type(code, "123 456");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByText("Your password has been changed.")).toBeInTheDocument();
+    expect(fake.calls.filter((c) => c.kind === "updateUser").at(-1)?.args).toEqual({ password: "brand-new-pass", nonce: "123 456".replace(" ", "") });
+    expect(await screen.findByLabelText("Current password")).toHaveValue("");
+  });
+
+  it("two-factor: enrol shows the QR code and the key, a wrong code is refused, the right one turns it on; removing asks first", async () => {
+    fake.on((c) => (c.kind === "mfa" && c.name === "challengeAndVerify" && (c.args as { code: string }).code === "111111"
+      ? { data: null, error: { status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered" } } : undefined));
+    renderScreen(AccountPage, { path: "/app/account", url: "/app/account" });
+    expect(await screen.findByText("No authenticator app is set up.")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/Name of the authenticator/), "Phone");
+    await userEvent.click(screen.getByRole("button", { name: "Set up an authenticator app" }));
+    expect(await screen.findByRole("img", { name: "QR code for your authenticator app" })).toHaveAttribute("src", `data:image/svg+xml;charset=utf-8,${encodeURIComponent("<svg/>")}`);
+    expect(screen.getByText("JBSWY3DPEHPK3PXP")).toBeInTheDocument();
+    expect(fake.calls.find((c) => c.kind === "mfa" && c.name === "enroll")?.args).toEqual({ factorType: "totp", friendlyName: "Phone" });
+    const code = screen.getByLabelText("Six-digit code from the app");
+    await userEvent.type(code, "12");
+    await userEvent.click(screen.getByRole("button", { name: "Verify and turn on" }));
+    expect(screen.getByText(/That code is not right or has expired/)).toBeInTheDocument();
+    await userEvent.clear(code);
+    await userEvent.type(code, "111111");
+    await userEvent.click(screen.getByRole("button", { name: "Verify and turn on" }));
+    expect(await screen.findByText(/That code is not right or has expired/)).toBeInTheDocument();
+    await userEvent.clear(code);
+    await userEvent.type(code, "123456{Enter}");
+    expect(await screen.findByText(/Two-factor authentication is on/)).toBeInTheDocument();
+    expect(fake.calls.filter((c) => c.kind === "mfa" && c.name === "challengeAndVerify").at(-1)?.args).toEqual({ factorId: "f-new", code: "123456" });
+    await userEvent.click(await screen.findByRole("button", { name: "Remove Authenticator app" }));
+    await userEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Remove" }));
+    expect(await screen.findByText("No authenticator app is set up.")).toBeInTheDocument();
+    expect(fake.calls.find((c) => c.kind === "mfa" && c.name === "unenroll")?.args).toEqual({ factorId: "f-new" });
   });
 
   it("email change asks auth for a confirmation mail", async () => {

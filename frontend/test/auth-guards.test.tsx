@@ -13,6 +13,10 @@ interface World {
   grant: boolean;
   member: boolean;
   admin?: boolean;
+  /** The caller is listed as a platform administrator but the session is aal1 (admin_access). */
+  adminAal1?: boolean;
+  /** The session's assurance level now and next (a verified factor not used yet: aal1 → aal2). */
+  aal?: { currentLevel: "aal1" | "aal2"; nextLevel: "aal1" | "aal2" };
 }
 
 function fake(world: World) {
@@ -23,6 +27,7 @@ function fake(world: World) {
   const rpc = vi.fn(async (fn: string) => {
     if (fn === "get_public_bot") return { data: world.bot ? [{ id: BOT, ...world.bot }] : [], error: null };
     if (fn === "is_platform_admin") return { data: world.admin === true, error: null };
+    if (fn === "admin_access") return { data: world.admin ? "granted" : world.adminAal1 ? "aal2_required" : "none", error: null };
     return { data: null, error: { code: "PGRST202", message: "missing" } };
   });
   const from = vi.fn((table: string) => ({
@@ -45,7 +50,11 @@ function fake(world: World) {
     }),
   }));
   const client = {
-    auth: { getSession: async () => ({ data: { session: world.session } }), signInAnonymously },
+    auth: {
+      getSession: async () => ({ data: { session: world.session } }),
+      signInAnonymously,
+      mfa: { getAuthenticatorAssuranceLevel: async () => ({ data: world.aal ?? { currentLevel: "aal1", nextLevel: "aal1" }, error: null }) },
+    },
     rpc,
     from,
   } as unknown as SupabaseClient;
@@ -92,6 +101,27 @@ describe("auth guard", () => {
     w.admin = true;
     expect(await outcome(a.guards["admin-auth"]!(ctx("/app/admin")))).toEqual({ kind: "pass" });
     expect(a.rpc).toHaveBeenCalledWith("is_platform_admin");
+  });
+});
+
+describe("second factor", () => {
+  it("sends a session with a verified factor it has not used (aal1 → aal2) to the code step, with the way back", async () => {
+    const w: World = { session: { user: { id: "u" } }, bot: null, grant: false, member: false, aal: { currentLevel: "aal1", nextLevel: "aal2" } };
+    const a = fake(w);
+    expect(await outcome(a.guards.auth!(ctx("/app/bots?x=1")))).toEqual({ kind: "redirect", location: "/app/auth/mfa?redirect=%2Fapp%2Fbots%3Fx%3D1" });
+    expect(await outcome(a.guards.auth!(ctx("/app/bots", "de")))).toEqual({ kind: "redirect", location: "/de/app/auth/mfa?redirect=%2Fapp%2Fbots" });
+    w.aal = { currentLevel: "aal2", nextLevel: "aal2" };
+    expect(await outcome(a.guards.auth!(ctx("/app/bots")))).toEqual({ kind: "pass" });
+  });
+
+  it("leads a platform administrator without a second factor to set one up instead of refusing", async () => {
+    const w: World = { session: { user: { id: "u" } }, bot: null, grant: false, member: false, admin: false, adminAal1: true };
+    const a = fake(w);
+    expect(await outcome(a.guards["admin-auth"]!(ctx("/app/admin/users")))).toEqual({
+      kind: "redirect",
+      location: "/app/auth/mfa?redirect=%2Fapp%2Fadmin%2Fusers&reason=admin",
+    });
+    expect(a.rpc).toHaveBeenCalledWith("admin_access");
   });
 });
 

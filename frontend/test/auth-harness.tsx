@@ -35,6 +35,12 @@ export function fakeAuth(overrides: Record<string, unknown> = {}) {
     setSession: vi.fn(async () => ({ data: { session: null }, error: { code: "session_not_found" } })),
     signInWithOAuth: vi.fn(async () => ({ data: {}, error: null })),
     signOut: vi.fn(async () => ({ error: null })),
+    // auth.mfa: no factor and aal1 unless a test says otherwise.
+    mfa: {
+      getAuthenticatorAssuranceLevel: vi.fn(async () => ({ data: { currentLevel: "aal1", nextLevel: "aal1", currentAuthenticationMethods: [] }, error: null })),
+      listFactors: vi.fn(async () => ({ data: { all: [], totp: [], phone: [] }, error: null })),
+      challengeAndVerify: vi.fn(async () => ({ data: {}, error: null })),
+    },
     ...overrides,
   };
   const rpc = vi.fn(async (_fn: string, _args?: unknown): Promise<{ data: unknown; error: unknown }> => ({

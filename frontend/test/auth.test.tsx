@@ -11,6 +11,7 @@ import ResetPage from "../src/routes/auth/ResetPage";
 import ConfirmEmailPage from "../src/routes/auth/ConfirmEmailPage";
 import InvitePage, { invitationErrorId } from "../src/routes/auth/InvitePage";
 import ProviderCallbackPage from "../src/routes/auth/ProviderCallbackPage";
+import MfaPage from "../src/routes/auth/MfaPage";
 import { safeRedirect } from "../src/lib/redirect";
 import { fakeAuth, renderPage, session } from "./auth-harness";
 
@@ -448,5 +449,58 @@ describe("OAuth callback", () => {
     expect(await screen.findByTestId("provider-unavailable")).toHaveTextContent(
       "Signing in with Shopify is not available in Parley.",
     );
+  });
+});
+
+describe("second-factor step", () => {
+  const factor = { id: "f1", factor_type: "totp", status: "verified", friendly_name: "Phone", created_at: "", updated_at: "" };
+
+  it("asks for the authenticator code: a wrong code is refused at the field, the right one goes on to ?redirect", async () => {
+    const { client, auth } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
+    const mfa = auth.mfa as Record<string, ReturnType<typeof vi.fn>>;
+    mfa.getAuthenticatorAssuranceLevel!.mockResolvedValue({ data: { currentLevel: "aal1", nextLevel: "aal2", currentAuthenticationMethods: [] }, error: null });
+    mfa.listFactors!.mockResolvedValue({ data: { all: [factor], totp: [factor], phone: [] }, error: null });
+    mfa.challengeAndVerify!.mockResolvedValueOnce({ data: null, error: { status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered" } });
+    renderPage(<MfaPage />, { url: "/app/auth/mfa?redirect=%2Fapp%2Faccount", path: "/app/auth/mfa", client, def: { title: "page.auth.mfa.title" } });
+    const code = await screen.findByLabelText("Code from the authenticator app");
+    await userEvent.type(code, "12");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(screen.getByText(/That code is not right or has expired/)).toBeInTheDocument();
+    expect(mfa.challengeAndVerify).not.toHaveBeenCalled();
+    await userEvent.type(code, "3456");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText(/That code is not right or has expired/)).toBeInTheDocument();
+    expect(code).toHaveAttribute("aria-invalid", "true");
+    await userEvent.type(code, "654 321{Enter}");
+    expect(await screen.findByTestId("landed")).toHaveTextContent("/app/account");
+    expect(mfa.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "f1", code: "654321" });
+  });
+
+  it("offers to sign out instead", async () => {
+    const { client, auth } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
+    const mfa = auth.mfa as Record<string, ReturnType<typeof vi.fn>>;
+    mfa.getAuthenticatorAssuranceLevel!.mockResolvedValue({ data: { currentLevel: "aal1", nextLevel: "aal2", currentAuthenticationMethods: [] }, error: null });
+    mfa.listFactors!.mockResolvedValue({ data: { all: [factor], totp: [factor], phone: [] }, error: null });
+    renderPage(<MfaPage />, { url: "/app/auth/mfa", path: "/app/auth/mfa", client });
+    await userEvent.click(await screen.findByRole("button", { name: "Sign out" }));
+    expect(auth.signOut).toHaveBeenCalled();
+    expect(await screen.findByTestId("landed")).toHaveTextContent("/app/auth/login");
+  });
+
+  it("tells a platform administrator without a factor why, and leads to the account's two-factor panel", async () => {
+    const { client } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
+    renderPage(<MfaPage />, { url: "/app/auth/mfa?redirect=%2Fapp%2Fadmin&reason=admin", path: "/app/auth/mfa", client });
+    expect(await screen.findByRole("heading", { name: "Two-factor authentication required" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Set up two-factor authentication" })).toHaveAttribute("href", "/app/account#two-factor");
+  });
+
+  it("an OAuth sign-in of an account with a factor goes to the code step first", async () => {
+    const { client, auth } = fakeAuth({ getSession: vi.fn(async () => ({ data: { session: session() } })) });
+    (auth.mfa as Record<string, ReturnType<typeof vi.fn>>).getAuthenticatorAssuranceLevel!.mockResolvedValue({
+      data: { currentLevel: "aal1", nextLevel: "aal2", currentAuthenticationMethods: [] },
+      error: null,
+    });
+    renderPage(<ProviderCallbackPage />, { url: "/app/auth/providers/google/callback", path: "/app/auth/providers/google/callback", client, def: { meta: { provider: "google" } } });
+    expect(await screen.findByTestId("landed")).toHaveTextContent("/app/auth/mfa?redirect=%2Fapp%2Fbots");
   });
 });

@@ -36,7 +36,11 @@ function fakeClient(state: FakeState) {
     state.admin === "missing" ? { data: null, error: { code: "PGRST202", message: `Could not find the function public.${fn}` } } : { data: state.admin, error: null },
   );
   const client = {
-    auth: { getSession: async () => ({ data: { session: state.session ? { user: { id: "u1" } } : null } }), signInAnonymously },
+    auth: {
+      getSession: async () => ({ data: { session: state.session ? { user: { id: "u1" } } : null } }),
+      signInAnonymously,
+      mfa: { getAuthenticatorAssuranceLevel: async () => ({ data: { currentLevel: "aal1", nextLevel: "aal1" }, error: null }) },
+    },
     rpc,
   } as unknown as SupabaseClient;
   return { client, signInAnonymously, rpc };

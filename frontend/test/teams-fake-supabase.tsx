@@ -17,7 +17,7 @@ import auth from "../src/i18n/messages/auth/en.json";
 export const messages = { ...base, ...teams, ...bots, ...account, ...errors, ...auth } as Record<string, string>;
 
 export interface Call {
-  kind: "from" | "rpc" | "upload" | "updateUser";
+  kind: "from" | "rpc" | "upload" | "updateUser" | "mfa" | "reauthenticate";
   table?: string;
   op?: string;
   payload?: unknown;
@@ -33,9 +33,14 @@ export const fake = {
   calls: [] as Call[],
   handlers: [] as Handler[],
   userId: "11111111-1111-1111-1111-111111111111",
+  /** auth.mfa: the verified factors listFactors shows, and the session's assurance level. */
+  factors: [] as { id: string; friendly_name?: string; factor_type: "totp"; status: "verified"; created_at: string; updated_at: string }[],
+  aal: "aal1" as "aal1" | "aal2",
   reset() {
     this.calls = [];
     this.handlers = [];
+    this.factors = [];
+    this.aal = "aal1";
   },
   on(h: Handler) {
     this.handlers.push(h);
@@ -82,6 +87,32 @@ export const client = {
       return { data: {}, error: a.error };
     },
     signOut: async () => ({ error: null }),
+    reauthenticate: async () => ({ data: {}, error: fake.answer({ kind: "reauthenticate", filters: [] }).error }),
+    mfa: {
+      listFactors: async () => ({ data: { all: fake.factors, totp: fake.factors, phone: [] }, error: null }),
+      getAuthenticatorAssuranceLevel: async () => ({
+        data: { currentLevel: fake.aal, nextLevel: fake.factors.length ? "aal2" : "aal1", currentAuthenticationMethods: [] },
+        error: null,
+      }),
+      enroll: async (args: unknown) => {
+        const a = fake.answer({ kind: "mfa", name: "enroll", args, filters: [] });
+        return a.error ? { data: null, error: a.error } : { data: a.data ?? { id: "f-new", type: "totp", totp: { qr_code: "data:image/svg+xml;utf-8,<svg/>", secret: "JBSWY3DPEHPK3PXP", uri: "otpauth://totp/x" } }, error: null };
+      },
+      challengeAndVerify: async (args: { factorId: string; code: string }) => {
+        const a = fake.answer({ kind: "mfa", name: "challengeAndVerify", args, filters: [] });
+        if (a.error) return { data: null, error: a.error };
+        fake.aal = "aal2";
+        if (!fake.factors.some((f) => f.id === args.factorId))
+          fake.factors.push({ id: args.factorId, factor_type: "totp", status: "verified", created_at: "2026-11-28T10:00:00Z", updated_at: "2026-11-28T10:00:00Z" });
+        return { data: { access_token: "aal2-token" }, error: null };
+      },
+      unenroll: async (args: { factorId: string }) => {
+        const a = fake.answer({ kind: "mfa", name: "unenroll", args, filters: [] });
+        if (a.error) return { data: null, error: a.error };
+        fake.factors = fake.factors.filter((f) => f.id !== args.factorId);
+        return { data: { id: args.factorId }, error: null };
+      },
+    },
   },
   storage: {
     from: (bucket: string) => ({

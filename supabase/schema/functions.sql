@@ -1373,11 +1373,10 @@ CREATE OR REPLACE FUNCTION private.is_platform_admin()
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select exists (
-    select 1 from public.platform_admins pa where pa.user_id = (select auth.uid())
-  );
+  select coalesce((select auth.jwt() ->> 'aal'), '') = 'aal2'
+     and exists (select 1 from public.platform_admins pa where pa.user_id = (select auth.uid()));
 $function$;
-comment on function private.is_platform_admin() is 'True when the caller is listed in public.platform_admins.';
+comment on function private.is_platform_admin() is 'True when the caller is listed in public.platform_admins and their session passed a second factor (aal2).';
 -- execute: authenticated; service_role
 
 -- private.is_team_member(team_id uuid)
@@ -3198,6 +3197,22 @@ end;
 $function$;
 comment on function public.add_test_case_from_message(message_id uuid, expected_answer text, tags text[]) is 'Creates a test case from a turn of a conversation: the visitor''s question, earlier turns as history, and the expected answer (the owner''s correction, else the bot''s answer). Returns the case id.';
 -- execute: authenticated; service_role
+
+-- public.admin_access()
+CREATE OR REPLACE FUNCTION public.admin_access()
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case
+    when (select private.is_platform_admin()) then 'granted'
+    when exists (select 1 from public.platform_admins pa where pa.user_id = (select auth.uid())) then 'aal2_required'
+    else 'none'
+  end;
+$function$;
+comment on function public.admin_access() is 'For the admin guard: granted, aal2_required (a platform administrator whose session has no second factor yet) or none.';
+-- execute: anon; authenticated; service_role
 
 -- public.admin_channel_usage(days integer)
 CREATE OR REPLACE FUNCTION public.admin_channel_usage(days integer)

@@ -5,6 +5,8 @@
 --   tests.create_anonymous_user(identifier)         an anonymous auth user (chat visitor)
 --   tests.get_supabase_uid(identifier)              its id
 --   tests.authenticate_as(identifier)               role authenticated + request.jwt.claims, like PostgREST
+--                                                   (aal2 when the user has a verified factor, else aal1)
+--   tests.authenticate_as_at(identifier, aal)       the same at a given assurance level
 --   tests.authenticate_as_service_role()            role service_role
 --   tests.clear_authentication()                    role anon
 --   tests.rls_enabled(schema [, table])             pgTAP assertion: RLS on every table
@@ -70,7 +72,8 @@ as $$
 declare
   found_user jsonb;
 begin
-  select jsonb_build_object('id', u.id, 'email', u.email, 'is_anonymous', u.is_anonymous)
+  select jsonb_build_object('id', u.id, 'email', u.email, 'is_anonymous', u.is_anonymous,
+    'has_verified_factor', exists (select 1 from auth.mfa_factors f where f.user_id = u.id and f.status = 'verified'))
   into found_user
   from auth.users u
   where u.raw_user_meta_data ->> 'test_identifier' = get_supabase_user.identifier
@@ -93,13 +96,15 @@ as $$
 $$;
 
 -- Not security definer: a definer function may not change the role.
-create or replace function tests.authenticate_as(identifier text)
+-- The session's assurance level: aal2 for a user with a verified second factor (as after
+-- auth.mfa challenge + verify), aal1 otherwise; tests.authenticate_as_at names it.
+create or replace function tests.authenticate_as_at(identifier text, aal text)
 returns void
 language plpgsql
 set search_path = ''
 as $$
 declare
-  u jsonb := tests.get_supabase_user(authenticate_as.identifier);
+  u jsonb := tests.get_supabase_user(authenticate_as_at.identifier);
 begin
   perform set_config('role', 'authenticated', true);
   perform set_config('request.jwt.claims', jsonb_build_object(
@@ -107,8 +112,20 @@ begin
     'email', u ->> 'email',
     'role', 'authenticated',
     'aud', 'authenticated',
+    'aal', authenticate_as_at.aal,
     'is_anonymous', (u ->> 'is_anonymous')::boolean
   )::text, true);
+end;
+$$;
+
+create or replace function tests.authenticate_as(identifier text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform tests.authenticate_as_at(authenticate_as.identifier,
+    case when (tests.get_supabase_user(authenticate_as.identifier) ->> 'has_verified_factor')::boolean then 'aal2' else 'aal1' end);
 end;
 $$;
 
@@ -242,6 +259,10 @@ begin
   insert into public.teams (name, slug, created_by) values ('Team B', 'team-b', other_id) returning id into team_b;
   insert into public.team_members (team_id, user_id, role) values (team_a, admin_id, 'admin');
   insert into public.platform_admins (user_id) values (platform_id);
+  -- Platform administrators act at aal2 only: 'platform' has a verified TOTP factor, so
+  -- tests.authenticate_as('platform') signs in at aal2 (tests.authenticate_as_at(.., 'aal1') tests the refusal).
+  insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+  values (gen_random_uuid(), platform_id, 'fixture', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP');
   insert into public.bots (team_id, name, visibility, gallery_listed, created_by, instructions) values
     (team_a, 'A private', 'private', false, owner_id, 'secret sauce'),
     (team_a, 'A gallery', 'public', true, owner_id, 'be helpful'),

@@ -3,6 +3,7 @@
 // decisions are Postgres's: the admin guard asks a SQL function and never decides itself.
 import { data, redirect } from "react-router";
 import { canReadBotRow, hasBotGrantRow, isPlatformAdmin, publicBotVisibility } from "../data/auth/access-checks";
+import { adminAccess, needsSecondFactor } from "../data/auth/mfa";
 import type { AppSupabaseClient as SupabaseClient } from "../lib/supabase";
 import { loadSupabase } from "../lib/supabase-ready";
 import type { LocaleCode } from "../i18n/locales";
@@ -34,12 +35,26 @@ export function loginRedirect(request: Request, locale: LocaleCode): Response {
   return redirect(`${localizePath("/app/auth/login", locale)}?redirect=${encodeURIComponent(back)}`);
 }
 
+/**
+ * The sign-in's second step (/app/auth/mfa): the code of a verified factor, or, for a platform
+ * administrator without one (`reason=admin`), why the admin area needs one and where to set it up.
+ */
+export function secondFactorRedirect(request: Request, locale: LocaleCode, reason?: "admin"): Response {
+  const url = new URL(request.url);
+  const params = new URLSearchParams({ redirect: url.pathname + url.search });
+  if (reason) params.set("reason", reason);
+  return redirect(`${localizePath("/app/auth/mfa", locale)}?${params}`);
+}
+
 export function createGuards(getClient: ClientProvider = defaultClient): Record<string, Guard> {
   async function requireSession(ctx: GuardContext) {
     const client = await getClient();
     const { data: session } = await client.auth.getSession();
     // An anonymous session (a bot visitor) is not an account: it signs in like anyone else.
     if (!session.session || session.session.user?.is_anonymous === true) throw loginRedirect(ctx.request, ctx.locale);
+    // Signed in with a password, a link or a provider but a verified factor is still to be used:
+    // the code step first, whatever the way in (auth answers from the session, no request).
+    if (await needsSecondFactor(client)) throw secondFactorRedirect(ctx.request, ctx.locale);
     return client;
   }
   return {
@@ -50,6 +65,8 @@ export function createGuards(getClient: ClientProvider = defaultClient): Record<
       const client = await requireSession(ctx);
       // A missing function (not migrated yet) or any error counts as "not an administrator".
       if (!(await isPlatformAdmin(client))) {
+        // A platform administrator without a second factor yet is led to set one up, not refused.
+        if ((await adminAccess(client)) === "aal2_required") throw secondFactorRedirect(ctx.request, ctx.locale, "admin");
         throw data({ code: "forbidden", path: new URL(ctx.request.url).pathname }, { status: 403, statusText: "Forbidden" });
       }
     },

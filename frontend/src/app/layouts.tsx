@@ -3,7 +3,7 @@ import { useMemo, type ComponentType } from "react";
 import { FormattedMessage } from "react-intl";
 import { Outlet } from "react-router";
 import { useQuery } from "@tanstack/react-query";
-import { isPlatformAdmin } from "../data/auth/access-checks";
+import { adminAccess } from "../data/auth/mfa";
 import { HeaderActions, SiteHeader, Logo } from "./SiteHeader";
 import { SiteFooter } from "./SiteFooter";
 import { LanguageSwitcher } from "../features/site/LanguageSwitcher";
@@ -85,7 +85,8 @@ const ADMIN_NAV: NavEntry = { to: "/app/admin", id: "appNav.admin" };
 /**
  * Is the signed-in user a platform administrator? One request per user and session (cached
  * for good under the user's id); false while it runs and on any error, so the entry only
- * appears once the answer is yes.
+ * appears once the answer is yes. An administrator whose session has no second factor yet
+ * (admin_access 'aal2_required') sees the entry too: the admin guard leads them to set one up.
  */
 function useIsPlatformAdmin(): boolean {
   const { user } = useSession();
@@ -97,7 +98,7 @@ function useIsPlatformAdmin(): boolean {
     staleTime: Infinity,
     gcTime: Infinity,
     retry: false,
-    queryFn: async () => isPlatformAdmin(await client()),
+    queryFn: async () => (await adminAccess(await client())) !== "none",
   });
   return data === true;
 }

@@ -71,6 +71,7 @@ const authPages: Record<string, () => Promise<RouteModule>> = {
   "forgotten-password": () => import("../routes/auth/ForgottenPasswordPage"),
   provider: () => import("../routes/auth/ProviderStartPage"),
   callback: () => import("../routes/auth/ProviderCallbackPage"),
+  mfa: () => import("../routes/auth/MfaPage"),
 };
 
 const slugParams = (collection: string) => async () => {
@@ -126,7 +127,7 @@ const botRoutes: RouteDef[] = [
 ];
 
 const authRoutes: RouteDef[] = [
-  ...["login", "register", "reset", "invite", "confirm-email", "forgotten-password"].map((p): RouteDef => ({
+  ...["login", "register", "reset", "invite", "confirm-email", "forgotten-password", "mfa"].map((p): RouteDef => ({
     id: `auth.${p}`, path: `/app/auth/${p}`, layout: "basic", title: `page.auth.${p}.title`, component: authPages[p]!,
   })),
   ...["google", "notion"].map((p): RouteDef => ({

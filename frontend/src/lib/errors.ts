@@ -220,6 +220,13 @@ const BY_CODE: Record<string, string> = {
   current_password_mismatch: "auth.error.currentPasswordWrong",
   reauthentication_needed: "auth.error.reauthenticationNeeded",
   reauthentication_not_valid: "auth.error.reauthenticationInvalid",
+  mfa_verification_failed: "auth.mfa.codeWrong",
+  mfa_challenge_expired: "auth.mfa.codeWrong",
+  mfa_challenge_not_found: "auth.mfa.codeWrong",
+  mfa_factor_not_found: "auth.mfa.factorGone",
+  mfa_factor_name_conflict: "account.mfa.nameTaken",
+  too_many_enrolled_mfa_factors: "account.mfa.tooMany",
+  insufficient_aal: "auth.mfa.needsAal2",
   session_not_found: "auth.error.sessionMissing",
   validation_failed: "auth.error.validation",
   // PostgREST

@@ -2295,6 +2295,7 @@ export type Database = {
         Args: { expected_answer?: string; message_id: string; tags?: string[] };
         Returns: string;
       };
+      admin_access: { Args: Record<PropertyKey, never>; Returns: string };
       admin_channel_usage: {
         Args: { days: number };
         Returns: {

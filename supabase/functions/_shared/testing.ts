@@ -94,3 +94,41 @@ export async function rateLimitHits(key: string): Promise<number> {
   const rows = await sql<{ hits: number }>("select hits from private.rate_limits where key = $1", [key]);
   return rows[0]?.hits ?? 0;
 }
+
+/** The RFC 6238 TOTP code (SHA-1, 6 digits, 30 s) of a base32 secret at a time in seconds. */
+export async function totpCode(secret: string, atSeconds = Date.now() / 1000): Promise<string> {
+  const { createHmac } = await import("node:crypto");
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let value = 0;
+  const key: number[] = [];
+  for (const ch of secret.replace(/=+$/, "").toUpperCase()) {
+    const i = alphabet.indexOf(ch);
+    if (i < 0) throw new Error(`not base32: ${secret}`);
+    value = (value << 5) | i;
+    bits += 5;
+    if (bits >= 8) {
+      key.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  const counter = new Uint8Array(8);
+  new DataView(counter.buffer).setBigUint64(0, BigInt(Math.floor(atSeconds / 30)));
+  const mac = createHmac("sha1", new Uint8Array(key)).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  const n = (new DataView(mac.buffer, mac.byteOffset, mac.byteLength).getUint32(offset) & 0x7fffffff) % 1_000_000;
+  return String(n).padStart(6, "0");
+}
+
+/**
+ * Enrols a TOTP factor for a signed-in client and verifies it (auth.mfa, as the account screen
+ * does): the session steps up to aal2. Returns the aal2 access token and the factor's secret.
+ */
+export async function enrollTotp(client: SupabaseClient): Promise<{ token: string; secret: string; factorId: string }> {
+  const enrolled = await client.auth.mfa.enroll({ factorType: "totp" });
+  if (enrolled.error) throw enrolled.error;
+  const { id: factorId, totp } = enrolled.data;
+  const verified = await client.auth.mfa.challengeAndVerify({ factorId, code: await totpCode(totp.secret) });
+  if (verified.error) throw verified.error;
+  return { token: verified.data.access_token, secret: totp.secret, factorId };
+}

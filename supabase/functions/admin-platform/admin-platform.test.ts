@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { callFunction, stack } from "../_shared/testing.ts";
 import { createBot, seededPlatformAdmin, signedInUser } from "../chat/test-helpers.ts";
-import { serviceClient } from "../_shared/testing.ts";
+import { enrollTotp, serviceClient, signedInUser as passwordUser, sql } from "../_shared/testing.ts";
 import { startAnswer } from "../_shared/engine/index.ts";
 import type { AnswerEvent } from "../_shared/engine/types.ts";
 
@@ -34,6 +34,16 @@ Deno.test("admin-platform: everyone else is refused", async () => {
   assert.equal((await platform("not-a-token")).status, 401);
   const admin = await seededPlatformAdmin();
   assert.equal((await platform(admin.token, "POST")).status, 405);
+});
+
+Deno.test("admin-platform: a platform administrator is refused until the session passed a second factor (aal2)", async () => {
+  const me = await passwordUser();
+  await sql("insert into public.platform_admins (user_id) values ($1)", [me.user.id]);
+  const aal1 = await platform(me.token);
+  assert.equal(aal1.status, 403, "a password sign-in alone (aal1) is not enough");
+  assert.equal(JSON.parse(aal1.text).error.code, "forbidden");
+  const { token } = await enrollTotp(me.client);
+  assert.equal((await platform(token)).status, 200, "after enrolling and verifying TOTP (aal2)");
 });
 
 async function events(botId: string, message: string, thread: string): Promise<AnswerEvent[]> {

@@ -2,7 +2,7 @@
 // user signing in and an unban lets them back; every action leaves an audit-log row.
 import assert from "node:assert/strict";
 import { createClient } from "npm:@supabase/supabase-js@2.119.1";
-import { callFunction, serviceClient, signedInUser, sql, stack } from "../_shared/testing.ts";
+import { callFunction, enrollTotp, serviceClient, signedInUser, sql, stack, testIp, totpCode } from "../_shared/testing.ts";
 
 const PASSWORD = "correct-horse-9";
 
@@ -11,10 +11,12 @@ async function admin(token: string, body: unknown) {
   return { status: res.status, json: await res.json() };
 }
 
+/** A platform administrator signed in with a second factor (aal2): administrators act only so. */
 async function platformAdmin() {
   const me = await signedInUser();
   await sql("insert into public.platform_admins (user_id) values ($1)", [me.user.id]);
-  return me;
+  const { token, secret, factorId } = await enrollTotp(me.client);
+  return { ...me, token, aal1Token: me.token, secret, factorId };
 }
 
 async function canSignIn(email: string): Promise<boolean> {
@@ -88,4 +90,28 @@ Deno.test("admin: a password reset is sent and logged; a user is deleted only wi
   assert.deepEqual(rows.map((r) => r.action), ["user.password_reset", "user.delete"]);
   assert.equal(rows[1].before.email, target.user.email);
   assert.equal(rows[1].after, null);
+});
+
+Deno.test("admin: a platform administrator without a second factor (aal1) is refused until the session passes one", async () => {
+  const target = await signedInUser();
+  const me = await signedInUser();
+  await sql("insert into public.platform_admins (user_id) values ($1)", [me.user.id]);
+  const noFactor = await admin(me.token, { action: "ban", user_id: target.user.id });
+  assert.deepEqual([noFactor.status, noFactor.json.error.code], [403, "forbidden"], "listed, but at aal1 without any factor");
+
+  const { secret, factorId } = await enrollTotp(me.client);
+  // A new sign-in of the same administrator starts at aal1 again: refused until its own code step.
+  const again = createClient(stack.url, stack.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, global: { headers: { "x-forwarded-for": testIp() } } });
+  const signIn = await again.auth.signInWithPassword({ email: me.user.email!, password: PASSWORD });
+  if (signIn.error) throw signIn.error;
+  const aal1 = await admin(signIn.data.session!.access_token, { action: "ban", user_id: target.user.id });
+  assert.deepEqual([aal1.status, aal1.json.error.code], [403, "forbidden"], "a factor exists but this session has not used it");
+  assert.ok(await canSignIn(target.user.email!), "the target was not banned");
+  assert.deepEqual(await auditRows(target.user.id), []);
+
+  const stepped = await again.auth.mfa.challengeAndVerify({ factorId, code: await totpCode(secret) });
+  if (stepped.error) throw stepped.error;
+  const aal2 = await admin(stepped.data.access_token, { action: "ban", user_id: target.user.id });
+  assert.equal(aal2.status, 200, "the same administrator at aal2 acts");
+  assert.deepEqual((await auditRows(target.user.id)).map((r) => [r.action, r.actor_id]), [["user.ban", me.user.id]]);
 });

@@ -11,7 +11,7 @@ import { parseSseFrames } from "../_shared/contracts/chat.ts";
  * JWT secret: many users per test file without tripping auth's sign-in rate
  * limit (30 per 5 minutes per IP), which the whole functions suite shares.
  */
-export async function signedInUser(opts: { anonymous?: boolean } = {}) {
+export async function signedInUser(opts: { anonymous?: boolean; aal?: "aal1" | "aal2" } = {}) {
   const admin = serviceClient();
   const { data, error } = await admin.auth.admin.createUser({
     email: `chat-${crypto.randomUUID()}@parley.test`,
@@ -20,7 +20,7 @@ export async function signedInUser(opts: { anonymous?: boolean } = {}) {
   });
   if (error) throw error;
   const user = data.user!;
-  const token = await mintToken(user.id, opts.anonymous ?? false);
+  const token = await mintToken(user.id, opts.anonymous ?? false, opts.aal);
   return { client: clientWithToken(token), user, token };
 }
 
@@ -35,7 +35,8 @@ function clientWithToken(token: string) {
 export const SEEDED_PLATFORM_ADMIN_ID = "a0000000-0000-4000-8000-000000000004";
 
 export async function seededPlatformAdmin() {
-  const token = await mintToken(SEEDED_PLATFORM_ADMIN_ID, false);
+  // Platform administrators act only at aal2 (a session that passed a second factor).
+  const token = await mintToken(SEEDED_PLATFORM_ADMIN_ID, false, "aal2");
   return { client: clientWithToken(token), token };
 }
 
@@ -47,7 +48,7 @@ export async function deletedVisitor() {
   return visitor;
 }
 
-async function mintToken(sub: string, anonymous: boolean): Promise<string> {
+async function mintToken(sub: string, anonymous: boolean, aal: "aal1" | "aal2" = "aal1"): Promise<string> {
   const secret = Deno.env.get("SUPABASE_JWT_SECRET");
   if (!secret) throw new Error("SUPABASE_JWT_SECRET is not set: run through scripts/with-stack.mjs");
   const b64 = (v: string | Uint8Array) =>
@@ -65,6 +66,7 @@ async function mintToken(sub: string, anonymous: boolean): Promise<string> {
       iat: now,
       exp: now + 3600,
       is_anonymous: anonymous,
+      aal,
       session_id: crypto.randomUUID(),
       app_metadata: { provider: "email" },
       user_metadata: {},

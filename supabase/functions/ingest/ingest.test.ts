@@ -604,7 +604,7 @@ Deno.test("every ingest write refuses a platform administrator and a member of a
 
   // The platform administrator reads every team's data (RLS lets them see these rows)...
   // Users with minted tokens: the suite shares auth's sign-in limit (30 per 5 minutes per address).
-  const platform = await userWithToken();
+  const platform = await userWithToken({ aal: "aal2" });
   const { error: adminError } = await service.from("platform_admins").insert({ user_id: platform.user.id });
   if (adminError) throw adminError;
   const seen = await platform.client.from("data_sources").select("id").eq("id", sourceId);

@@ -120,7 +120,7 @@ Deno.test("team-invite: admins, strangers, platform admins, other teams' owners 
   assert.equal((await invite(stranger.token, { team_id: teamId, email: target })).status, 403);
   // A platform administrator reads every team but writes none of them; another team's owner neither.
   // Users with minted tokens: the suite shares auth's sign-in limit (30 per 5 minutes per address).
-  const platform = await visitorWithToken();
+  const platform = await visitorWithToken({ aal: "aal2" });
   const promoted = await serviceClient().from("platform_admins").insert({ user_id: platform.user.id });
   assert.equal(promoted.error, null);
   assert.equal((await invite(platform.token, { team_id: teamId, email: target })).status, 403);

@@ -10,10 +10,13 @@ export interface PasswordChange {
    * set one (provider or e-mail link sign-in), whom auth does not ask.
    */
   currentPassword?: string;
+  /** Or the code auth.reauthenticate() mailed (GoTrue's `nonce`), for a user who chose "send me a code". */
+  nonce?: string;
 }
 
-export async function changePassword({ password, currentPassword }: PasswordChange): Promise<void> {
-  const { error } = await (await loadSupabase()).auth.updateUser(currentPassword ? { password, current_password: currentPassword } : { password });
+export async function changePassword({ password, currentPassword, nonce }: PasswordChange): Promise<void> {
+  const attributes = nonce ? { password, nonce } : currentPassword ? { password, current_password: currentPassword } : { password };
+  const { error } = await (await loadSupabase()).auth.updateUser(attributes);
   if (error) throw toAppError(error);
 }
 

@@ -26,6 +26,11 @@ const BY_CODE: Record<string, string> = {
   access_denied: "auth.error.accessDenied",
   provider_disabled: "auth.error.providerDisabled",
   network: "auth.error.network",
+  mfa_verification_failed: "auth.mfa.codeWrong",
+  mfa_challenge_expired: "auth.mfa.codeWrong",
+  mfa_challenge_not_found: "auth.mfa.codeWrong",
+  mfa_factor_not_found: "auth.mfa.factorGone",
+  insufficient_aal: "auth.mfa.needsAal2",
 };
 
 export function authErrorMessageId(code: string | undefined): string {

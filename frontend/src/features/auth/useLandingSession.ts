@@ -3,15 +3,18 @@
 // initialises (getSession waits for that); if it did not (e.g. it started before the page),
 // exchange here. Hash tokens (admin invites and magic links have no PKCE) are set directly; an
 // e-mail's token hash (#token_hash=…&type=…, the templates' links) is verified with verifyOtp.
-// Errors from the URL or the exchange are returned for the page to show.
+// Errors from the URL or the exchange are returned for the page to show. An account with a verified
+// second factor lands at aal1: `secondFactor` tells the page to send it to the code step.
 import { useEffect, useState } from "react";
 import type { Session } from "@supabase/supabase-js";
+import { needsSecondFactor } from "../../data/auth/mfa";
 import { useAuthDeps } from "./deps";
 import { failureFromUrl, toFailure, type AuthFailure } from "./errors";
 
 export type LandingState =
   | { status: "loading" }
-  | { status: "session"; session: Session; fromUrl: boolean }
+  /** secondFactor: the account has a verified factor this session has not used (aal1 → aal2): the code step comes first. */
+  | { status: "session"; session: Session; fromUrl: boolean; secondFactor: boolean }
   | { status: "none" }
   | { status: "error"; failure: AuthFailure };
 
@@ -42,6 +45,8 @@ export function useLandingSession(): LandingState {
         return set({ status: "error", failure: urlFailure });
       }
       const supabase = await client();
+      const landed = async (session: Session, fromUrl: boolean) =>
+        set({ status: "session", session, fromUrl, secondFactor: await needsSecondFactor(supabase) });
       const code = new URLSearchParams(search).get("code");
       const h = new URLSearchParams(hash.replace(/^#/, ""));
       // An e-mail link (token hash in the fragment, never sent to a server): verified here, so
@@ -53,7 +58,7 @@ export function useLandingSession(): LandingState {
         const { data, error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: hashType });
         if (error || !data.session)
           return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
-        return set({ status: "session", session: data.session, fromUrl: true });
+        return landed(data.session, true);
       }
       const accessToken = h.get("access_token");
       const refreshToken = h.get("refresh_token");
@@ -65,22 +70,22 @@ export function useLandingSession(): LandingState {
         cleanUrl();
         if (error || !data.session)
           return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
-        return set({ status: "session", session: data.session, fromUrl: true });
+        return landed(data.session, true);
       }
       const { data } = await supabase.auth.getSession();
       if (code) {
         if (data.session) {
           cleanUrl();
-          return set({ status: "session", session: data.session, fromUrl: true });
+          return landed(data.session, true);
         }
         const { data: exchanged, error } = await supabase.auth.exchangeCodeForSession(code);
         cleanUrl();
         if (error || !exchanged.session)
           return set({ status: "error", failure: toFailure(error ?? { code: "session_not_found" }) });
-        return set({ status: "session", session: exchanged.session, fromUrl: true });
+        return landed(exchanged.session, true);
       }
       // A bot visitor's anonymous session is nobody's sign-in: the page shows its "no session" state.
-      if (data.session && !data.session.user.is_anonymous) return set({ status: "session", session: data.session, fromUrl: false });
+      if (data.session && !data.session.user.is_anonymous) return landed(data.session, false);
       set({ status: "none" });
     })().catch((err) => set({ status: "error", failure: toFailure(err) }));
     return () => {

@@ -7,7 +7,7 @@ import { FormattedMessage } from "react-intl";
 import { useNavigate, useSearchParams } from "react-router";
 import { buttonClassName, Loading } from "../../components/ui";
 import { useRouteDef } from "../../app/handle";
-import { LocalizedLink, useLocale } from "../../components/LocalizedLink";
+import { LocalizedLink, useLocale, useLocalePath } from "../../components/LocalizedLink";
 import { AuthCard, FailureText, FormAlert } from "../../features/auth/ui";
 import { useLandingSession } from "../../features/auth/useLandingSession";
 import { defaultAfterLogin, safeRedirect, takeHeading } from "../../lib/redirect";
@@ -31,9 +31,13 @@ function Callback() {
   const state = useLandingSession();
   const navigate = useNavigate();
   const locale = useLocale();
+  const lp = useLocalePath();
   useEffect(() => {
-    if (state.status === "session") navigate(safeRedirect(takeHeading(), defaultAfterLogin(locale)), { replace: true });
-  }, [state, navigate, locale]);
+    if (state.status !== "session") return;
+    const target = safeRedirect(takeHeading(), defaultAfterLogin(locale));
+    // An account with a second factor gives its code before it enters (the guards would ask too).
+    navigate(state.secondFactor ? `${lp("/app/auth/mfa")}?redirect=${encodeURIComponent(target)}` : target, { replace: true });
+  }, [state, navigate, locale, lp]);
   if (state.status === "error" || state.status === "none") {
     return (
       <AuthCard>

@@ -1,10 +1,11 @@
-// /app/account: profile, language, password, email and account deletion.
+// /app/account: profile, language, password, two-factor authentication, email and account deletion.
 import { FormattedMessage } from "react-intl";
 import { Loading } from "../../../components/ui";
 import { useMyProfileQuery } from "../../../data/profiles/profile-query";
 import { LanguagePanel } from "../../../features/account/LanguagePanel";
 import { ProfilePanel } from "../../../features/account/ProfilePanel";
 import { DeleteAccountPanel, EmailPanel, PasswordPanel } from "../../../features/account/SecurityPanels";
+import { TwoFactorPanel } from "../../../features/account/TwoFactorPanel";
 import { useSession } from "../../../lib/session";
 import { ErrorNote } from "../../../components/ErrorNote";
 import "../../../components/panels.css";
@@ -31,6 +32,7 @@ export default function AccountPage() {
         </>
       )}
       <PasswordPanel />
+      <TwoFactorPanel />
       {email && <EmailPanel current={email} />}
       {email && <DeleteAccountPanel email={email} />}
     </section>

@@ -85,7 +85,7 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
           onChange={(e) => set({ schedule: e.target.value as TestSettings["schedule"] })}
           options={ENUM_VALUES.sync_schedule.map((s) => ({ value: s, label: t(`tests.settings.schedule.${s}`) }))}
           hint={saved.schedule !== "never" && saved.next_run_at
-            ? <FormattedMessage id="tests.settings.nextRun" values={{ date: <FormattedDate value={saved.next_run_at} dateStyle="medium" timeStyle="short" /> }} />
+            ? <FormattedMessage id="tests.settings.nextRun" values={{ date: <FormattedDate key="date" value={saved.next_run_at} dateStyle="medium" timeStyle="short" /> }} />
             : undefined}
         />
       </fieldset>

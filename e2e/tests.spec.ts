@@ -85,7 +85,7 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       const { context, page, errors } = await ownerPage();
       await page.goto(`${app.appUrl}${prefix}/app/conversations/bot/${BOT}/chat/${DATA_CHAT}`);
       const answer = page.locator("article.conv-view li.conv-msg--assistant").first();
-      await answer.getByText("Settings > Export", { exact: false }).waitFor();
+      await answer.locator(".conv-msg__text", { hasText: "Settings > Export" }).waitFor();
       await answer.getByRole("button", { name: m["tests.conversation.add"] }).click();
       const expected = answer.getByLabel(m["tests.cases.expected"]!);
       await expected.fill(`Settings > Export (${code})`);

@@ -491,7 +491,8 @@ begin
       where not exists (select 1 from public.team_members tm join public.bots b on b.team_id = tm.team_id
                         where b.id = new.bot_id and tm.user_id = r.id)
     ) then
-      raise exception 'Regression recipients must be members of the bot''s team' using errcode = '22023', hint = 'not_a_member';
+      -- (the app's wording for these two refusals is keyed on the messages' openings)
+      raise exception 'This user is not a member of the team of this bot' using errcode = '22023';
     end if;
     new.notify_member_ids := array(select distinct r.id from unnest(new.notify_member_ids) r(id));
   end if;
@@ -502,7 +503,7 @@ begin
         continue;
       end if;
       if char_length(address) > 320 or address !~ '^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>]+$' then
-        raise exception 'Not an e-mail address: %', address using errcode = '22023', hint = 'invalid_email';
+        raise exception 'This is not a valid email address: %', address using errcode = '22023';
       end if;
       if not address = any (clean) then
         clean := clean || address;

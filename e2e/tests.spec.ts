@@ -1,9 +1,11 @@
 // Tests of a bot's answers in Chromium, in two languages, against the real stack with seed data:
 // the seeded owner opens "Acme Help Center"'s test cases (seeded cases with tags, search, a
-// suggestion accepted, new suggestions from the knowledge), its runs (two seeded runs, the trend
+// suggestion accepted, new suggestions from the knowledge), adds a conversation's answer as a test
+// case (corrected), its runs (two seeded runs, the trend
 // chart), starts a run and watches it finish live, then opens the seeded run after the sync: the
 // "new failures" filter shows the regression (its reasons in the page's language) and the diff
-// shows what changed in the answer; the test settings are saved; the bot overview links to the
+// shows what changed in the answer; the test settings (who is told of regressions included) are
+// saved; the bot overview links to the
 // latest run.
 // Run: node --import tsx --test e2e/tests.spec.ts (builds frontend/dist when missing).
 import assert from "node:assert/strict";
@@ -21,6 +23,8 @@ const readMessages = (code: string): Msgs => JSON.parse(fs.readFileSync(path.joi
 
 const BOT = "c0000000-0000-4000-8000-000000000001";
 const SYNC_RUN = "f4100000-0000-4000-8000-000000000002";
+/** The seeded conversation "Can I get my data out?", answered by the extractive default. */
+const DATA_CHAT = "f9000000-0000-4000-8000-000000000002";
 /** The seeded regression's phrases reason, as each language says it. */
 const MISSING_PHRASE = { en: "Missing required phrase: 50.", de: "Fehlende Pflichtformulierung: 50." } as const;
 
@@ -77,6 +81,25 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       await context.close();
     });
 
+    it("the owner adds a turn of a conversation as a test case, with the answer corrected", async () => {
+      const { context, page, errors } = await ownerPage();
+      await page.goto(`${app.appUrl}${prefix}/app/conversations/bot/${BOT}/chat/${DATA_CHAT}`);
+      const answer = page.locator("article.conv-view li.conv-msg--assistant").first();
+      await answer.locator(".conv-msg__text", { hasText: "Settings > Export" }).waitFor();
+      await answer.getByRole("button", { name: m["tests.conversation.add"] }).click();
+      const expected = answer.getByLabel(m["tests.cases.expected"]!);
+      await expected.fill(`Settings > Export (${code})`);
+      await answer.getByRole("button", { name: m["tests.conversation.add"] }).click();
+      await answer.getByRole("status").filter({ hasText: m["tests.conversation.added"]! }).waitFor();
+      // The case is in the suite: the visitor's question, the corrected answer as the expected one.
+      await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/test-cases`);
+      await page.getByLabel(m["tests.cases.search"]!).fill("Can I get my data out?");
+      await page.getByRole("cell", { name: "Can I get my data out?", exact: true }).first().waitFor();
+      await page.getByText(`Settings > Export (${code})`, { exact: false }).first().waitFor();
+      assertNoErrors(errors);
+      await context.close();
+    });
+
     it("the owner runs the tests and watches the run finish live", async () => {
       const { context, page, errors } = await ownerPage();
       await page.goto(`${app.appUrl}${prefix}/app/bots/${BOT}/tests`);
@@ -93,11 +116,22 @@ for (const [code, prefix] of [["en", ""], ["de", "/de"]] as const) {
       // The test settings below the runs: saved under RLS as the owner, there after a reload.
       await page.getByRole("checkbox", { name: m["tests.settings.runAfterSync"] }).check();
       await page.getByLabel(m["tests.settings.schedule"]!).selectOption("weekly");
+      // Who is told of regressions: the owners (the default), the admins too, and an outside address.
+      await page.getByRole("checkbox", { name: m["tests.settings.notifyAdmins"] }).check();
+      await page.getByLabel(m["tests.settings.notifyEmails"]!).fill(` Support-${code}@Example.test `);
       await page.getByRole("button", { name: m["tests.settings.save"] }).click();
       await page.getByRole("status").filter({ hasText: m["tests.settings.saved"]! }).waitFor();
       await page.reload();
       await page.getByText(m["tests.settings.nextRun"]!.split("{")[0]!.trim()).waitFor();
       assert.equal(await page.getByRole("checkbox", { name: m["tests.settings.runAfterSync"] }).isChecked(), true);
+      assert.equal(await page.getByRole("checkbox", { name: m["tests.settings.notifyOwners"] }).isChecked(), true);
+      assert.equal(await page.getByRole("checkbox", { name: m["tests.settings.notifyAdmins"] }).isChecked(), true);
+      // The database kept the address trimmed and in lower case.
+      assert.equal(await page.getByLabel(m["tests.settings.notifyEmails"]!).inputValue(), `support-${code}@example.test`);
+      // A malformed address is refused with the app's own words.
+      await page.getByLabel(m["tests.settings.notifyEmails"]!).fill("not an address");
+      await page.getByRole("button", { name: m["tests.settings.save"] }).click();
+      await page.locator("form.tr-form").getByRole("alert").waitFor();
       await page.screenshot({ path: path.join(ART, `tests-runs-${code}.png`), fullPage: true });
       assertNoErrors(errors);
       await context.close();

@@ -18,8 +18,14 @@ import { recordingDb } from "./recording-supabase";
 
 const db = recordingDb();
 
+const TEAM = "a1000000-0000-4000-8000-000000000001";
+const MEMBERS = [
+  { user_id: "u1", role: "owner", display_name: "Olga Owner", email: "olga@example.test", avatar_url: null, is_current_user: true, joined_at: "2026-11-01T00:00:00Z" },
+  { user_id: "u2", role: "admin", display_name: null, email: "ada@example.test", avatar_url: null, is_current_user: false, joined_at: "2026-11-02T00:00:00Z" },
+];
 const client = {
   from: (t: string) => db.from(t),
+  rpc: async (name: string) => ({ data: name === "get_team_members" ? MEMBERS : null, error: null }),
   auth: { getSession: async () => ({ data: { session: { access_token: "t", user: { id: "u1" } } } }) },
   channel: () => {
     const ch = { on: () => ch, subscribe: () => ch };
@@ -80,10 +86,17 @@ describe("test settings", { timeout: 20_000 }, () => {
       if (up) stored = [{ ...JSON.parse(up.slice(7, up.indexOf(' {"onConflict"'))), next_run_at: "2026-11-28T03:00:00Z" }];
       return stored;
     };
+    db.tables.bots = () => [{ id: BOT, team_id: TEAM, name: "Notes bot", language: "en", model_provider: "extractive", theme: {} }];
     renderAt("en", "/app/bots/:botId/tests", `/app/bots/${BOT}/tests`, <TestSettingsSection botId={BOT} />);
     const sync = await screen.findByRole("checkbox", { name: "After every successful sync of a data source" });
     expect((sync as HTMLInputElement).checked).toBe(false);
-    expect((screen.getByRole("checkbox", { name: /^E-mail the team's owners/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole("checkbox", { name: /^E-mail when a run fails cases/ }) as HTMLInputElement).checked).toBe(true);
+    // Who is told: the owners by default; the admin is chosen by name, an outside address added.
+    expect((screen.getByRole("checkbox", { name: "The team's owners" }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole("checkbox", { name: "The team's admins" }) as HTMLInputElement).checked).toBe(false);
+    await user.click(await screen.findByRole("checkbox", { name: "ada@example.test" }));
+    expect(screen.getByRole("checkbox", { name: "Olga Owner (olga@example.test)" })).toBeTruthy();
+    await user.type(screen.getByLabelText("Other addresses"), "support@example.test{enter}lead@example.test");
     expect((screen.getByLabelText("Least similarity to the expected answer (%)") as HTMLInputElement).value).toBe("30");
     expect((screen.getByLabelText("Sources that count") as HTMLInputElement).value).toBe("5");
 
@@ -99,7 +112,8 @@ describe("test settings", { timeout: 20_000 }, () => {
     const [write] = db.writes("bot_test_settings");
     expect(write!.ops[0]).toBe(`upsert ${JSON.stringify({
       run_after_sync: true, run_after_settings: false, schedule: "daily", top_k: 5, require_answer: false, require_source: true,
-      min_similarity: 0.45, min_judge_score: 0.6, notify_regressions: true, bot_id: BOT,
+      min_similarity: 0.45, min_judge_score: 0.6, notify_regressions: true, notify_owners: true, notify_admins: false,
+      notify_member_ids: ["u2"], notify_emails: ["support@example.test", "lead@example.test"], bot_id: BOT,
     })} {"onConflict":"bot_id"}`);
     // The trigger's next run comes back from the database.
     await screen.findByText(/^Next scheduled run: /);
@@ -116,7 +130,9 @@ describe("test settings", { timeout: 20_000 }, () => {
     expect((screen.getByLabelText("Nach Zeitplan") as HTMLSelectElement).value).toBe("weekly");
     expect((screen.getByLabelText("Mindestähnlichkeit zur erwarteten Antwort (%)") as HTMLInputElement).value).toBe("55");
     expect((screen.getByLabelText("Mindestnote der Modellbewertung (%)") as HTMLInputElement).value).toBe("80");
-    expect((screen.getByRole("checkbox", { name: /^Die Eigentümer des Teams per E-Mail/ }) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole("checkbox", { name: /^Per E-Mail informieren/ }) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole("checkbox", { name: "Die Eigentümer des Teams" }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByLabelText("Weitere Adressen")).toBeTruthy();
     expect(screen.getByText(/^Nächster geplanter Lauf: /)).toBeTruthy();
     expect(screen.getByRole("button", { name: "Testeinstellungen speichern" })).toBeTruthy();
   });

@@ -475,6 +475,48 @@ end;
 $function$;
 -- execute: public
 
+-- private.check_test_notify_recipients()
+CREATE OR REPLACE FUNCTION private.check_test_notify_recipients()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  address text;
+  clean text[] := '{}';
+begin
+  if tg_op = 'INSERT' or new.notify_member_ids is distinct from old.notify_member_ids then
+    if exists (
+      select 1 from unnest(new.notify_member_ids) r(id)
+      where not exists (select 1 from public.team_members tm join public.bots b on b.team_id = tm.team_id
+                        where b.id = new.bot_id and tm.user_id = r.id)
+    ) then
+      -- (the app's wording for these two refusals is keyed on the messages' openings)
+      raise exception 'This user is not a member of the team of this bot' using errcode = '22023';
+    end if;
+    new.notify_member_ids := array(select distinct r.id from unnest(new.notify_member_ids) r(id));
+  end if;
+  if tg_op = 'INSERT' or new.notify_emails is distinct from old.notify_emails then
+    foreach address in array new.notify_emails loop
+      address := lower(btrim(address));
+      if address = '' then
+        continue;
+      end if;
+      if char_length(address) > 320 or address !~ '^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>]+$' then
+        raise exception 'This is not a valid email address: %', address using errcode = '22023';
+      end if;
+      if not address = any (clean) then
+        clean := clean || address;
+      end if;
+    end loop;
+    new.notify_emails := clean;
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.check_test_notify_recipients() is 'Trigger: regression recipients are members of the bot''s team; extra addresses are valid, lower case and distinct.';
+-- execute: public
+
 -- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
 CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
  RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
@@ -2830,6 +2872,42 @@ $function$;
 comment on function private.team_items(team_id uuid, limit_name text) is 'The team''s items a countable limit counts (bots, data_sources, channels without web, power_ups), with their creation time.';
 -- execute: authenticated; service_role
 
+-- private.test_regression_recipients(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.test_regression_recipients(bot_id uuid)
+ RETURNS TABLE(email text, language text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with settings as (
+    select coalesce(s.notify_owners, true) as owners, coalesce(s.notify_admins, false) as admins,
+           coalesce(s.notify_member_ids, '{}') as member_ids, coalesce(s.notify_emails, '{}') as emails,
+           b.team_id, b.language::text as bot_language
+    from public.bots b left join public.bot_test_settings s on s.bot_id = b.id
+    where b.id = test_regression_recipients.bot_id
+  ),
+  members as (
+    select lower(u.email::text) as email, p.preferred_language::text as language
+    from settings st
+    join public.team_members tm on tm.team_id = st.team_id
+    join auth.users u on u.id = tm.user_id
+    left join public.profiles p on p.id = u.id
+    where u.email is not null
+      and ((st.owners and tm.role = 'owner') or (st.admins and tm.role = 'admin') or tm.user_id = any (st.member_ids))
+  ),
+  extra as (
+    select e.address as email, coalesce(
+      (select p.preferred_language::text from auth.users u join public.profiles p on p.id = u.id where lower(u.email::text) = e.address limit 1),
+      st.bot_language) as language
+    from settings st cross join lateral unnest(st.emails) e(address)
+  )
+  select distinct on (r.email) r.email, coalesce(r.language, 'en')
+  from (select m.email, m.language, 0 as rank from members m union all select x.email, x.language, 1 from extra x) r
+  order by r.email, r.rank;
+$function$;
+comment on function private.test_regression_recipients(bot_id uuid) is 'The addresses and interface languages of those the bot''s test settings name for regression mail (owners, admins, chosen members, extra addresses in the bot''s language unless they are Parley accounts). Service role only.';
+-- execute: service_role
+
 -- private.test_run_finished()
 CREATE OR REPLACE FUNCTION private.test_run_finished()
  RETURNS trigger
@@ -4957,6 +5035,16 @@ end;
 $function$;
 comment on function public.team_plan_usage(team_id uuid) is 'Every plan limit of the team: its use, its value (null = unlimited; api_access and powered_by_removable: 0 = not included). Team members, platform admins, the service role.';
 -- execute: authenticated; service_role
+
+-- public.test_regression_recipients(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.test_regression_recipients(bot_id uuid)
+ RETURNS TABLE(email text, language text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select * from private.test_regression_recipients(bot_id => test_regression_recipients.bot_id) $function$;
+comment on function public.test_regression_recipients(bot_id uuid) is 'See private.test_regression_recipients. Service role only (the tests function).';
+-- execute: service_role
 
 -- public.transfer_team_ownership(team_id uuid, new_owner_id uuid)
 CREATE OR REPLACE FUNCTION public.transfer_team_ownership(team_id uuid, new_owner_id uuid)

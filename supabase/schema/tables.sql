@@ -171,17 +171,28 @@ create table public.bot_test_settings (
   min_judge_score numeric(3,2) default 0.60 not null,
   notify_regressions boolean default true not null,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  notify_owners boolean default true not null,
+  notify_admins boolean default false not null,
+  notify_member_ids uuid[] default '{}'::uuid[] not null,
+  notify_emails text[] default '{}'::text[] not null
 );
 comment on table public.bot_test_settings is 'When a bot''s tests run on their own (after a sync, after its settings change, on a schedule) and the rules a case passes by. One row per bot; a missing row means the defaults.';
 comment on column public.bot_test_settings.top_k is 'An expected source passes when it is among the first top_k sources of the answer.';
 comment on column public.bot_test_settings.min_similarity is 'Least similarity (trigram, 0..1) to the expected answer, when the case has one.';
 comment on column public.bot_test_settings.min_judge_score is 'Least grade (0..1) of the model judge, when the bot has a model provider and the case an expected answer.';
+comment on column public.bot_test_settings.notify_owners is 'Mail the team''s owners about regressions.';
+comment on column public.bot_test_settings.notify_admins is 'Mail the team''s admins about regressions.';
+comment on column public.bot_test_settings.notify_member_ids is 'Chosen members of the bot''s team mailed about regressions (whatever their role).';
+comment on column public.bot_test_settings.notify_emails is 'Extra addresses mailed about regressions (lower case, at most 20); non-members read it in the bot''s language.';
 alter table public.bot_test_settings add constraint bot_test_settings_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.bot_test_settings add constraint bot_test_settings_min_judge_score_check CHECK (((min_judge_score >= (0)::numeric) AND (min_judge_score <= (1)::numeric)));
 alter table public.bot_test_settings add constraint bot_test_settings_min_similarity_check CHECK (((min_similarity >= (0)::numeric) AND (min_similarity <= (1)::numeric)));
+alter table public.bot_test_settings add constraint bot_test_settings_notify_emails_check CHECK ((cardinality(notify_emails) <= 20));
+alter table public.bot_test_settings add constraint bot_test_settings_notify_member_ids_check CHECK ((cardinality(notify_member_ids) <= 50));
 alter table public.bot_test_settings add constraint bot_test_settings_pkey PRIMARY KEY (bot_id);
 alter table public.bot_test_settings add constraint bot_test_settings_top_k_check CHECK (((top_k >= 1) AND (top_k <= 20)));
+CREATE TRIGGER bot_test_settings_check_recipients BEFORE INSERT OR UPDATE ON public.bot_test_settings FOR EACH ROW EXECUTE FUNCTION private.check_test_notify_recipients();
 CREATE TRIGGER bot_test_settings_schedule BEFORE INSERT OR UPDATE ON public.bot_test_settings FOR EACH ROW EXECUTE FUNCTION private.set_test_schedule();
 CREATE TRIGGER bot_test_settings_set_timestamps BEFORE INSERT OR UPDATE ON public.bot_test_settings FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled

@@ -154,6 +154,10 @@ export type Database = {
           min_judge_score: number;
           min_similarity: number;
           next_run_at: string | null;
+          notify_admins: boolean;
+          notify_emails: string[];
+          notify_member_ids: string[];
+          notify_owners: boolean;
           notify_regressions: boolean;
           require_answer: boolean;
           require_source: boolean;
@@ -170,6 +174,10 @@ export type Database = {
           min_judge_score?: number;
           min_similarity?: number;
           next_run_at?: string | null;
+          notify_admins?: boolean;
+          notify_emails?: string[];
+          notify_member_ids?: string[];
+          notify_owners?: boolean;
           notify_regressions?: boolean;
           require_answer?: boolean;
           require_source?: boolean;
@@ -185,6 +193,10 @@ export type Database = {
           min_judge_score?: number;
           min_similarity?: number;
           next_run_at?: string | null;
+          notify_admins?: boolean;
+          notify_emails?: string[];
+          notify_member_ids?: string[];
+          notify_owners?: boolean;
           notify_regressions?: boolean;
           require_answer?: boolean;
           require_source?: boolean;
@@ -2830,6 +2842,13 @@ export type Database = {
           limit_value: number;
           unlimited: boolean;
           used: number;
+        }[];
+      };
+      test_regression_recipients: {
+        Args: { bot_id: string };
+        Returns: {
+          email: string;
+          language: string;
         }[];
       };
       transfer_team_ownership: { Args: { new_owner_id: string; team_id: string }; Returns: undefined };

@@ -1,7 +1,7 @@
 // `tests`: runs a bot's test cases through the answering engine and scores the answers.
 //   POST /tests/bots/{botId}/runs          → 202 {run_id}   start a run (409 run_in_progress, 400 no_test_cases)
 //   POST /tests/runs/{runId}/cancel        → 200 {run_id, status, cancel_requested?}
-//   POST /tests/bots/{botId}/suggestions   → 200 {created}  suggested cases from headings and titles
+//   POST /tests/bots/{botId}/suggestions   → 200 {created, method}  suggested cases (the bot's model, else headings and titles)
 //   POST /tests/bots/{botId}/import        text/csv body (or JSON {csv}) → 200 {created, errors}
 //   GET  /tests/bots/{botId}/export        → text/csv
 //   POST /tests/tick                       (service role: due schedules, queued runs) → 200 {queued, processed}
@@ -21,6 +21,8 @@ import type {
   TestTickAnswer,
 } from "../_shared/contracts/tests.ts";
 import { must } from "../_shared/db.ts";
+import { loadBot } from "../_shared/engine/bot.ts";
+import { chooseProvider } from "../_shared/engine/provider.ts";
 import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
 import { inBackground, type Logger } from "../_shared/log.ts";
 import { type CsvCase, formatCases, parseCases } from "./csv.ts";
@@ -67,8 +69,8 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
       case "runs":
         return json(202, { run_id: await startRun(id, caller.userId, log) } satisfies TestRunAnswer);
       case "suggestions": {
-        const bot = must(await service.from("bots").select("language").eq("id", id).single(), "bot");
-        const suggestions = await suggestCases(service, id, bot.language);
+        const bot = await loadBot(service, id);
+        const { suggestions, method } = await suggestCases(service, id, bot.language, await chooseProvider(service, bot), log);
         if (suggestions.length) {
           must(
             await service.from("test_cases").insert(
@@ -85,7 +87,7 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
             "suggestions",
           );
         }
-        return json(200, { created: suggestions.length } satisfies TestSuggestionsAnswer);
+        return json(200, { created: suggestions.length, method } satisfies TestSuggestionsAnswer);
       }
       case "import": {
         const bot = must(await service.from("bots").select("language").eq("id", id).single(), "bot");

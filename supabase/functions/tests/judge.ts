@@ -30,11 +30,13 @@ export function parseGrade(reply: string): Grade {
   }
 }
 
-export async function judge(
+/** One reply of the bot's model to a system prompt and a user message, as text (throws on failure). */
+export async function complete(
   choice: Extract<ProviderChoice, { kind: "model" }>,
-  input: { question: string; expected: string; answer: string },
+  system: string,
+  user: string,
   signal?: AbortSignal,
-): Promise<Grade> {
+): Promise<string> {
   const run = () =>
     createProvider({
       provider: choice.provider,
@@ -43,22 +45,27 @@ export async function judge(
       fetch: choice.teamBaseUrl ? guardedFetch : undefined,
       timeoutMs: limitFromEnv("PARLEY_PROVIDER_TIMEOUT_MS", 60_000),
       backoffMs: limitFromEnv("PARLEY_PROVIDER_BACKOFF_MS", 500),
-    }).generate({
-      system: SYSTEM,
-      messages: [{
-        role: "user",
-        content: `Question:\n${input.question}\n\nExpected answer:\n${input.expected}\n\nChatbot's answer:\n${input.answer}`,
-      }],
-      temperature: 0,
-      model: choice.model,
-      signal,
-    });
+    }).generate({ system, messages: [{ role: "user", content: user }], temperature: 0, model: choice.model, signal });
   let reply = "";
+  const events = choice.teamBaseUrl ? checkedBaseUrl(choice.teamBaseUrl, choice.provider, run) : run();
+  for await (const ev of events) if (ev.type === "token") reply += ev.text;
+  return reply;
+}
+
+export async function judge(
+  choice: Extract<ProviderChoice, { kind: "model" }>,
+  input: { question: string; expected: string; answer: string },
+  signal?: AbortSignal,
+): Promise<Grade> {
   try {
-    const events = choice.teamBaseUrl ? checkedBaseUrl(choice.teamBaseUrl, choice.provider, run) : run();
-    for await (const ev of events) if (ev.type === "token") reply += ev.text;
+    const reply = await complete(
+      choice,
+      SYSTEM,
+      `Question:\n${input.question}\n\nExpected answer:\n${input.expected}\n\nChatbot's answer:\n${input.answer}`,
+      signal,
+    );
+    return parseGrade(reply);
   } catch (e) {
     return { error: e instanceof Error ? e.message.slice(0, 300) : "the judge failed" };
   }
-  return parseGrade(reply);
 }

@@ -11,11 +11,15 @@ import { loadBot } from "../_shared/engine/bot.ts";
 import { collectAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { chooseProvider, type ProviderChoice } from "../_shared/engine/provider.ts";
 import { env } from "../_shared/env.ts";
+import { type EmbeddingConfig, embeddingProviderForTeam, embedTexts } from "../_shared/knowledge/embeddings.ts";
 import { describe, type Logger } from "../_shared/log.ts";
+import { sendMail } from "../_shared/mail.ts";
 import { limitFromEnv } from "../_shared/rate-limit.ts";
 import { judge } from "./judge.ts";
+import { type RegressionReport, regressionMail } from "./regression-mail.ts";
 import {
   answeredScore,
+  cosine,
   DEFAULT_RULES,
   judgeScore,
   type PassRules,
@@ -89,12 +93,29 @@ async function snapshotOf(service: Db, botId: string, choice: ProviderChoice) {
   };
 }
 
+/** An embedding of the expected answer must not hold a run up long: trigram similarity still works. */
+const SIMILARITY_EMBEDDING_TIMEOUT_MS = 15_000;
+
+/**
+ * Similarity of the answer to the expected one: the cosine of their embeddings when the team has
+ * an embeddings provider (the engine's path, _shared/knowledge/embeddings.ts), otherwise, or when
+ * embedding fails, trigram word similarity (SQL answer_similarity).
+ */
+async function similarityOf(service: Db, embedding: EmbeddingConfig | null, expected: string, answer: string) {
+  if (embedding && answer.trim()) {
+    const vectors = await embedTexts(embedding, [expected, answer], SIMILARITY_EMBEDDING_TIMEOUT_MS);
+    if (vectors) return { score: cosine(vectors[0], vectors[1]), method: "embedding" as const };
+  }
+  return { score: Number(must(await service.rpc("answer_similarity", { answer, expected }), "similarity")), method: "trigram" as const };
+}
+
 async function scoreCase(
   service: Db,
   botId: string,
   c: TestCase,
   rules: PassRules,
   choice: ProviderChoice,
+  embedding: EmbeddingConfig | null,
   log: Logger,
 ) {
   const started = performance.now();
@@ -120,11 +141,8 @@ async function scoreCase(
   if (!error) {
     const source = sourceScore(c, sources, rules);
     const phrases = phraseScore(c, answer);
-    let similarity: number | null = null;
-    if (c.expected_answer.trim()) {
-      similarity = Number(must(await service.rpc("answer_similarity", { answer, expected: c.expected_answer }), "similarity"));
-    }
-    const sim = similarityScore(c, similarity, rules);
+    const measured = c.expected_answer.trim() ? await similarityOf(service, embedding, c.expected_answer, answer) : null;
+    const sim = similarityScore(c, measured?.score ?? null, rules, measured?.method);
     const grade = choice.kind === "model" && c.expected_answer.trim()
       ? await judge(choice, { question: c.question, expected: c.expected_answer, answer })
       : null;
@@ -169,7 +187,11 @@ export async function processRun(service: Db, runId: string, log: Logger): Promi
 
 async function execute(service: Db, run: { id: string; bot_id: string; created_at: string }, log: Logger) {
   const bot = await loadBot(service, run.bot_id);
-  const [choice, rules] = await Promise.all([chooseProvider(service, bot), settingsOf(service, bot.id)]);
+  const [choice, rules, embedding] = await Promise.all([
+    chooseProvider(service, bot),
+    settingsOf(service, bot.id),
+    embeddingProviderForTeam(service, bot.team_id).catch(() => null),
+  ]);
   const cases = must(
     await service
       .from("test_cases")
@@ -181,7 +203,7 @@ async function execute(service: Db, run: { id: string; bot_id: string; created_a
     "cases",
   ) as TestCase[];
   must(
-    await service.from("test_runs").update({ progress_total: cases.length, snapshot: await snapshotOf(service, bot.id, choice) })
+    await service.from("test_runs").update({ progress_total: cases.length, snapshot: { ...(await snapshotOf(service, bot.id, choice)), similarity: embedding ? "embedding" : "trigram" } })
       .eq("id", run.id),
     "start run",
   );
@@ -199,7 +221,7 @@ async function execute(service: Db, run: { id: string; bot_id: string; created_a
         cancelled = true;
         return;
       }
-      const result = await scoreCase(service, bot.id, c, rules, choice, log);
+      const result = await scoreCase(service, bot.id, c, rules, choice, embedding, log);
       must(await service.from("test_results").upsert({ run_id: run.id, ...result }, { onConflict: "run_id,case_id" }), "result");
       done++;
       if (result.passed) passed++;
@@ -232,7 +254,8 @@ async function execute(service: Db, run: { id: string; bot_id: string; created_a
     "finish run",
   );
   if (comparison.regressions.length && rules.notify_regressions) {
-    await notifyOwners(service, bot, run.id, comparison.regressions.length, log).catch((e) =>
+    const report = { id: run.id, total: done, passed, fixed: comparison.fixed, regressions: comparison.regressions };
+    await notifyRegressions(service, bot, report, cases, log).catch((e) =>
       log.warn("regression_mail_failed", { error: describe(e) })
     );
   }
@@ -267,21 +290,35 @@ async function compareWithPrevious(service: Db, run: { id: string; bot_id: strin
   };
 }
 
-/** Mails the team's owners through auth's mail path, as team-invite does: a sign-in link to the run. */
-async function notifyOwners(service: Db, bot: { id: string; team_id: string }, runId: string, count: number, log: Logger) {
-  const owners = must(
-    await service.from("team_members").select("user_id").eq("team_id", bot.team_id).eq("role", "owner"),
-    "owners",
-  );
-  const redirectTo = `${env.siteUrl.replace(/\/+$/, "")}/app/bots/${bot.id}/tests/${runId}?regressions=${count}`;
+/**
+ * Mails those the bot's test settings name (owners, admins, chosen members, extra addresses;
+ * public.test_regression_recipients), each in their language, with a link to the run's new failures.
+ */
+async function notifyRegressions(
+  service: Db,
+  bot: { id: string },
+  run: { id: string; total: number; passed: number; fixed: number; regressions: string[] },
+  cases: TestCase[],
+  log: Logger,
+) {
+  const recipients = must(await service.rpc("test_regression_recipients", { bot_id: bot.id }), "regression recipients");
+  const { name } = must(await service.from("bots").select("name").eq("id", bot.id).single(), "bot name");
+  const report: RegressionReport = {
+    bot: name,
+    link: `${env.siteUrl.replace(/\/+$/, "")}/app/bots/${bot.id}/tests/${run.id}?filter=new`,
+    total: run.total,
+    passed: run.passed,
+    fixed: run.fixed,
+    regressions: run.regressions.length,
+    questions: run.regressions.map((id) => cases.find((c) => c.id === id)?.question ?? "").filter(Boolean),
+  };
+  const byLanguage = new Map<string, string[]>();
+  for (const r of recipients) byLanguage.set(r.language, [...(byLanguage.get(r.language) ?? []), r.email]);
   let sent = 0;
-  for (const { user_id } of owners) {
-    const user = await service.auth.admin.getUserById(user_id);
-    const email = user.data.user?.email;
-    if (!email) continue;
-    const otp = await service.auth.signInWithOtp({ email, options: { shouldCreateUser: false, emailRedirectTo: redirectTo } });
-    if (otp.error) log.warn("regression_mail_failed", { code: otp.error.code ?? null, status: otp.error.status ?? null });
-    else sent++;
+  for (const [language, to] of byLanguage) {
+    const result = await sendMail({ to, ...regressionMail(language, report) });
+    if (result.skipped) log.warn("regression_mail_skipped", { reason: result.skipped });
+    sent += result.sent;
   }
-  if (sent) must(await service.from("test_runs").update({ notified_at: new Date().toISOString() }).eq("id", runId), "notified");
+  if (sent) must(await service.from("test_runs").update({ notified_at: new Date().toISOString() }).eq("id", run.id), "notified");
 }

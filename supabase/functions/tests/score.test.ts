@@ -1,8 +1,11 @@
-// Unit tests (no stack): the scores and the pass rule, the judge's reply, CSV in and out.
+// Unit tests (no stack): the scores and the pass rule, the judge's reply, CSV in and out, model suggestions, the regression mail.
 import assert from "node:assert/strict";
+import { MAIL_LANGUAGES } from "../_shared/mail-text.ts";
+import { regressionMail } from "./regression-mail.ts";
+import { parseSuggestion } from "./suggest.ts";
 import { formatCases, parseCases } from "./csv.ts";
 import { parseGrade } from "./judge.ts";
-import { answeredScore, DEFAULT_RULES, explainReason, foundNothing, judgeScore, passes, phraseScore, similarityScore, sourceScore } from "./score.ts";
+import { answeredScore, cosine, DEFAULT_RULES, explainReason, foundNothing, judgeScore, passes, phraseScore, similarityScore, sourceScore } from "./score.ts";
 
 const source = (url: string, title = "Doc") => ({ chunk_id: "c", document_id: "d", title, url, excerpt: "" });
 const base = { expected_answer: "", required_phrases: [] as string[], forbidden_phrases: [] as string[], expected_sources: [] as string[] };
@@ -87,4 +90,43 @@ Deno.test("CSV: rows checked one by one, lists and history parsed, export round-
   const back = parseCases(csv, "en");
   assert.equal(back.rows[0]!.question, "'=1+1");
   assert.deepEqual(back.rows[0]!.history, [{ role: "user", content: "Hi" }]);
+});
+
+Deno.test("cosine: same direction 1, orthogonal 0, opposite clamped to 0, empty 0", () => {
+  assert.equal(cosine([1, 2, 3], [2, 4, 6]), 1);
+  assert.equal(cosine([1, 0], [0, 1]), 0);
+  assert.equal(cosine([1, 0], [-1, 0]), 0);
+  assert.equal(cosine([0, 0], [1, 0]), 0);
+  assert.ok(Math.abs(cosine([1, 1], [1, 0]) - Math.SQRT1_2) < 1e-9);
+});
+
+Deno.test("parseSuggestion: the model's question and answer, a skip or anything unusable is null", () => {
+  assert.deepEqual(parseSuggestion('```json\n{"question": " How long? ", "answer": "One hour."}\n```'), { question: "How long?", answer: "One hour." });
+  assert.equal(parseSuggestion('{"skip": true}'), null);
+  assert.equal(parseSuggestion('{"question": "Why?", "answer": "x"}'), null, "too short a question");
+  assert.equal(parseSuggestion('{"question": "How long is it?"}'), null, "no answer");
+  assert.equal(parseSuggestion("I cannot"), null);
+  assert.equal(parseSuggestion("{not json}"), null);
+});
+
+Deno.test("regression mail: every language has its words; the questions, the counts and the link", () => {
+  const report = { bot: "Help", link: "https://parley.test/app/bots/b/tests/r?filter=new", total: 4, passed: 2, fixed: 1, regressions: 2, questions: ["<b>A?</b>", "B?"] };
+  const subjects = new Set(MAIL_LANGUAGES.map((l) => regressionMail(l, report).subject));
+  assert.equal(subjects.size, MAIL_LANGUAGES.length, "a subject of its own in each language");
+  const en = regressionMail("en", report);
+  assert.equal(en.subject, "Help: 2 test cases failing since the last run");
+  assert.equal(en.text, [
+    "The latest test run of Help fails 2 cases that passed in the run before.",
+    "Passed: 2 of 4; fixed since the last run: 1.",
+    "",
+    "New failures:",
+    "- <b>A?</b>",
+    "- B?",
+    "",
+    "See what changed:",
+    report.link,
+  ].join("\n"));
+  assert.ok(en.html!.includes("<li>&lt;b&gt;A?&lt;/b&gt;</li>"), "questions are escaped in HTML");
+  assert.equal(regressionMail("xx", report).subject, en.subject, "an unknown language reads English");
+  assert.match(regressionMail("jp", { ...report, regressions: 1 }).subject, /1 件/);
 });

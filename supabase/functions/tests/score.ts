@@ -110,7 +110,19 @@ export function phraseScore(c: CaseToScore, answer: string): TestScore | null {
   };
 }
 
-export function similarityScore(c: CaseToScore, similarity: number | null, rules: PassRules, method = "trigram"): TestScore | null {
+/** Cosine similarity of two vectors, clamped to 0..1 (opposite meanings are as far as unrelated ones). */
+export function cosine(a: number[], b: number[]): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  if (!na || !nb) return 0;
+  return Math.max(0, Math.min(1, dot / Math.sqrt(na * nb)));
+}
+
+export function similarityScore(c: CaseToScore, similarity: number | null, rules: PassRules, method: "trigram" | "embedding" = "trigram"): TestScore | null {
   if (!c.expected_answer.trim() || similarity === null) return null;
   const score = Math.round(similarity * 100) / 100;
   return {

@@ -3,7 +3,7 @@
 // two runs after a data source changes (the sync trigger queues the run, /tick processes it,
 // the owners get a mail), cancel, suggestions, CSV import and export, and refusals.
 import assert from "node:assert/strict";
-import { callFunction, serviceClient, stack } from "../_shared/testing.ts";
+import { callFunction, mailsTo, serviceClient, stack } from "../_shared/testing.ts";
 import type { TestScore } from "../_shared/contracts/tests.ts";
 import { startRoutedFakeProvider } from "../_shared/providers/fake-servers.ts";
 import { createBot, seededPlatformAdmin, setProviderKey, signedInUser } from "../chat/test-helpers.ts";
@@ -166,11 +166,28 @@ Deno.test("model provider: the judge grades each answer against the expected one
   }
 });
 
-Deno.test("regression: after a data source changes, the sync queues a run, /tick runs it, owners are told", async () => {
-  const { botId, owner } = await createBot({});
+Deno.test("regression: after a data source changes, the sync queues a run, /tick runs it, the chosen recipients are told in their languages", async () => {
+  const { botId, teamId, owner } = await createBot({});
   const email = owner.user.email!;
   const service = serviceClient();
-  must(await service.from("bot_test_settings").insert({ bot_id: botId, run_after_sync: true }));
+  // The owner reads Parley in French, an admin in German, a second admin is not chosen, and an
+  // extra address without an account reads the bot's language (English).
+  must(await service.from("profiles").update({ preferred_language: "fr" }).eq("id", owner.user.id));
+  const admin = await signedInUser();
+  const otherAdmin = await signedInUser();
+  must(await service.from("team_members").insert([
+    { team_id: teamId, user_id: admin.user.id, role: "admin" },
+    { team_id: teamId, user_id: otherAdmin.user.id, role: "admin" },
+  ]));
+  must(await service.from("profiles").update({ preferred_language: "de" }).eq("id", admin.user.id));
+  const extra = `support-${crypto.randomUUID()}@example.test`;
+  must(await service.from("bot_test_settings").insert({
+    bot_id: botId,
+    run_after_sync: true,
+    notify_owners: true,
+    notify_member_ids: [admin.user.id],
+    notify_emails: [` ${extra.toUpperCase()} `],
+  }));
   await addCases(botId, owner.user.id, [
     { question: "How long does the reset link work?", required_phrases: ["one hour"] },
     { question: "When are invoices sent?", required_phrases: ["first day"] },
@@ -223,10 +240,19 @@ Deno.test("regression: after a data source changes, the sync queues a run, /tick
   assert.equal(latest.regression_count, 1);
   const { data: invoices } = await service.from("test_cases").select("id").eq("bot_id", botId).eq("question", "When are invoices sent?").single();
   assert.deepEqual(latest.regressions, [invoices!.id]);
-  assert.ok(latest.notified_at, "the owners were mailed");
-  const mails = await (await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`)).json();
-  assert.ok(mails.length >= 1, "a mail reached the owner");
-  assert.ok(decodeURIComponent(JSON.stringify(mails)).includes(`/tests/${latest.id}`), "the mail links to the run");
+  assert.ok(latest.notified_at, "the recipients were mailed");
+  const link = `/app/bots/${botId}/tests/${latest.id}?filter=new`;
+  const [toOwner] = await mailsTo(email);
+  assert.equal(toOwner.subject, "Test Bot : 1 cas de test échoue depuis la dernière exécution");
+  assert.match(toOwner.text, /Nouveaux échecs :\n- When are invoices sent\?/);
+  assert.ok(toOwner.text.includes(link), "the mail links to the run's new failures");
+  const [toAdmin] = await mailsTo(admin.user.email!);
+  assert.equal(toAdmin.subject, "Test Bot: 1 Testfall schlägt seit dem letzten Lauf fehl");
+  assert.match(toAdmin.text, /Bestanden: 1 von 2/);
+  const [toExtra] = await mailsTo(extra);
+  assert.equal(toExtra.subject, "Test Bot: 1 test case failing since the last run");
+  assert.ok(toExtra.html.includes(link));
+  assert.deepEqual(await mailsTo(otherAdmin.user.email!), [], "an admin nobody chose is not mailed");
 });
 
 Deno.test("cancel, suggestions, CSV import and export, and refusals", async () => {
@@ -307,3 +333,99 @@ function must<T extends { error: unknown }>(r: T): T {
   if (r.error) throw r.error;
   return r;
 }
+
+Deno.test("similarity: with an embeddings provider the cosine of the answers' embeddings, trigram where embedding fails", async () => {
+  // A fake OpenAI-compatible /v1/embeddings: texts about Settings point one way, about bicycles
+  // another, the rest a third;
+  // a batch mentioning invoices is refused (the runner falls back to trigram for that case).
+  const inputs: string[][] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const body = await req.json();
+    inputs.push(body.input);
+    if (new URL(req.url).pathname !== "/v1/embeddings") return new Response("no route", { status: 404 });
+    if (body.input.some((t: string) => /invoices/i.test(t))) return Response.json({ error: { message: "down" } }, { status: 500 });
+    const axis = (t: string) => (/settings/i.test(t) ? 0 : /bicycles/i.test(t) ? 1 : 2);
+    const vector = (t: string) => Array.from({ length: 1536 }, (_, i) => (i === axis(t) ? 1 : 0));
+    return Response.json({ object: "list", data: body.input.map((t: string, index: number) => ({ object: "embedding", index, embedding: vector(t) })) });
+  });
+  try {
+    const { botId, teamId, owner } = await createBot({ chunks: knowledge });
+    await setProviderKey(teamId, "openai_compatible", `http://127.0.0.1:${server.addr.port}/v1`, null);
+    await serviceClient().from("bot_test_settings").insert({ bot_id: botId, require_source: false });
+    const [same, other, invoices] = await addCases(botId, owner.user.id, [
+      { question: "How do I reset my password?", expected_answer: "Open Settings and choose Security." },
+      { question: "How do I change my password?", expected_answer: "Bicycles are sold in Ulaanbaatar." },
+      { question: "When are invoices sent?", expected_answer: "Invoices are sent on the first day of each month." },
+    ]);
+    const started = await call(owner.token, `/bots/${botId}/runs`);
+    const run = await waitForRun(started.body.run_id);
+    assert.equal(run.status, "succeeded");
+    assert.equal(run.snapshot.similarity, "embedding");
+    assert.equal(run.snapshot.provider, "extractive", "the answers still come from the extractive default");
+    const byCase = new Map((await resultsOf(run.id)).map((r) => [r.case_id, r]));
+    const sim = (id: string) => byCase.get(id)!.scores.find((s) => s.name === "similarity")!;
+    assert.deepEqual(sim(same.id).reasons, [{ code: "similarity.embedding", params: { score: 1, min: 0.3 } }]);
+    assert.equal(sim(same.id).explanation, "Embedding similarity to the expected answer is 1.00 (at least 0.30 passes).");
+    assert.equal(byCase.get(same.id)!.passed, true);
+    assert.deepEqual(sim(other.id).reasons, [{ code: "similarity.embedding", params: { score: 0, min: 0.3 } }]);
+    assert.equal(byCase.get(other.id)!.passed, false, "orthogonal embeddings fail the similarity");
+    assert.equal(sim(invoices.id).reasons?.[0]?.code, "similarity.trigram", "a refused embedding falls back to trigram");
+    assert.ok(sim(invoices.id).score > 0.3);
+    // The expected answer and the bot's answer are embedded together, once per case (where
+    // pgvector exists, retrieval also embeds each question alone).
+    const pairs = inputs.filter((i) => i.length === 2);
+    assert.equal(pairs.length, 3);
+    const pair = pairs.find((i) => i[0] === "Open Settings and choose Security.")!;
+    assert.match(pair[1], /Reset password/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("suggestions with a model provider: questions the passages answer, written by the bot's model, in the bot's language", async () => {
+  const server = startRoutedFakeProvider(
+    "openai",
+    [
+      { kind: "stream", tokens: ['{"question": "Wie lange gilt der Link zum Zurücksetzen?", ', '"answer": "Eine Stunde."}'] },
+      { kind: "stream", tokens: ['{"question": "Wie lange gilt der Link zum Zurücksetzen?", "answer": "Eine Stunde."}'] },
+    ],
+    [{ kind: "stream", tokens: ['{"skip": true}'] }],
+    (body) => String(body.messages?.[1]?.content ?? "").includes("Invoices are sent"),
+  );
+  try {
+    const { botId, teamId, owner } = await createBot({ provider: "openai_compatible", model: "llama-test", language: "de", chunks: knowledge });
+    await setProviderKey(teamId, "openai_compatible", server.baseUrl);
+    const first = await call(owner.token, `/bots/${botId}/suggestions`);
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.body, { created: 1, method: "model" });
+    const { data: cases } = await owner.client.from("test_cases").select("question, expected_answer, expected_sources, status, language, origin")
+      .eq("bot_id", botId);
+    assert.deepEqual(cases, [{
+      question: "Wie lange gilt der Link zum Zurücksetzen?",
+      expected_answer: "Eine Stunde.",
+      expected_sources: ["https://docs.example.test/passwords"],
+      status: "suggested",
+      language: "de",
+      origin: "suggestion",
+    }]);
+    // Each passage was read once, with the instruction to write in the bot's language.
+    assert.equal(server.first.received.length, 1);
+    assert.equal(server.second.received.length, 1, "the model skipped the invoices passage");
+    const system = String(server.first.received[0].body.messages[0].content);
+    assert.match(system, /^You write test questions/);
+    assert.match(system, /Write both in German/);
+    assert.match(server.first.received[0].body.messages[1].content, /Passage:\nTo reset your password/);
+
+    // The model only repeats a question already asked: the headings give the suggestions instead.
+    const second = await call(owner.token, `/bots/${botId}/suggestions`);
+    assert.deepEqual(second.body, { created: 2, method: "headings" });
+    const { data: all } = await owner.client.from("test_cases").select("question").eq("bot_id", botId).order("question");
+    assert.deepEqual(all!.map((c) => c.question), [
+      "Was können Sie mir über Invoices sagen?",
+      "Was können Sie mir über Passwords sagen?",
+      "Wie lange gilt der Link zum Zurücksetzen?",
+    ]);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,5 +1,5 @@
-// A bot's test settings: when runs start on their own, the pass rules, whether owners are told
-// of regressions. No row yet means the defaults the table declares (the runner reads it so too).
+// A bot's test settings: when runs start on their own, the pass rules, who is told of
+// regressions (owners, admins, chosen members, extra addresses; validated in SQL). No row yet means the defaults the table declares (the runner reads it so too).
 import { useQuery } from "@tanstack/react-query";
 import type { Tables } from "../../lib/database";
 import { unwrap } from "../../lib/errors";
@@ -9,11 +9,12 @@ import { testKeys } from "./keys";
 export type TestSettings = Pick<
   Tables<"bot_test_settings">,
   "run_after_sync" | "run_after_settings" | "schedule" | "top_k" | "require_answer" | "require_source" | "min_similarity" | "min_judge_score" | "notify_regressions"
+  | "notify_owners" | "notify_admins" | "notify_member_ids" | "notify_emails"
 >;
 export type TestSettingsRow = TestSettings & Pick<Tables<"bot_test_settings">, "next_run_at">;
 
 export const SETTINGS_COLUMNS =
-  "run_after_sync, run_after_settings, schedule, next_run_at, top_k, require_answer, require_source, min_similarity, min_judge_score, notify_regressions";
+  "run_after_sync, run_after_settings, schedule, next_run_at, top_k, require_answer, require_source, min_similarity, min_judge_score, notify_regressions, notify_owners, notify_admins, notify_member_ids, notify_emails";
 
 /** The column defaults of public.bot_test_settings. */
 export const DEFAULT_TEST_SETTINGS: TestSettingsRow = {
@@ -27,12 +28,21 @@ export const DEFAULT_TEST_SETTINGS: TestSettingsRow = {
   min_similarity: 0.3,
   min_judge_score: 0.6,
   notify_regressions: true,
+  notify_owners: true,
+  notify_admins: false,
+  notify_member_ids: [],
+  notify_emails: [],
 };
 
 /** numeric columns may arrive as strings from some PostgREST configurations. */
 export function toTestSettings(row: TestSettingsRow | null): TestSettingsRow {
   if (!row) return DEFAULT_TEST_SETTINGS;
-  return { ...row, min_similarity: Number(row.min_similarity), min_judge_score: Number(row.min_judge_score) };
+  return {
+    ...DEFAULT_TEST_SETTINGS,
+    ...row,
+    min_similarity: Number(row.min_similarity),
+    min_judge_score: Number(row.min_judge_score),
+  };
 }
 
 export async function fetchTestSettings(botId: string): Promise<TestSettingsRow> {

@@ -1,10 +1,13 @@
 // The test settings of a bot (on its tests page): when runs start on their own, the rules a case
-// passes by, and whether the team's owners get an e-mail about regressions.
+// passes by, and who gets an e-mail about regressions: the team's owners, its admins, chosen
+// members, extra addresses (each in their language; the database checks members and addresses).
 import { useState, type FormEvent } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ErrorNote } from "../../components/ErrorNote";
-import { Button, Input, Loading, Select } from "../../components/ui";
+import { Button, Input, Loading, Select, Textarea } from "../../components/ui";
 import { ENUM_VALUES } from "../../lib/database";
+import { useBotQuery } from "../../data/bots/bot-query";
+import { useTeamMembersQuery } from "../../data/teams/members-query";
 import { useSaveTestSettingsMutation } from "../../data/tests/test-settings-mutation";
 import { useTestSettingsQuery, type TestSettings, type TestSettingsRow } from "../../data/tests/test-settings-query";
 import "./tests.css";
@@ -16,7 +19,12 @@ const LABEL_ID = {
   require_answer: "tests.settings.requireAnswer",
   require_source: "tests.settings.requireSource",
   notify_regressions: "tests.settings.notifyRegressions",
+  notify_owners: "tests.settings.notifyOwners",
+  notify_admins: "tests.settings.notifyAdmins",
 } as const;
+
+/** Extra addresses: one per line (or separated by commas); the database trims, lower-cases and checks them. */
+const addressesOf = (text: string) => text.split(/[\n,;]+/).map((a) => a.trim()).filter(Boolean);
 
 /** 0..1 in the database, whole percent in the form. */
 const toPercent = (v: number) => Math.round(v * 100);
@@ -42,6 +50,7 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
     const { next_run_at: _ignored, ...rest } = saved;
     return rest;
   });
+  const [emails, setEmails] = useState(() => saved.notify_emails.join("\n"));
   const [done, setDone] = useState(false);
   const set = (patch: Partial<TestSettings>) => {
     setDone(false);
@@ -55,7 +64,12 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
   );
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate(v, { onSuccess: () => setDone(true) });
+    save.mutate({ ...v, notify_emails: addressesOf(emails) }, {
+      onSuccess: (row) => {
+        setEmails(row.notify_emails.join("\n"));
+        setDone(true);
+      },
+    });
   };
 
   return (
@@ -71,7 +85,7 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
           onChange={(e) => set({ schedule: e.target.value as TestSettings["schedule"] })}
           options={ENUM_VALUES.sync_schedule.map((s) => ({ value: s, label: t(`tests.settings.schedule.${s}`) }))}
           hint={saved.schedule !== "never" && saved.next_run_at
-            ? <FormattedMessage id="tests.settings.nextRun" values={{ date: <FormattedDate value={saved.next_run_at} dateStyle="medium" timeStyle="short" /> }} />
+            ? <FormattedMessage id="tests.settings.nextRun" values={{ date: <FormattedDate key="date" value={saved.next_run_at} dateStyle="medium" timeStyle="short" /> }} />
             : undefined}
         />
       </fieldset>
@@ -89,6 +103,17 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
       <fieldset className="tr-fieldset">
         <legend><FormattedMessage id="tests.settings.notify" /></legend>
         {check("notify_regressions")}
+        <fieldset className="tr-fieldset" disabled={!v.notify_regressions}>
+          <legend><FormattedMessage id="tests.settings.recipients" /></legend>
+          {check("notify_owners")}
+          {check("notify_admins")}
+          <ChosenMembers botId={botId} chosen={v.notify_member_ids} onChange={(ids) => set({ notify_member_ids: ids })} />
+          <Textarea label={t("tests.settings.notifyEmails")} hint={t("tests.settings.notifyEmails.hint")} name="notify_emails" rows={3}
+            value={emails} onChange={(e) => {
+              setDone(false);
+              setEmails(e.target.value);
+            }} />
+        </fieldset>
       </fieldset>
       {save.error && <ErrorNote error={save.error} />}
       <div className="tr-actions">
@@ -96,5 +121,29 @@ function TestSettingsForm({ botId, saved }: { botId: string; saved: TestSettings
         {done && <span role="status" className="tr-muted"><FormattedMessage id="tests.settings.saved" /></span>}
       </div>
     </form>
+  );
+}
+
+/** Members of the bot's team the owner names one by one (whatever their role). */
+function ChosenMembers({ botId, ...props }: { botId: string; chosen: string[]; onChange: (ids: string[]) => void }) {
+  const bot = useBotQuery(botId);
+  return bot.data ? <TeamMemberChoice teamId={bot.data.team_id} {...props} /> : null;
+}
+
+function TeamMemberChoice({ teamId, chosen, onChange }: { teamId: string; chosen: string[]; onChange: (ids: string[]) => void }) {
+  const members = useTeamMembersQuery(teamId);
+  if (members.isPending) return null;
+  if (members.isError) return <ErrorNote error={members.error} />;
+  return (
+    <fieldset className="tr-fieldset">
+      <legend><FormattedMessage id="tests.settings.notifyMembers" /></legend>
+      {members.data.map((m) => (
+        <label key={m.user_id}>
+          <input type="checkbox" name="notify_member_ids" value={m.user_id} checked={chosen.includes(m.user_id)}
+            onChange={(e) => onChange(e.target.checked ? [...chosen, m.user_id] : chosen.filter((id) => id !== m.user_id))} />{" "}
+          {m.display_name || m.email}{m.display_name && m.email ? ` (${m.email})` : ""}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -16,9 +16,14 @@ export interface TestRunCancelAnswer {
   cancel_requested?: true;
 }
 
-/** POST /tests/bots/{botId}/suggestions → 200: new cases with status "suggested" (accept: set active; discard: delete). */
+/**
+ * POST /tests/bots/{botId}/suggestions → 200: new cases with status "suggested" (accept: set active; discard: delete).
+ * method: "model" when the bot's model wrote them from passages of its documents, "headings" when they come
+ * from section headings and document titles (the extractive default, or the model wrote none).
+ */
 export interface TestSuggestionsAnswer {
   created: number;
+  method: "model" | "headings";
 }
 
 /** POST /tests/bots/{botId}/import: a text/csv body, or this JSON (columns: TEST_CASE_CSV_COLUMNS) → 200 TestImportAnswer. */

@@ -32,6 +32,14 @@ export async function hasEmbeddingColumn(service: SupabaseClient): Promise<boole
 
 export async function embeddingConfigForTeam(service: Db, teamId: string): Promise<EmbeddingConfig | null> {
   if (!(await hasEmbeddingColumn(service))) return null;
+  return await embeddingProviderForTeam(service, teamId);
+}
+
+/**
+ * The team's embeddings endpoint (its `openai` key first, else `openai_compatible`) whether or
+ * not the chunks table can store vectors: for comparing two texts (the test runner's similarity).
+ */
+export async function embeddingProviderForTeam(service: Db, teamId: string): Promise<EmbeddingConfig | null> {
   const { data } = await service
     .from("team_provider_keys")
     .select("provider, api_key, base_url")

@@ -150,6 +150,8 @@ try {
   const session = await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password } });
   const token = session.access_token;
   const team = await call("POST", "/rest/v1/rpc/create_team", { token, body: { name: "Bench" } });
+  // the free plan stores 1,000,000 characters (PT402 past it); the docs need ~16 MB: business has no limit
+  await call("PATCH", `/rest/v1/teams?id=eq.${team.id}`, { token: serviceKey, body: { plan_id: "business" } });
   const [bot] = await call("POST", "/rest/v1/bots", {
     token,
     body: { team_id: team.id, name: "PostgreSQL docs", language: "en" },
@@ -292,6 +294,13 @@ try {
   };
   fs.writeFileSync(path.join(root, "bench/ingest/results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log("  wrote bench/ingest/results.json");
+  if (process.argv.includes("--hold")) {
+    // keep the stack and the site up (for tuning against the same index) until Ctrl-C
+    const info = { api, anonKey, serviceKey, dbUrl, token, bot_id: bot.id, source_id: source.id, site: siteUrl };
+    fs.writeFileSync("/tmp/bench-ingest-hold.json", JSON.stringify(info, null, 2));
+    console.log("  holding; connection details in /tmp/bench-ingest-hold.json (Ctrl-C ends)");
+    await new Promise(() => {});
+  }
 } finally {
   cleanup();
 }

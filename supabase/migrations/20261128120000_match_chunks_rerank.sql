@@ -1,6 +1,8 @@
 -- Retrieval, second stage (issue 17): match_chunks reranks its candidates, and navigation-only
--- pages are ranked down.
+-- pages are ranked down; web pages remember when they were downloaded (sitemap lastmod).
 --
+--   * documents.fetched_at: when the web reader last downloaded the page in full. A re-sync
+--     skips a page whose sitemap <lastmod> is not newer (no request at all).
 --   * documents.navigation: the web reader marks a page whose kept text is mostly link text (a
 --     table of contents, an index, a link list; readers/html.ts isNavigation). Other readers
 --     leave it false.
@@ -17,9 +19,13 @@
 --     calls this function for its lexical list and so gets the reranked order.
 -- Deterministic, no model; the features cost one tsvector_to_array per candidate.
 
-alter table public.documents add column navigation boolean not null default false;
+alter table public.documents
+  add column navigation boolean not null default false,
+  add column fetched_at timestamptz;
 comment on column public.documents.navigation is
   'A navigation-only page (table of contents, index, link list), as the web reader judged it at ingest; match_chunks ranks its chunks down.';
+comment on column public.documents.fetched_at is
+  'When the web reader last downloaded the page in full; a re-sync does not request a page whose sitemap lastmod is not newer.';
 
 create function private.match_chunk_candidates(p_bot_id uuid, p_query text)
 returns table (

@@ -55,8 +55,25 @@ export function linkTextShare(root: El): number {
 export function isNavigation(text: string, linkShare: number): boolean {
   if (linkShare >= NAV_LINK_SHARE) return true;
   if (linkShare < NAV_LINK_SHARE_WITH_SHORT_LINES) return false;
-  const lines = text.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "").split("\n").filter((l) => l.trim());
+  const lines = withoutCode(text).split("\n").filter((l) => l.trim());
   return lines.length >= 5 && lines.filter((l) => l.length <= SHORT_LINE).length / lines.length >= NAV_SHORT_LINE_SHARE;
+}
+
+/**
+ * Readability keeps one region: on reference pages whose sections are sibling blocks (the
+ * PostgreSQL manual's Synopsis, Description, Parameters...) it can keep the largest and drop the
+ * rest, above MIN_KEPT_RATIO. When it keeps less than this share of the visible text and a
+ * section heading (##, ###) of the visible text is not in its output, the visible text is kept.
+ */
+export const MAX_SECTION_CHECK_RATIO = 0.9;
+
+const withoutCode = (text: string) => text.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "");
+
+/** Section headings (##, ###) of `full` that `kept` does not have at any level. */
+export function missingHeadings(full: string, kept: string): string[] {
+  const norm = (h: string) => h.replace(/\s+/g, " ").trim().toLowerCase();
+  const have = new Set([...withoutCode(kept).matchAll(/^#{1,6} (.+)$/gm)].map((m) => norm(m[1])));
+  return [...withoutCode(full).matchAll(/^#{2,3} (.+)$/gm)].map((m) => norm(m[1])).filter((h) => !have.has(h));
 }
 
 export interface HtmlOptions {
@@ -292,7 +309,9 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
   }
   removeChrome(document);
   const visible = elementToText(document.body ?? document.documentElement);
-  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length) && visible.length > text.length) {
+  const dropsSections = extraction === "readability" && text.length < MAX_SECTION_CHECK_RATIO * visible.length &&
+    missingHeadings(visible, text).length > 0;
+  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length || dropsSections) && visible.length > text.length) {
     text = visible;
     extraction = "body";
     linkShare = linkTextShare(document.body ?? document.documentElement);

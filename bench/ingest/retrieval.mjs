@@ -11,7 +11,10 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** @param {(body: object) => Promise<{document_url: string}[]>} match */
-export async function evaluate(match, questions = JSON.parse(fs.readFileSync(path.join(here, "questions.json"), "utf8"))) {
+export async function evaluate(
+  match,
+  questions = JSON.parse(fs.readFileSync(path.join(here, "questions.json"), "utf8")),
+) {
   const rows = [];
   for (const question of questions) {
     const t = performance.now();
@@ -28,7 +31,8 @@ export async function evaluate(match, questions = JSON.parse(fs.readFileSync(pat
   });
   const groups = {};
   for (const key of ["kind", "split"]) {
-    for (const value of [...new Set(rows.map((r) => r[key]))]) groups[`${key}=${value}`] = summary(rows.filter((r) => r[key] === value));
+    for (const value of [...new Set(rows.map((r) => r[key]))])
+      groups[`${key}=${value}`] = summary(rows.filter((r) => r[key] === value));
   }
   const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
   return {
@@ -38,7 +42,14 @@ export async function evaluate(match, questions = JSON.parse(fs.readFileSync(pat
     groups,
     not_first: rows
       .filter((r) => r.rank !== 0)
-      .map((r) => ({ q: r.q, kind: r.kind, split: r.split, expected: r.page, rank: r.rank < 0 ? null : r.rank + 1, got: r.got })),
+      .map((r) => ({
+        q: r.q,
+        kind: r.kind,
+        split: r.split,
+        expected: r.page,
+        rank: r.rank < 0 ? null : r.rank + 1,
+        got: r.got,
+      })),
   };
 }
 

@@ -35,7 +35,9 @@ const features = {
   doc: (c) => Math.log(c.doc_hits),
 };
 function measure(w, qs) {
-  let first = 0, rr = 0, r5 = 0;
+  let first = 0,
+    rr = 0,
+    r5 = 0;
   for (const q of qs) {
     const ranked = q.cands
       .map((c) => ({ c, s: Object.keys(w).reduce((s, k) => s + w[k] * features[k](c), 0) }))
@@ -52,7 +54,10 @@ const tune = questions.filter((q) => q.split === "tune");
 const holdout = questions.filter((q) => q.split === "holdout");
 // coordinate ascent over a coarse grid (coarse on purpose: a fine grid fits the tune half's quirks)
 const grid = [-1, 0, 0.25, 0.5, 1, 2];
-const objective = (w) => { const m = measure(w, tune); return m.mrr + 0.5 * m.first_place + 0.5 * m.recall_at_5; };
+const objective = (w) => {
+  const m = measure(w, tune);
+  return m.mrr + 0.5 * m.first_place + 0.5 * m.recall_at_5;
+};
 let w = { rrf: 1 };
 console.log("first stage only:", { tune: measure(w, tune), holdout: measure(w, holdout) });
 let best = objective(w);

@@ -7,9 +7,12 @@ import { sql } from "../_shared/testing.ts";
 import { createSource, documentsOf, ownerWithBot, serve, syncAndWait } from "./test-fixtures.ts";
 
 const html = (title: string, body: string) =>
-  new Response(`<!doctype html><html lang="en"><head><title>${title}</title></head><body><main>${body}</main></body></html>`, {
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
+  new Response(
+    `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main>${body}</main></body></html>`,
+    {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    },
+  );
 
 /** The first stage's order (reciprocal-rank fusion, before the rerank), by document title. */
 async function firstStage(botId: string, query: string): Promise<string[]> {
@@ -31,7 +34,8 @@ Deno.test("rerank: the page whose title and text cover the question moves to fir
   });
   const guide = await createSource(owner.client, owner.bot.id, "text", {
     title: "Rotate the brass arm",
-    text: "Loosen the knob under the lamp head first. Turn the arm slowly; the brass joint is soft and scratches " +
+    text:
+      "Loosen the knob under the lamp head first. Turn the arm slowly; the brass joint is soft and scratches " +
       "easily, so hold it near the base while you rotate it to the new angle and tighten the knob again.",
   });
   for (const id of [log, guide]) assert.equal((await syncAndWait(owner.token, id)).status, "succeeded");
@@ -40,7 +44,10 @@ Deno.test("rerank: the page whose title and text cover the question moves to fir
   assert.deepEqual(await firstStage(owner.bot.id, question), ["Workshop log", "Rotate the brass arm"]);
   const { data: hits, error } = await owner.client.rpc("match_chunks", { p_bot_id: owner.bot.id, p_query: question });
   assert.equal(error, null);
-  assert.deepEqual(hits.map((h: { document_title: string }) => h.document_title), ["Rotate the brass arm", "Workshop log"]);
+  assert.deepEqual(
+    hits.map((h: { document_title: string }) => h.document_title),
+    ["Rotate the brass arm", "Workshop log"],
+  );
   assert.ok(hits[0].score > hits[1].score);
 });
 
@@ -65,7 +72,12 @@ Deno.test("navigation-only pages are recognised at ingest and ranked below pages
   });
   try {
     const owner = await ownerWithBot();
-    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, max_depth: 1, delay_ms: 0, use_sitemap: false });
+    const sourceId = await createSource(owner.client, owner.bot.id, "web", {
+      url: `${site.url}/`,
+      max_depth: 1,
+      delay_ms: 0,
+      use_sitemap: false,
+    });
     assert.equal((await syncAndWait(owner.token, sourceId)).status, "succeeded");
     const flags = await sql<{ url: string; navigation: boolean }>(
       "select url, navigation from public.documents where data_source_id = $1 order by url",
@@ -73,7 +85,14 @@ Deno.test("navigation-only pages are recognised at ingest and ranked below pages
     );
     assert.deepEqual(
       flags.map((f) => [new URL(f.url).pathname, f.navigation]),
-      [["/", true], ["/t0", false], ["/t1", false], ["/t2", false], ["/t3", false], ["/t4", false]],
+      [
+        ["/", true],
+        ["/t0", false],
+        ["/t1", false],
+        ["/t2", false],
+        ["/t3", false],
+        ["/t4", false],
+      ],
     );
 
     const question = "rotate brass arm";
@@ -82,7 +101,10 @@ Deno.test("navigation-only pages are recognised at ingest and ranked below pages
     const titles = hits.map((h: { document_title: string }) => h.document_title);
     assert.equal(titles[0], "Rotate the brass arm");
     assert.ok(titles.indexOf("Lamp manual contents") > titles.indexOf("Clean the brass arm"), titles.join(" / "));
-    assert.ok((await firstStage(owner.bot.id, question)).includes("Lamp manual contents"), "the contents page was a candidate");
+    assert.ok(
+      (await firstStage(owner.bot.id, question)).includes("Lamp manual contents"),
+      "the contents page was a candidate",
+    );
   } finally {
     await site.close();
   }
@@ -101,18 +123,28 @@ Deno.test("web: a re-sync does not request pages whose sitemap lastmod is not ne
     requested.push(pathname);
     if (pathname === "/sitemap.xml") {
       const urls = [...lastmod].map(([p, m]) => `<url><loc>${base}${p}</loc><lastmod>${m}</lastmod></url>`).join("");
-      return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, {
-        headers: { "content-type": "application/xml" },
-      });
+      return new Response(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+        {
+          headers: { "content-type": "application/xml" },
+        },
+      );
     }
     if (lastmod.has(pathname)) {
-      return html(`Page ${pathname}`, `<h1>Page ${pathname}</h1><p>The text of page ${pathname}, version ${lastmod.get(pathname)}.</p>`);
+      return html(
+        `Page ${pathname}`,
+        `<h1>Page ${pathname}</h1><p>The text of page ${pathname}, version ${lastmod.get(pathname)}.</p>`,
+      );
     }
     return new Response("not found", { status: 404 });
   });
   try {
     const owner = await ownerWithBot();
-    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/a`, max_depth: 1, delay_ms: 0 });
+    const sourceId = await createSource(owner.client, owner.bot.id, "web", {
+      url: `${site.url}/a`,
+      max_depth: 1,
+      delay_ms: 0,
+    });
     assert.equal((await syncAndWait(owner.token, sourceId)).status, "succeeded");
     const pages = () => requested.filter((p) => lastmod.has(p)).sort();
     assert.deepEqual(pages(), ["/a", "/b", "/c"]);

@@ -83,18 +83,22 @@ async function uploadResumable(path: string, file: Blob, mime: string, onProgres
   const { Upload } = await import("tus-js-client");
   if (signal?.aborted) throw cancelled();
   const { supabaseUrl, supabaseAnonKey } = getConfig();
+  let first = true;
   await new Promise<void>((resolve, reject) => {
     const upload = new Upload(file, {
       endpoint: `${supabaseUrl}/storage/v1/upload/resumable`,
       retryDelays: RESUMABLE_RETRY_DELAYS,
-      headers: { authorization: `Bearer ${token}`, apikey: supabaseAnonKey, "x-upsert": "false" },
+      // Supabase's docs put authorization here too; it is set in onBeforeRequest instead, with
+      // the session's current token (XMLHttpRequest would send a header set in both twice).
+      headers: { apikey: supabaseAnonKey, "x-upsert": "false" },
       uploadDataDuringCreation: true,
       removeFingerprintOnSuccess: true,
       metadata: { bucketName: SOURCES_BUCKET, objectName: path, contentType: mime, cacheControl: "3600" },
       chunkSize: RESUMABLE_CHUNK_BYTES,
       // A long upload can outlive the access token: each request takes the current one.
       onBeforeRequest: async (req) => {
-        req.setHeader("authorization", `Bearer ${await accessToken()}`);
+        req.setHeader("authorization", `Bearer ${first ? token : await accessToken()}`);
+        first = false;
       },
       onShouldRetry: (err) => {
         // tus-js-client's rule (no answer, 5xx, an offset conflict or a locked upload), also when

@@ -34,6 +34,10 @@ export function appRuntimeConfig(base: { supabaseUrl: string; supabaseAnonKey: s
     ...base,
     posthogKey: env.PARLEY_POSTHOG_KEY ?? "",
     analyticsOnLocalhost: env.PARLEY_ANALYTICS_LOCALHOST === "1",
+    // Bytes above which the app uploads files resumably (unset: the app's default, 6 MB).
+    ...(env.PARLEY_RESUMABLE_UPLOAD_THRESHOLD && /^\d+$/.test(env.PARLEY_RESUMABLE_UPLOAD_THRESHOLD)
+      ? { resumableUploadThreshold: Number(env.PARLEY_RESUMABLE_UPLOAD_THRESHOLD) }
+      : {}),
   };
 }
 

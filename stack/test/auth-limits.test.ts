@@ -1,6 +1,6 @@
 // Settings the shared fixture cannot have: a second stack on a copy of the fixture
-// project with email confirmations off (autoconfirm), anonymous sign-ins off and
-// low [auth.rate_limit] values. Rate limits are counted per client address; this
+// project with email confirmations off (autoconfirm), anonymous sign-ins and manual
+// identity linking off and low [auth.rate_limit] values. Rate limits are counted per client address; this
 // stack reads it from X-Forwarded-For (PARLEY_AUTH_RATE_LIMIT_HEADER, GoTrue's
 // GOTRUE_RATE_LIMIT_HEADER) so each test has its own address.
 import fs from "node:fs";
@@ -22,6 +22,7 @@ beforeAll(async () => {
   const file = path.join(workdir, "supabase", "config.toml");
   let toml = fs.readFileSync(file, "utf8");
   toml = setToml(toml, "auth", "enable_anonymous_sign_ins", "false");
+  toml = setToml(toml, "auth", "enable_manual_linking", "false");
   toml = setToml(toml, "auth.email", "enable_confirmations", "false");
   toml = setToml(toml, "auth.email", "max_frequency", '"1h"');
   for (const [k, v] of Object.entries({ email_sent: 10, sign_in_sign_ups: 4, token_refresh: 3, token_verifications: 2, anonymous_users: 2 })) {
@@ -73,6 +74,21 @@ describe("autoconfirm and disabled providers", () => {
     const dup = await c.auth.signUp({ email, password: "autoconfirm-1" });
     expect(dup.error?.code).toBe("user_already_exists");
     expect(dup.error?.status).toBe(422);
+  });
+
+  it("refuses linking and unlinking identities when manual linking is off, as GoTrue does (404 manual_linking_disabled)", async () => {
+    const c = client();
+    const signedUp = await c.auth.signUp({ email: uniqueEmail("link"), password: "link-password-1" });
+    expect(signedUp.error).toBeNull();
+    const link = await c.auth.linkIdentity({ provider: "google", options: { skipBrowserRedirect: true } });
+    expect(link.error).toMatchObject({ status: 404, code: "manual_linking_disabled" });
+    const identity = (await c.auth.getUserIdentities()).data!.identities[0]!;
+    const unlink = await c.auth.unlinkIdentity(identity);
+    expect(unlink.error).toMatchObject({ status: 404, code: "manual_linking_disabled" });
+    expect((await c.auth.getUserIdentities()).data!.identities).toHaveLength(1);
+    // Without a session it is still 401 first.
+    const anon = await fetch(`${stack.apiUrl}/auth/v1/user/identities/authorize?provider=google`, { headers: { apikey: stack.keys.anonKey } });
+    expect(anon.status).toBe(401);
   });
 
   it("refuses anonymous sign-ins when they are disabled", async () => {

@@ -9,7 +9,16 @@ export interface ParleyConfig {
   posthogHost: string;
   analyticsOnLocalhost: boolean;
   apiBaseUrl: string;
+  /** Files larger than this many bytes are uploaded resumably (TUS); see RESUMABLE_UPLOAD_THRESHOLD_BYTES. */
+  resumableUploadThreshold: number;
 }
+
+/**
+ * Above this size a file goes to Storage through resumable (TUS) uploads, in parts that
+ * survive a dropped connection; at or below it, in one request. Supabase recommends
+ * resumable uploads above 6 MB. `resumableUploadThreshold` in /config.js overrides it.
+ */
+export const RESUMABLE_UPLOAD_THRESHOLD_BYTES = 6 * 1024 * 1024;
 
 declare global {
   interface Window {
@@ -23,6 +32,16 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
+/** A whole number of bytes >= 0, or the default. */
+function byteCount(...candidates: unknown[]): number {
+  for (const c of candidates) {
+    if (c === undefined || c === null || c === "") continue;
+    const n = Number(c);
+    if (Number.isSafeInteger(n) && n >= 0) return n;
+  }
+  return RESUMABLE_UPLOAD_THRESHOLD_BYTES;
+}
+
 export function resolveConfig(raw: Partial<ParleyConfig> | undefined, env: Record<string, string | undefined>, origin: string): ParleyConfig {
   const supabaseUrl = trimSlash(String(raw?.supabaseUrl || env.VITE_SUPABASE_URL || ""));
   return {
@@ -33,6 +52,7 @@ export function resolveConfig(raw: Partial<ParleyConfig> | undefined, env: Recor
     posthogHost: trimSlash(String(raw?.posthogHost || env.VITE_POSTHOG_HOST || EU_POSTHOG_HOST)),
     analyticsOnLocalhost: raw?.analyticsOnLocalhost === true || env.VITE_ANALYTICS_LOCALHOST === "1",
     apiBaseUrl: trimSlash(String(raw?.apiBaseUrl || (supabaseUrl ? `${supabaseUrl}/functions/v1` : ""))),
+    resumableUploadThreshold: byteCount(raw?.resumableUploadThreshold, env.VITE_RESUMABLE_UPLOAD_THRESHOLD),
   };
 }
 

@@ -68,8 +68,14 @@ export async function authorize(a: AuthContext, r: GatewayRequest) {
  * the state; the callback adds the provider identity to that user (an identity already on
  * another user is refused with identity_already_exists). skip_http_redirect answers {url}.
  */
+/** GoTrue's requireManualLinkingEnabled, after authentication: `/user/identities/*` needs `[auth] enable_manual_linking`. */
+function mustAllowManualLinking(a: AuthContext) {
+  if (!a.settings.enableManualLinking) throw notFound("manual_linking_disabled", "Manual linking is disabled");
+}
+
 export async function linkAuthorize(a: AuthContext, r: GatewayRequest) {
   const { user } = await requireUser(a, r);
+  mustAllowManualLinking(a);
   r.req.resume();
   const url = await authorizeUrl(a, r, { link_user_id: user.id });
   if (r.query.get("skip_http_redirect") === "true") return sendJson(r.res, 200, { url });
@@ -279,6 +285,7 @@ export async function callback(a: AuthContext, r: GatewayRequest) {
 /** DELETE /user/identities/{id}: unlinkIdentity(); a user keeps at least one identity. */
 export async function unlinkIdentity(a: AuthContext, r: GatewayRequest, identityId: string) {
   const { user } = await requireUser(a, r);
+  mustAllowManualLinking(a);
   if (!r.req.complete) r.req.resume();
   await tx(a, async (q) => {
     const ids = await q.query<{ id: string }>("select id::text from auth.identities where user_id = $1 for update", [user.id]);

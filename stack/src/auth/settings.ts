@@ -38,6 +38,8 @@ export interface AuthSettings {
   refreshTokenReuseInterval: number;
   enableSignup: boolean;
   enableAnonymous: boolean;
+  /** GoTrue's GOTRUE_SECURITY_MANUAL_LINKING_ENABLED (`[auth] enable_manual_linking`, off by default): linkIdentity / unlinkIdentity. */
+  enableManualLinking: boolean;
   minimumPasswordLength: number;
   passwordRequirements: string;
   email: {
@@ -104,6 +106,7 @@ export function readAuthSettings(ctx: ServiceContext): AuthSettings {
     refreshTokenReuseInterval: num(a.refresh_token_reuse_interval, 10),
     enableSignup: bool(a.enable_signup, true),
     enableAnonymous: bool(a.enable_anonymous_sign_ins, false),
+    enableManualLinking: bool(a.enable_manual_linking, false),
     minimumPasswordLength: num(a.minimum_password_length, 6),
     passwordRequirements: str(a.password_requirements, ""),
     email: {

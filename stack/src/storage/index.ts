@@ -87,7 +87,12 @@ export function operationOf(method: string, parts: string[]): string {
     }
     return second === "empty" ? "storage.bucket.empty" : "";
   }
-  if (root === "upload") return "storage.object.upload";
+  if (root === "upload") {
+    // Supabase's ROUTE_OPERATIONS for its tus server.
+    if (method === "OPTIONS") return "storage.tus.options";
+    if (method === "POST") return "storage.tus.upload.create";
+    return ({ PATCH: "storage.tus.upload.part", HEAD: "storage.tus.upload.get", DELETE: "storage.tus.upload.delete" } as Record<string, string>)[method] ?? "";
+  }
   if (root !== "object") return "";
   switch (method) {
     case "GET":

@@ -1,12 +1,17 @@
 // Resumable uploads at /storage/v1/upload/resumable: the TUS 1.0 protocol as Supabase
 // Storage speaks it (tus-js-client with Upload-Metadata bucketName, objectName,
 // contentType, cacheControl and metadata; x-upsert; extensions creation,
-// creation-with-upload, termination). Parts are appended to a file under
+// creation-with-upload, termination, expiration). Parts are appended to a file under
 // <dataDir>/storage-uploads; a dropped connection keeps what arrived, and HEAD tells the
-// client where to resume. The upload is refused at creation when the caller's insert
-// policy refuses its row (size, type and user metadata are all declared then), and the
-// finished object's row is written as the caller, as every other upload's is.
+// client where to resume. As with Supabase's tus server, a new request for an upload
+// stops the one still in flight for it (its bytes so far are kept), and a finished
+// upload answers HEAD with its full length until it expires, so a client whose last
+// answer was lost resumes into success instead of starting again. The upload is refused
+// at creation when the caller's insert policy refuses its row (size, type and user
+// metadata are all declared then), and the finished object's row is written as the
+// caller, as every other upload's is.
 import crypto from "node:crypto";
+import { once } from "node:events";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -37,7 +42,11 @@ interface UploadState {
   contentType: string;
   cacheControl: string;
   userMetadata: Record<string, unknown>;
+  /** The Upload-Metadata header as sent (HEAD answers it back). */
+  rawMetadata?: string;
   expires: number;
+  /** The last byte arrived and the object was written. */
+  done?: boolean;
 }
 
 function tusHeaders(extra: Record<string, string> = {}): Record<string, string> {
@@ -92,6 +101,7 @@ class UploadFiles {
     const p = this.paths(id);
     try {
       const state = JSON.parse(await fsp.readFile(p.info, "utf8")) as UploadState;
+      if (state.done) return { state, offset: state.size, data: p.data };
       const { size } = await fsp.stat(p.data);
       return { state, offset: size, data: p.data };
     } catch {
@@ -103,6 +113,13 @@ class UploadFiles {
     const p = this.paths(id);
     await fsp.rm(p.data, { force: true });
     await fsp.rm(p.info, { force: true });
+  }
+
+  /** The upload finished: its part became the object; what remains says so until it expires. */
+  async markDone(id: string, state: UploadState) {
+    const p = this.paths(id);
+    await fsp.writeFile(p.info, JSON.stringify({ ...state, done: true }), { mode: 0o600 });
+    await fsp.rm(p.data, { force: true });
   }
 
   /** Drops uploads past their expiry (at start and on each creation). */
@@ -120,6 +137,28 @@ class UploadFiles {
       await fsp.rm(info.replace(/\.json$/, ".part"), { force: true });
     }
   }
+}
+
+/** The PATCH (or creation-with-upload) still receiving bytes for an upload, so a newer request can stop it. */
+const inFlight = new Map<string, AbortController>();
+
+/**
+ * Runs `fn` holding the upload's lock. A request still receiving bytes for the upload is
+ * stopped first (as @tus/server does when another request asks for the lock): a client
+ * asks again only when it gave up on that one, whose connection may hang for minutes on a
+ * phone network. What it had received is kept.
+ */
+async function withUpload<T>(c: StorageContext, id: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  inFlight.get(id)?.abort();
+  return c.locks.withKeys([lockKey("\u0000tus", id)], async () => {
+    const mine = new AbortController();
+    inFlight.set(id, mine);
+    try {
+      return await fn(mine.signal);
+    } finally {
+      if (inFlight.get(id) === mine) inFlight.delete(id);
+    }
+  });
 }
 
 const stores = new WeakMap<StorageContext, UploadFiles>();
@@ -142,13 +181,21 @@ function mustSpeakTus(r: GatewayRequest) {
   }
 }
 
+function mustNotBeExpired(state: UploadState) {
+  if (state.expires <= Date.now()) throw new StorageError(410, "NoSuchUpload", "The upload has expired", "Gone");
+}
+
 function sameUploader(state: UploadState, claims: Claims) {
   const sub = typeof claims.sub === "string" ? claims.sub : null;
   if (state.sub !== sub) throw ERRORS.noSuchKey(); // someone else's upload is not told about
 }
 
-/** Appends the request body at `offset`, never past `size`; returns the new offset, even after a dropped connection. */
-async function append(r: GatewayRequest, data: string, offset: number, size: number): Promise<number> {
+/**
+ * Appends the request body at `offset`, never past `size`; returns the new offset, also
+ * after a dropped connection or a stop by a newer request (`signal`): what reached the
+ * disk counts.
+ */
+async function append(r: GatewayRequest, data: string, offset: number, size: number, signal: AbortSignal): Promise<number> {
   let written = offset;
   const bound = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -157,12 +204,18 @@ async function append(r: GatewayRequest, data: string, offset: number, size: num
       cb(null, chunk);
     },
   });
+  const out = fs.createWriteStream(data, { flags: "r+", start: offset });
+  const socket = r.req.socket;
   try {
-    await pipeline(r.req, bound, fs.createWriteStream(data, { flags: "r+", start: offset }));
+    await pipeline(r.req, bound, out, { signal });
   } catch (e) {
-    // A connection that drops keeps what arrived (the client resumes from HEAD's offset).
-    if (!(e instanceof StorageError)) return (await fsp.stat(data)).size;
-    throw e;
+    // Stopped for a newer request: the connection goes too (destroying the request alone
+    // would leave it open, and the client would read an answer to a part it never finished).
+    if (signal.aborted) socket.destroy();
+    // The file's size is only final once the stream has closed (a write may be under way).
+    if (!out.closed) await once(out, "close").catch(() => undefined);
+    if (e instanceof StorageError) throw e;
+    return (await fsp.stat(data)).size;
   }
   return written;
 }
@@ -211,18 +264,21 @@ async function finish(c: StorageContext, r: GatewayRequest, claims: Claims, id: 
     }
     if (old?.version && old.version !== state.version) await c.files.removeVersion(state.bucket, state.key, old.version);
   });
-  await uploads(c).remove(id);
+  await uploads(c).markDone(id, state);
 }
 
 /** POST /upload/resumable: creates an upload (and takes its first part with creation-with-upload). */
 async function create(c: StorageContext, r: GatewayRequest) {
   const claims = requireClaims(r);
   mustSpeakTus(r);
-  if (r.req.headers["upload-defer-length"]) throw ERRORS.invalidRequest("Upload-Defer-Length is not supported; send Upload-Length");
+  if (r.req.headers["upload-defer-length"] !== undefined) {
+    throw new StorageError(501, "NotImplemented", "creation-defer-length is not supported; send Upload-Length", "Not Implemented");
+  }
   const lengthRaw = r.req.headers["upload-length"];
   if (typeof lengthRaw !== "string" || !/^\d{1,15}$/.test(lengthRaw)) throw ERRORS.invalidRequest("Upload-Length is required");
   const size = Number(lengthRaw);
-  const meta = parseUploadMetadata(r.req.headers["upload-metadata"] as string | undefined);
+  const rawMetadata = r.req.headers["upload-metadata"] as string | undefined;
+  const meta = parseUploadMetadata(rawMetadata);
   const bucket = mustBeValidBucketName(meta.bucketName);
   const key = mustBeValidKey(meta.objectName);
   const b = await findBucket(c, bucket);
@@ -239,7 +295,8 @@ async function create(c: StorageContext, r: GatewayRequest) {
       throw ERRORS.invalidParameter("metadata", "Invalid metadata: must be a JSON object");
     }
   }
-  const cacheControl = meta.cacheControl ? (/^\d+$/.test(meta.cacheControl) ? `max-age=${meta.cacheControl}` : meta.cacheControl) : "no-cache";
+  // As Supabase's onCreate: a number of seconds becomes max-age, anything else no-cache.
+  const cacheControl = /^\d+$/.test(meta.cacheControl ?? "") ? `max-age=${meta.cacheControl}` : "no-cache";
   const mode: WriteMode = r.req.headers["x-upsert"] === "true" ? "upsert" : "create";
   const old = await currentRow(c, bucket, key);
   if (mode === "create" && old) throw ERRORS.alreadyExists();
@@ -255,7 +312,7 @@ async function create(c: StorageContext, r: GatewayRequest) {
   const state: UploadState = {
     bucket, key, version: crypto.randomUUID(), size, mode,
     sub: typeof claims.sub === "string" ? claims.sub : null,
-    contentType, cacheControl, userMetadata, expires: Date.now() + EXPIRES_MS,
+    contentType, cacheControl, userMetadata, rawMetadata, expires: Date.now() + EXPIRES_MS,
   };
   const id = idOf(state);
   await store.create(id, state);
@@ -266,56 +323,79 @@ async function create(c: StorageContext, r: GatewayRequest) {
     if (!r.req.complete) r.req.resume();
     if (size === 0) {
       await finish(c, r, claims, id, state, (await store.read(id))!.data);
+      return reply(r, 201, { location, "upload-offset": "0", "upload-expires": expires, "tus-complete": "1" });
     }
     return reply(r, 201, { location, "upload-offset": "0", "upload-expires": expires });
   }
-  const got = await store.read(id);
-  const offset = await c.locks.withKeys([lockKey("\u0000tus", id)], () => append(r, got!.data, 0, size));
-  if (offset === size) await finish(c, r, claims, id, state, got!.data);
-  reply(r, 201, { location, "upload-offset": String(offset), "upload-expires": expires });
+  const got = (await store.read(id))!;
+  await withUpload(c, id, async (signal) => {
+    const offset = await append(r, got.data, 0, size, signal);
+    const complete = offset === size;
+    if (complete) await finish(c, r, claims, id, state, got.data);
+    reply(r, 201, { location, "upload-offset": String(offset), "upload-expires": expires, ...(complete ? { "tus-complete": "1" } : {}) });
+  });
 }
 
-/** HEAD /upload/resumable/{id}: where to resume. */
+/** HEAD /upload/resumable/{id}: where to resume (the full length once finished). */
 async function head(c: StorageContext, r: GatewayRequest, id: string) {
   const claims = requireClaims(r);
-  const got = await uploads(c).read(id);
-  if (!got) throw ERRORS.noSuchKey();
-  sameUploader(got.state, claims);
-  reply(r, 200, { "upload-offset": String(got.offset), "upload-length": String(got.state.size), "upload-expires": new Date(got.state.expires).toUTCString() });
+  mustSpeakTus(r);
+  await withUpload(c, id, async () => {
+    const got = await uploads(c).read(id);
+    if (!got) throw ERRORS.noSuchKey();
+    sameUploader(got.state, claims);
+    mustNotBeExpired(got.state);
+    reply(r, 200, {
+      "upload-offset": String(got.offset),
+      "upload-length": String(got.state.size),
+      "upload-expires": new Date(got.state.expires).toUTCString(),
+      ...(got.state.rawMetadata ? { "upload-metadata": got.state.rawMetadata } : {}),
+    });
+  });
 }
 
 /** PATCH /upload/resumable/{id}: the next part, at the offset the server has. */
 async function patch(c: StorageContext, r: GatewayRequest, id: string) {
   const claims = requireClaims(r);
   mustSpeakTus(r);
+  // @tus/server's statuses: 403 for a missing Content-Type or Upload-Offset.
   if (r.req.headers["content-type"] !== "application/offset+octet-stream") {
-    throw new StorageError(415, "InvalidRequest", "Content-Type must be application/offset+octet-stream", "Unsupported Media Type");
+    throw new StorageError(403, "InvalidRequest", "Content-Type must be application/offset+octet-stream", "Forbidden");
   }
-  const claimed = Number(r.req.headers["upload-offset"] ?? "NaN");
-  if (!Number.isInteger(claimed) || claimed < 0) throw ERRORS.invalidRequest("Upload-Offset is required");
-  await c.locks.withKeys([lockKey("\u0000tus", id)], async () => {
+  const claimedRaw = r.req.headers["upload-offset"];
+  const claimed = typeof claimedRaw === "string" && /^\d{1,15}$/.test(claimedRaw) ? Number(claimedRaw) : NaN;
+  if (Number.isNaN(claimed)) throw new StorageError(403, "InvalidRequest", "Upload-Offset is required", "Forbidden");
+  await withUpload(c, id, async (signal) => {
     const got = await uploads(c).read(id);
     if (!got) throw ERRORS.noSuchKey();
     sameUploader(got.state, claims);
     if (got.state.expires <= Date.now()) {
       await uploads(c).remove(id);
-      throw new StorageError(410, "NoSuchUpload", "The upload has expired", "Gone");
+      mustNotBeExpired(got.state);
     }
     if (claimed !== got.offset) throw new StorageError(409, "InvalidRequest", `Upload-Offset must be ${got.offset}`, "Conflict");
-    const offset = await append(r, got.data, got.offset, got.state.size);
-    if (offset === got.state.size) await finish(c, r, claims, id, got.state, got.data);
-    reply(r, 204, { "upload-offset": String(offset) });
+    if (got.state.done) {
+      // Nothing is left to send: an empty part is answered with the full length.
+      if (Number(r.req.headers["content-length"] ?? "0") > 0) throw ERRORS.entityTooLarge();
+      r.req.resume();
+      return reply(r, 204, { "upload-offset": String(got.offset), "tus-complete": "1" });
+    }
+    const offset = await append(r, got.data, got.offset, got.state.size, signal);
+    const complete = offset === got.state.size;
+    if (complete) await finish(c, r, claims, id, got.state, got.data);
+    reply(r, 204, { "upload-offset": String(offset), "upload-expires": new Date(got.state.expires).toUTCString(), ...(complete ? { "tus-complete": "1" } : {}) });
   });
 }
 
-/** DELETE /upload/resumable/{id}: termination. */
+/** DELETE /upload/resumable/{id}: termination (not of a finished upload, as Supabase's disableTerminationForFinishedUploads). */
 async function terminate(c: StorageContext, r: GatewayRequest, id: string) {
   const claims = requireClaims(r);
   mustSpeakTus(r);
-  await c.locks.withKeys([lockKey("\u0000tus", id)], async () => {
+  await withUpload(c, id, async () => {
     const got = await uploads(c).read(id);
     if (!got) throw ERRORS.noSuchKey();
     sameUploader(got.state, claims);
+    if (got.state.done) throw ERRORS.invalidRequest("Cannot terminate an already completed upload");
     await uploads(c).remove(id);
   });
   reply(r, 204);

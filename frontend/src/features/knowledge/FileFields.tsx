@@ -1,5 +1,6 @@
-// Files to upload: type and size checks before anything is sent, a progress bar per file
-// while uploading, and the CSV header for the column picker.
+// Files to upload: type and size checks before anything is sent, a progress bar with its
+// percentage per file while uploading (saying so when a lost connection is being retried),
+// a button that cancels the upload, and the CSV header for the column picker.
 import { useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
@@ -11,9 +12,27 @@ export interface PickedFile {
   problem: FileProblem | null;
   /** 0..1 while uploading, 1 when done, null before. */
   progress: number | null;
+  /** The connection was lost and the upload is trying again (resumable uploads). */
+  retrying?: boolean;
 }
 
-export function FileFields({ files, onAdd, onRemove, error, disabled }: { files: PickedFile[]; onAdd: (files: File[]) => void; onRemove: (index: number) => void; error?: string; disabled?: boolean }) {
+export function FileFields({
+  files,
+  onAdd,
+  onRemove,
+  onCancelUpload,
+  error,
+  disabled,
+}: {
+  files: PickedFile[];
+  onAdd: (files: File[]) => void;
+  onRemove: (index: number) => void;
+  /** Shown as a button while files are uploading. */
+  onCancelUpload?: () => void;
+  error?: string;
+  disabled?: boolean;
+}) {
+  const uploading = files.some((f) => f.progress !== null && f.progress < 1);
   const intl = useIntl();
   const id = useId();
   return (
@@ -70,11 +89,26 @@ export function FileFields({ files, onAdd, onRemove, error, disabled }: { files:
                   >
                     <div className="ks-progress__bar" style={{ width: `${Math.round(f.progress * 100)}%` }} />
                   </div>
+                  <span className="ks-progress__text">
+                    <FormattedNumber value={Math.floor(f.progress * 100) / 100} style="percent" />
+                    {f.retrying && f.progress < 1 && (
+                      <span role="status">
+                        <FormattedMessage id="sources.file.retrying" />
+                      </span>
+                    )}
+                  </span>
                 </div>
               )}
             </li>
           ))}
         </ul>
+      )}
+      {uploading && onCancelUpload && (
+        <div>
+          <Button size="sm" theme="gray" onClick={onCancelUpload}>
+            <FormattedMessage id="sources.file.cancelUpload" />
+          </Button>
+        </div>
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 // Add a data source: pick a type, fill its form, upload files if any, insert the row (RLS
 // decides) and start the first sync through the ingest function.
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Button } from "../../components/ui";
 import { useCreateDataSourceMutation } from "../../data/dataSources/data-source-create-mutation";
@@ -33,6 +33,8 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [cancelled, setCancelled] = useState(false);
+  const uploads = useRef<AbortController | null>(null);
   const create = useCreateDataSourceMutation();
   const patch = (update: (f: SourceForm) => SourceForm) => setForm(update);
 
@@ -56,6 +58,7 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
+    setCancelled(false);
     const errs = validateForm(form, { hasFiles: files.length > 0 });
     if (form.type === "file" && files.some((f) => f.problem)) errs.files = "sources.file.error.fix";
     setErrors(errs);
@@ -64,13 +67,18 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
     try {
       const uploaded: { path: string; name: string; mime: string }[] = [];
       if (form.type === "file") {
+        const controller = new AbortController();
+        uploads.current = controller;
         for (let i = 0; i < files.length; i++) {
           const f = files[i]!;
           const kind = fileKind(f.file.name)!;
           const path = storagePath(botId, f.file.name);
-          const setProgress = (p: number) => setFiles((list) => list.map((x, j) => (j === i ? { ...x, progress: p } : x)));
-          setProgress(0);
-          await upload(path, f.file, kind.mime, setProgress);
+          const update = (patch: Partial<PickedFile>) => setFiles((list) => list.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+          update({ progress: 0, retrying: false });
+          await upload(path, f.file, kind.mime, (progress) => update({ progress, retrying: false }), {
+            signal: controller.signal,
+            onRetry: () => update({ retrying: true }),
+          });
           uploaded.push({ path, name: f.file.name, mime: kind.mime });
         }
       }
@@ -86,9 +94,11 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
       });
       onCreated(source.id, !!syncError);
     } catch (err) {
-      setFailure(err);
-      setFiles((list) => list.map((x) => ({ ...x, progress: null })));
+      if (uploads.current?.signal.aborted) setCancelled(true);
+      else setFailure(err);
+      setFiles((list) => list.map((x) => ({ ...x, progress: null, retrying: false })));
     } finally {
+      uploads.current = null;
       setBusy(false);
     }
   };
@@ -142,7 +152,19 @@ export function NewSourceForm({ botId, initialType = "web", notionConnectHref, n
       )}
       {form.type === "file" && (
         <>
-          <FileFields files={files} onAdd={(f) => void addFiles(f)} onRemove={removeFile} error={errors.files} disabled={busy} />
+          <FileFields
+            files={files}
+            onAdd={(f) => void addFiles(f)}
+            onRemove={removeFile}
+            onCancelUpload={() => uploads.current?.abort()}
+            error={errors.files}
+            disabled={busy}
+          />
+          {cancelled && (
+            <p className="ks-alert ks-alert--info" role="status">
+              <FormattedMessage id="sources.file.cancelled" />
+            </p>
+          )}
           <CsvColumnPicker form={form} errors={errors} patch={patch} />
         </>
       )}

@@ -73,8 +73,8 @@ Deno.test({
 
       await t.step("channels-connect: only the bot's admins and owners; each platform registers Parley", async () => {
         assert.deepEqual(await status(await connect(ids.slack!, "connect", visitor.token)), [404, "channel_not_found"]);
-        // The platform administrator reads the channel but may not act on it.
-        const platform = await stack.as(DEMO.platformAdmin);
+        // The platform administrator (at aal2, as administrators act) reads the channel but may not act on it.
+        const platform = await stack.as(DEMO.platformAdmin, "aal2");
         assert.equal((await platform.client.from("channels").select("id").eq("id", ids.slack!)).data?.length, 1);
         for (const action of ["connect", "install", "test", "disconnect"]) {
           assert.deepEqual(await status(await connect(ids.slack!, action, platform.token)), [403, "forbidden"], action);

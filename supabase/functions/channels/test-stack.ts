@@ -19,21 +19,22 @@ export interface TestStack {
   anonKey: string;
   serviceRoleKey: string;
   service: SupabaseClient;
-  /** A client (and its token) signed in as a user id, with a token minted with the stack's secret. */
-  as(userId: string): Promise<{ client: SupabaseClient; token: string }>;
+  /** A client (and its token) signed in as a user id, with a token minted with the stack's secret
+   * (aal2 for a session that passed a second factor, as platform administrators need). */
+  as(userId: string, aal?: "aal1" | "aal2"): Promise<{ client: SupabaseClient; token: string }>;
   functionUrl(path: string): string;
   stop(): Promise<void>;
 }
 
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
-export async function mintToken(secret: string, sub: string): Promise<string> {
+export async function mintToken(secret: string, sub: string, aal: "aal1" | "aal2" = "aal1"): Promise<string> {
   const b64 = (v: string | Uint8Array) =>
     btoa(typeof v === "string" ? v : String.fromCharCode(...v)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
   const now = Math.floor(Date.now() / 1000);
   const head = b64(JSON.stringify({ alg: "HS256", typ: "JWT" }));
   const body = b64(JSON.stringify({
-    sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, is_anonymous: false,
+    sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, is_anonymous: false, aal,
     session_id: crypto.randomUUID(), app_metadata: { provider: "email" }, user_metadata: {},
   }));
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -73,8 +74,8 @@ export async function startStackWith(env: Record<string, string>): Promise<TestS
     anonKey: anon,
     serviceRoleKey: serviceKey,
     service: createClient(url, serviceKey, { auth: noSession }),
-    async as(userId) {
-      const token = await mintToken(secret, userId);
+    async as(userId, aal) {
+      const token = await mintToken(secret, userId, aal);
       return { token, client: createClient(url, anon, { auth: noSession, global: { headers: { Authorization: `Bearer ${token}` } } }) };
     },
     functionUrl: (path) => `${url}/functions/v1/${path.replace(/^\//, "")}`,

@@ -7,7 +7,10 @@
 //   - no select box cuts off the option it shows;
 // and on each page outside English: no English text of the message catalogues (whole texts,
 // and the fixed parts of texts with arguments) and no sentence of the English content files
-// (docs, blog, legal, launch week, pages) in the text, placeholders, labels and titles.
+// (docs, blog, legal, launch week, pages) in the text, placeholders, labels and titles
+// (code samples and marked user content left out; seeded user content that equals a catalogue
+// text is allowed where it shows, in ALLOWED_ENGLISH). Each English page must show some of
+// the texts German words otherwise: proof that the check reads the page.
 // The route list is the route table (frontend/src/app/routes.ts) with every content slug and
 // the seeded ids (e2e/lib/route-samples.ts); a route neither visited nor left out below with
 // its reason fails the first test, so a later route is covered or flagged. Left out: the
@@ -16,6 +19,8 @@
 // Speed: one page load per language and role; the other routes are reached by the app's own
 // client-side navigation, and each page is measured at the three widths by resizing the
 // viewport (the layout settles after each resize). Visitor and owner walk side by side.
+// 920 page visits × 3 widths took 3.7-6.4 minutes on two cores shared with other work (the
+// old audit, one load per page and width, took 20+).
 // Run: node --import tsx --test e2e/languages.spec.ts (needs a built frontend).
 // PARLEY_LANGUAGES=de,el runs some languages only (a quicker local check); all ten by default.
 import assert from "node:assert/strict";

@@ -5,8 +5,8 @@
 // Public, auth and test pages are visited signed out, bot pages with the anonymous session
 // they give a visitor, signed-in pages as the seeded owner, the admin area as the seeded
 // platform administrator; the three languages run side by side, each with its own tabs. Route params get seeded ids
-// where the seed has them and well-formed random ids otherwise; a route whose params have
-// no sample value here fails the first test, so a route added later is covered or flagged.
+// where the seed has them and well-formed random ids otherwise (e2e/lib/route-samples.ts); a route whose params have
+// no sample value there fails the first test, so a route added later is covered or flagged.
 // Then the 404s: for every route with validation rules a param that fails its rule ("Page
 // Not Found: {path}"), and paths that match no route ("Page not found: {path}"), each with
 // the SPA's page and HTTP 404 from the app server (dist/route-manifest.json).
@@ -15,12 +15,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
-import { routeTable, type RouteDef } from "../frontend/src/app/routes.ts";
-import { launchBrowser, watchErrors } from "./lib/browser.ts";
+import type { Browser } from "playwright-core";
+import { routeTable } from "../frontend/src/app/routes.ts";
+import { launchBrowser } from "./lib/browser.ts";
 import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 import { aal2Session, enrollTotp } from "./lib/totp.ts";
+import { openTab, settle, type Tab } from "./lib/tabs.ts";
+import { EMAILS, fill, identityOf, localize, paramNames, PARAMS, PASSWORD, SEED, SPLATS, type Identity } from "./lib/route-samples.ts";
 
 const LOCALES = [
   { code: "en", prefix: "" },
@@ -28,78 +30,10 @@ const LOCALES = [
   { code: "jp", prefix: "/jp" },
 ] as const;
 
-// Seeded rows (supabase/seed.sql).
-const SEED = {
-  publicBot: "c0000000-0000-4000-8000-000000000001",
-  passwordBot: "c0000000-0000-4000-8000-000000000002",
-  team: "b0000000-0000-4000-8000-000000000001",
-  dataSource: "e7000000-0000-4000-8000-000000000001",
-  sharedChat: "f9000000-0000-4000-8000-000000000001",
-  ownerUser: "a0000000-0000-4000-8000-000000000001",
-};
-const PASSWORD = "parley-demo-123";
-
-function firstSlug(collection: string | undefined): string {
-  assert.ok(collection, "a :slug route needs meta.collection");
-  const file = fs.readdirSync(path.join(repoRoot, "frontend", "content", collection)).sort().find((f) => /^[a-z0-9-]+\.md$/.test(f));
-  assert.ok(file, `no content in ${collection}`);
-  return file.replace(/\.md$/, "");
-}
-
-/**
- * A sample value for every route param name: seeded ids where the seed has the row, random
- * well-formed ids for screens of later issues (their placeholder or "not found" state must
- * render cleanly too). Splats are per route.
- */
-const PARAMS: Record<string, (def: RouteDef) => string> = {
-  botId: () => SEED.publicBot,
-  teamId: () => SEED.team,
-  chatId: () => SEED.sharedChat,
-  dataSourceId: () => SEED.dataSource,
-  userId: () => SEED.ownerUser,
-  // The seed's test run, task, power-up and channel of the public bot (supabase/seed.sql).
-  testRunId: () => "f4100000-0000-4000-8000-000000000001",
-  taskId: () => "e2200000-0000-4000-8000-000000000001",
-  functionId: () => "f8000000-0000-4000-8000-000000000001",
-  channelId: () => "d1000000-0000-4000-8000-000000000001",
-  slug: (def) => firstSlug(def.meta?.collection),
-};
-const SPLATS: Record<string, string> = {
-  pages: firstSlug("pages"),
-  "app.conversations": `bot/${SEED.publicBot}/chat/${SEED.sharedChat}`,
-};
 /** A value that fails each validation rule. */
 // segments: over 512 characters (an empty one is /app/conversations, a redirect to its list;
 // dot segments the browser resolves before the app sees them).
 const INVALID: Record<string, string> = { uuid: "not-a-uuid", slug: "Not_A_Slug", slugPath: "a//b", segments: "a".repeat(513) };
-
-function paramNames(def: RouteDef): string[] {
-  return [...def.path.matchAll(/:([\w-]+)/g)].map((m) => m[1]!).concat(def.path.endsWith("*") ? ["*"] : []);
-}
-
-/** The unprefixed URL of a route with its params replaced (overrides first). */
-function fill(def: RouteDef, overrides: Record<string, string> = {}): string {
-  let url = def.path;
-  for (const name of paramNames(def)) {
-    const value = overrides[name] ?? (name === "*" ? SPLATS[def.id] : PARAMS[name]?.(def));
-    if (value === undefined) throw new Error(`route ${def.id} (${def.path}): no sample value for param "${name}" in e2e/routes.spec.ts`);
-    url = name === "*" ? url.replace(/\/\*$/, value ? `/${value}` : "") : url.replace(`:${name}`, value);
-  }
-  return url;
-}
-
-const localize = (prefix: string, url: string) => (prefix && url === "/" ? prefix : prefix + url);
-
-/**
- * Who opens a route: the guard decides. "visitor" is signed out on every visit (no cookies);
- * a "bot-visitor" keeps the anonymous session a bot page gives it, as someone chatting does.
- * A guard without an identity here fails the first test.
- */
-type Identity = "visitor" | "bot-visitor" | "owner" | "platform-admin";
-const IDENTITY_BY_GUARD: Record<string, Identity> = { none: "visitor", "bot-auth": "bot-visitor", auth: "owner", "admin-auth": "platform-admin" };
-const identityOf = (def: RouteDef): Identity | undefined =>
-  def.path.startsWith("/bots/") && !def.guard ? "bot-visitor" : IDENTITY_BY_GUARD[def.guard ?? "none"];
-const EMAILS: Record<Exclude<Identity, "visitor" | "bot-visitor">, string> = { owner: "owner@parley.test", "platform-admin": "platform-admin@parley.test" };
 
 interface Visit {
   name: string;
@@ -133,7 +67,7 @@ for (const def of routeTable) {
   for (const rule of Object.values(def.validate ?? {}) as string[]) {
     if (INVALID[rule] === undefined) problems.push(`route ${def.id}: no failing sample for validation rule "${rule}" in e2e/routes.spec.ts`);
   }
-  if (!identityOf(def)) problems.push(`route ${def.id}: no identity for guard "${def.guard}" in e2e/routes.spec.ts`);
+  if (!identityOf(def)) problems.push(`route ${def.id}: no identity for guard "${def.guard}" in e2e/lib/route-samples.ts`);
 }
 const coverable = routeTable.filter((def) => paramNames(def).every((n) => (n === "*" ? SPLATS[def.id] : PARAMS[n])) && identityOf(def));
 
@@ -179,90 +113,26 @@ function notFoundVisits(): Visit[] {
 
 let app: FullApp;
 let browser: Browser;
-
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-  /** Resolves when no fetch/XHR of the page is in flight. */
-  idle(timeoutMs: number): Promise<void>;
-  pending(): string[];
-}
 const tabs = new Map<string, Promise<Tab>>();
 let adminTotp: Promise<string> | undefined;
 
-async function openTab(identity: Identity): Promise<Tab> {
-  const context = await browser.newContext({ locale: "en-US", colorScheme: "light" });
-  if (identity === "owner") await context.addCookies(await app.sessionCookies(EMAILS[identity], PASSWORD));
-  // Platform administrators act only after the code step of their authenticator app (aal2).
-  if (identity === "platform-admin") {
-    adminTotp ??= enrollTotp(app, { email: EMAILS[identity], password: PASSWORD });
-    await context.addCookies(app.cookiesOf(await aal2Session(app, { email: EMAILS[identity], password: PASSWORD, totpSecret: await adminTotp })));
-  }
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  const inflight = new Set<Request>();
-  let waiters: (() => void)[] = [];
-  const counted = (r: Request) => r.resourceType() === "fetch" || r.resourceType() === "xhr";
-  page.on("request", (r) => counted(r) && inflight.add(r));
-  const done = (r: Request) => {
-    if (!inflight.delete(r) || inflight.size) return;
-    for (const w of waiters) w();
-    waiters = [];
-  };
-  page.on("requestfinished", done);
-  page.on("requestfailed", done);
-  return {
-    context,
-    page,
-    errors,
-    idle: (timeoutMs) =>
-      inflight.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`requests still in flight after ${timeoutMs} ms: ${[...inflight].map((r) => r.url()).join(", ")}`)), timeoutMs);
-            waiters.push(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          }),
-    pending: () => [...inflight].map((r) => r.url()),
-  };
+/** The identity's session cookies: the owner's password session; platform administrators act
+ * only after the code step of their authenticator app (aal2), so theirs enrols TOTP once. */
+async function cookiesFor(identity: Identity) {
+  if (identity === "owner") return app.sessionCookies(EMAILS[identity], PASSWORD);
+  if (identity !== "platform-admin") return [];
+  adminTotp ??= enrollTotp(app, { email: EMAILS[identity], password: PASSWORD });
+  return app.cookiesOf(await aal2Session(app, { email: EMAILS[identity], password: PASSWORD, totpSecret: await adminTotp }));
 }
 
 /** One tab per identity and lane, reused by every visit of that lane (its cache stays warm). */
 const tab = (identity: Identity, lane: string) => {
   const key = `${identity}:${lane}`;
-  if (!tabs.has(key)) tabs.set(key, openTab(identity));
+  if (!tabs.has(key)) {
+    tabs.set(key, cookiesFor(identity).then((cookies) => openTab(browser, { cookies })));
+  }
   return tabs.get(key)!;
 };
-
-// A string, not a function: the test runner's transpiler would add helpers the page lacks.
-// Pages of the layout "none" (embeds, sdk, tests) need no main landmark, only a heading.
-const settled = (needsMain: boolean) => `(() => {
-  const visible = (el) => !!el && el.getClientRects().length > 0;
-  if (!("hydrated" in document.documentElement.dataset)) return false;
-  const main = document.querySelector("main, [role=main]");
-  if (${needsMain} && !visible(main)) return false;
-  if (!visible((main ?? document.getElementById("root")).querySelector("h1"))) return false;
-  return ![...document.querySelectorAll(".loading, [aria-busy=true]")].some(visible);
-})()`;
-
-/**
- * Waits until the page has settled: interactive, a main landmark with a heading, no
- * "Loading..." left, and no request in flight after the last render.
- */
-async function settle(t: Tab, needsMain: boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  const left = () => Math.max(1, end - Date.now());
-  for (;;) {
-    await t.page.waitForFunction(settled(needsMain), undefined, { timeout: left(), polling: "raf" });
-    await t.idle(left());
-    // One more frame: a response may render something that asks for more.
-    await t.page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))");
-    if (t.pending().length === 0) return;
-  }
-}
 
 async function check(visit: Visit): Promise<void> {
   const t = await tab(visit.identity, visit.lane);

@@ -44,22 +44,24 @@ export function LeadsList({ botId }: { botId: string }) {
       ) : !shown.length ? (
         <p className="pu-muted"><FormattedMessage id="powerUps.leads.empty" /></p>
       ) : (
-        <table className="pu-table">
-          <thead>
-            <tr>
-              <th scope="col"><FormattedMessage id="powerUps.leads.date" /></th>
-              {COLUMNS.map((c) => <th scope="col" key={c}><FormattedMessage id={`powerUps.field.${c}`} /></th>)}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((l) => (
-              <tr key={l.id} data-lead={l.id}>
-                <td><FormattedDate value={l.created_at} dateStyle="medium" timeStyle="short" /></td>
-                {COLUMNS.map((c) => <td key={c}>{field(l, c)}</td>)}
+        <div className="table-scroll">
+          <table className="pu-table">
+            <thead>
+              <tr>
+                <th scope="col"><FormattedMessage id="powerUps.leads.date" /></th>
+                {COLUMNS.map((c) => <th scope="col" key={c}><FormattedMessage id={`powerUps.field.${c}`} /></th>)}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((l) => (
+                <tr key={l.id} data-lead={l.id}>
+                  <td><FormattedDate value={l.created_at} dateStyle="medium" timeStyle="short" /></td>
+                  {COLUMNS.map((c) => <td key={c}>{field(l, c)}</td>)}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

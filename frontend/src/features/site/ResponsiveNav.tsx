@@ -45,6 +45,9 @@ function useCollapsed(navRef: RefObject<HTMLElement | null>, listRef: RefObject<
     check();
     const observer = new ResizeObserver(check);
     observer.observe(header);
+    // The row also shrinks when its neighbours grow in a header of the same width (the account
+    // area once the session is known, "Get started" for a visitor).
+    if (listRef.current) observer.observe(listRef.current);
     return () => observer.disconnect();
   }, [collapsed, locale, pathname, navRef, listRef]); // a new page bolds another link: measure again
   return collapsed;

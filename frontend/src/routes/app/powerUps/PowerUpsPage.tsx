@@ -35,33 +35,35 @@ export default function PowerUpsPage() {
       ) : list.data.length === 0 ? (
         <EmptyState title={<FormattedMessage id="powerUps.list.empty" />} action={add} />
       ) : (
-        <table className="pu-table">
-          <caption className="sr-only">{intl.formatMessage({ id: "powerUps.list.title" })}</caption>
-          <thead>
-            <tr>
-              <th scope="col"><FormattedMessage id="powerUps.col.name" /></th>
-              <th scope="col"><FormattedMessage id="powerUps.col.type" /></th>
-              <th scope="col"><FormattedMessage id="powerUps.col.calls" /></th>
-              <th scope="col"><FormattedMessage id="powerUps.col.enabled" /></th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((p) => (
-              <tr key={p.id} data-power-up={p.name}>
-                <td><LocalizedLink to={`/app/bots/${botId}/power-ups/${p.id}/settings`}>{p.label || p.name}</LocalizedLink></td>
-                <td><FormattedMessage id={`powerUps.type.${p.type}`} /></td>
-                <td><FormattedNumber value={p.call_count} /></td>
-                <td>
-                  <label>
-                    <input type="checkbox" checked={p.enabled} disabled={save.isPending}
-                      aria-label={intl.formatMessage({ id: "powerUps.col.enabled" })}
-                      onChange={(e) => save.mutate({ botId, id: p.id, enabled: e.target.checked })} />
-                  </label>
-                </td>
+        <div className="table-scroll">
+          <table className="pu-table">
+            <caption className="sr-only">{intl.formatMessage({ id: "powerUps.list.title" })}</caption>
+            <thead>
+              <tr>
+                <th scope="col"><FormattedMessage id="powerUps.col.name" /></th>
+                <th scope="col"><FormattedMessage id="powerUps.col.type" /></th>
+                <th scope="col"><FormattedMessage id="powerUps.col.calls" /></th>
+                <th scope="col"><FormattedMessage id="powerUps.col.enabled" /></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.data.map((p) => (
+                <tr key={p.id} data-power-up={p.name}>
+                  <td><LocalizedLink to={`/app/bots/${botId}/power-ups/${p.id}/settings`}>{p.label || p.name}</LocalizedLink></td>
+                  <td><FormattedMessage id={`powerUps.type.${p.type}`} /></td>
+                  <td><FormattedNumber value={p.call_count} /></td>
+                  <td>
+                    <label>
+                      <input type="checkbox" checked={p.enabled} disabled={save.isPending}
+                        aria-label={intl.formatMessage({ id: "powerUps.col.enabled" })}
+                        onChange={(e) => save.mutate({ botId, id: p.id, enabled: e.target.checked })} />
+                    </label>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {save.isError && <ErrorNote error={save.error} />}
       <LeadsList botId={botId} />

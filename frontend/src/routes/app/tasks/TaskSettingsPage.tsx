@@ -59,28 +59,30 @@ export default function TaskSettingsPage() {
         {runs.isPending ? <Loading /> : runs.isError ? <ErrorNote error={runs.error} /> : runs.data.length === 0 ? (
           <p className="tk-muted"><FormattedMessage id="tasks.runs.empty" /></p>
         ) : (
-          <table className="tk-table">
-            <thead>
-              <tr>
-                <th scope="col"><FormattedMessage id="tasks.runs.started" /></th>
-                <th scope="col"><FormattedMessage id="tasks.runs.trigger" /></th>
-                <th scope="col"><FormattedMessage id="tasks.col.lastStatus" /></th>
-                <th scope="col"><FormattedMessage id="tasks.runs.duration" /></th>
-                <th scope="col"><FormattedMessage id="tasks.runs.output" /></th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((r) => (
-                <tr key={r.id} data-run-status={r.status}>
-                  <td><FormattedDate value={r.started_at} dateStyle="medium" timeStyle="short" /></td>
-                  <td><FormattedMessage id={`tasks.trigger.${r.trigger}`} /></td>
-                  <td><FormattedMessage id={`tasks.status.${r.status}`} />{r.error && <StoredError className="tk-muted" text={r.error} message={taskRunErrorMessage} />}</td>
-                  <td>{r.duration_ms === null ? "—" : intl.formatNumber(r.duration_ms / 1000, { style: "unit", unit: "second", maximumFractionDigits: 1 })}</td>
-                  <td><details><summary><FormattedMessage id="tasks.runs.show" /></summary><pre className="tk-pre">{JSON.stringify(r.output, null, 2)}</pre></details></td>
+          <div className="table-scroll">
+            <table className="tk-table">
+              <thead>
+                <tr>
+                  <th scope="col"><FormattedMessage id="tasks.runs.started" /></th>
+                  <th scope="col"><FormattedMessage id="tasks.runs.trigger" /></th>
+                  <th scope="col"><FormattedMessage id="tasks.col.lastStatus" /></th>
+                  <th scope="col"><FormattedMessage id="tasks.runs.duration" /></th>
+                  <th scope="col"><FormattedMessage id="tasks.runs.output" /></th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runs.data.map((r) => (
+                  <tr key={r.id} data-run-status={r.status}>
+                    <td><FormattedDate value={r.started_at} dateStyle="medium" timeStyle="short" /></td>
+                    <td><FormattedMessage id={`tasks.trigger.${r.trigger}`} /></td>
+                    <td><FormattedMessage id={`tasks.status.${r.status}`} />{r.error && <StoredError className="tk-muted" text={r.error} message={taskRunErrorMessage} />}</td>
+                    <td>{r.duration_ms === null ? "—" : intl.formatNumber(r.duration_ms / 1000, { style: "unit", unit: "second", maximumFractionDigits: 1 })}</td>
+                    <td><details><summary><FormattedMessage id="tasks.runs.show" /></summary><pre className="tk-pre">{JSON.stringify(r.output, null, 2)}</pre></details></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       <div>

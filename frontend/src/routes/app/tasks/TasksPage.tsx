@@ -25,28 +25,30 @@ export default function TasksPage() {
       ) : tasks.data.length === 0 ? (
         <p className="tk-muted"><FormattedMessage id="tasks.empty" /></p>
       ) : (
-        <table className="tk-table">
-          <thead>
-            <tr>
-              <th scope="col"><FormattedMessage id="tasks.col.name" /></th>
-              <th scope="col"><FormattedMessage id="tasks.col.type" /></th>
-              <th scope="col"><FormattedMessage id="tasks.col.schedule" /></th>
-              <th scope="col"><FormattedMessage id="tasks.col.nextRun" /></th>
-              <th scope="col"><FormattedMessage id="tasks.col.lastStatus" /></th>
-            </tr>
-          </thead>
-          <tbody>
-            {tasks.data.map((t) => (
-              <tr key={t.id} data-task-id={t.id}>
-                <td><LocalizedLink to={`/app/bots/${botId}/tasks/${t.id}/settings`}>{t.name}</LocalizedLink></td>
-                <td><FormattedMessage id={`tasks.type.${t.type}`} /></td>
-                <td><ScheduleText task={t} /></td>
-                <td>{t.enabled ? <NextRun at={t.next_run_at} /> : <FormattedMessage id="tasks.paused" />}</td>
-                <td>{t.last_status ? <FormattedMessage id={`tasks.status.${t.last_status}`} /> : "—"}</td>
+        <div className="table-scroll">
+          <table className="tk-table">
+            <thead>
+              <tr>
+                <th scope="col"><FormattedMessage id="tasks.col.name" /></th>
+                <th scope="col"><FormattedMessage id="tasks.col.type" /></th>
+                <th scope="col"><FormattedMessage id="tasks.col.schedule" /></th>
+                <th scope="col"><FormattedMessage id="tasks.col.nextRun" /></th>
+                <th scope="col"><FormattedMessage id="tasks.col.lastStatus" /></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tasks.data.map((t) => (
+                <tr key={t.id} data-task-id={t.id}>
+                  <td><LocalizedLink to={`/app/bots/${botId}/tasks/${t.id}/settings`}>{t.name}</LocalizedLink></td>
+                  <td><FormattedMessage id={`tasks.type.${t.type}`} /></td>
+                  <td><ScheduleText task={t} /></td>
+                  <td>{t.enabled ? <NextRun at={t.next_run_at} /> : <FormattedMessage id="tasks.paused" />}</td>
+                  <td>{t.last_status ? <FormattedMessage id={`tasks.status.${t.last_status}`} /> : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

@@ -3,7 +3,6 @@
 // menu in ChatMenu; this file decides who may see the chat and lays it out.
 import { useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
-import { useNavigate, useLocation } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, EmptyState, Loading } from "../../components/ui";
 import { usePublicBotQuery, type PublicBot } from "../../data/bots/public-bot-query";
@@ -11,7 +10,7 @@ import { useBotGrantQuery } from "../../data/bots/bot-grant-query";
 import { useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
 import { chatKeys } from "../../data/chats/keys";
 import { getConfig } from "../../lib/config";
-import { useLocalePath } from "../../components/LocalizedLink";
+import { useChatLocalePath, useChatNav } from "./nav";
 import { ChatMenu } from "./ChatMenu";
 import { Composer } from "./Composer";
 import { chatErrorMessageId } from "./errors";
@@ -48,12 +47,12 @@ export function ChatView({ botId, chatId, variant = "page", color }: { botId: st
   const passwordBot = bot.data?.visibility === "password";
   const needsGrant = passwordBot && (!visitor.user || visitor.anonymous);
   const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant && !!visitor.user);
-  const navigate = useNavigate();
-  const location = useLocation();
-  const lp = useLocalePath();
+  const nav = useChatNav();
+  const lp = useChatLocalePath();
 
-  const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+  const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(nav.pathname + nav.search)}`;
   const mustLogin = needsGrant && visitor.settled && (!visitor.user || grant.data === false);
+  const navigate = nav.navigate;
   useEffect(() => {
     if (mustLogin) navigate(loginPath, { replace: true });
   }, [mustLogin, navigate, loginPath]);
@@ -89,8 +88,8 @@ function Conversation({
   ensureVisitor: () => Promise<string>;
 }) {
   const intl = useIntl();
-  const navigate = useNavigate();
-  const lp = useLocalePath();
+  const { navigate } = useChatNav();
+  const lp = useChatLocalePath();
   const qc = useQueryClient();
   const existing = useChatQuery(routeChatId, userId);
   const stream = useChatStream(routeChatId, userId, existing.data);
@@ -146,6 +145,17 @@ function Conversation({
       navigate(lp(variant === "page" ? `/bots/${targetBot}` : `/bots/${targetBot}/${variant}`) + query);
     }
     stream.reset();
+  }
+
+  // A new visitor's session is made while they write their first message, not after they send it
+  // (the anonymous sign-in then overlaps the typing; people who only look still make none).
+  const preparing = useRef(false);
+  function prepareVisitor() {
+    if (preparing.current) return;
+    preparing.current = true;
+    ensureVisitor().catch(() => {
+      preparing.current = false;
+    });
   }
 
   const suggestions = useMemo(() => (bot.suggested_questions ?? []).filter((q) => q.trim()).slice(0, 6), [bot.suggested_questions]);
@@ -222,7 +232,7 @@ function Conversation({
           </Button>
         </div>
       ) : (
-        <Composer busy={busy} onSend={(t) => void send(t)} images={images.images} onAddImages={(f) => void images.add(f)} onRemoveImage={images.remove} />
+        <Composer busy={busy} onSend={(t) => void send(t)} onTyping={userId ? undefined : prepareVisitor} images={images.images} onAddImages={(f) => void images.add(f)} onRemoveImage={images.remove} />
       )}
       {bot.show_powered_by && (
         <p className="chat-powered">

@@ -102,7 +102,7 @@ const rootDir = path.dirname(fileURLToPath(import.meta.url));
 
 const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
 
-export default defineConfig(({ command, isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild, mode }) => ({
   plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), visitorPages(), react(), widgetLoader()],
   resolve: {
     // Only the client build drops the parser; dev and tests keep it for clear errors.
@@ -114,9 +114,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   build: {
     target: "es2022",
     sourcemap: false,
-    // Two pages: the app (index.html) and the visitor's lean entry (visitor.html). The SSR
-    // build (prerender) names its own entry.
-    ...(isSsrBuild ? {} : { rollupOptions: { input: { index: path.resolve(rootDir, "index.html"), visitor: path.resolve(rootDir, VISITOR_HTML) } } }),
+    // Two pages, two builds into one dist: the app (index.html), then `--mode visitor` the
+    // visitor's lean entry (visitor.html). Separate builds so each is tree-shaken for itself:
+    // in one build, a library both use (react-query, react-intl) carries into the visitor's
+    // chunks every part the app uses. The SSR build (prerender) names its own entry.
+    ...(isSsrBuild ? {} : { rollupOptions: { input: path.resolve(rootDir, mode === "visitor" ? VISITOR_HTML : "index.html") } }),
+    ...(mode === "visitor" ? { emptyOutDir: false, copyPublicDir: false } : {}),
   },
   test: {
     environment: "jsdom",

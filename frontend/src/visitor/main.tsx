@@ -1,7 +1,7 @@
 // The visitor's entry (visitor.html): the hosted chat page and the embeds, without the app's
 // router, layouts and screens. It loads React, react-intl with this language's compiled chat
 // messages, react-query, the chat screen and supabase-js' PostgREST part; auth, storage and
-// realtime come when needed (client.ts), the cookie banner and analytics after the chat shows.
+// realtime come when needed (lib/lean-supabase.ts), the cookie banner and analytics after the chat shows.
 // The same screens also run inside the app (routes/bots) when it navigates to them.
 import { lazy, StrictMode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
@@ -22,7 +22,7 @@ import { botKeys } from "../data/bots/keys";
 import { fetchPublicBot } from "../data/bots/public-bot-query";
 import { importWithReload } from "../app/chunkReload";
 import { BRAND, formatTitle } from "../app/head";
-import { createLeanClient } from "./client";
+import { createLeanClient } from "../lib/lean-supabase";
 import { loadVisitorMessages } from "./messages";
 import { chatNav, locationSnapshot, navigate, subscribeLocation } from "./nav";
 import { visitorScreen, type VisitorScreen } from "./paths";

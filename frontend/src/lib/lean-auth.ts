@@ -3,7 +3,7 @@
 // same session cookies (sb-<project ref>-auth-token, base64url, path /, SameSite=Lax, 400 days).
 import { AuthClient, type GoTrueClient } from "@supabase/auth-js";
 import { createStorageFromOptions } from "@supabase/ssr/dist/module/cookies";
-import { SESSION_COOKIE_OPTIONS } from "../lib/session-cookie";
+import { SESSION_COOKIE_OPTIONS } from "./session-cookie";
 
 export function createAuth(supabaseUrl: string, key: string): GoTrueClient {
   const { storage } = createStorageFromOptions(

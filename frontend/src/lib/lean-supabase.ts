@@ -8,9 +8,9 @@ import { PostgrestClient } from "@supabase/postgrest-js";
 import type { AuthChangeEvent, GoTrueClient as AuthClient, Session } from "@supabase/auth-js";
 import type { RealtimeChannel, RealtimeChannelOptions, RealtimeClient, RealtimeRemoveChannelResponse } from "@supabase/realtime-js";
 import type { StorageClient } from "@supabase/storage-js";
-import { getConfig } from "../lib/config";
-import type { AppSupabaseClient } from "../lib/supabase";
-import { hasStoredSession } from "../lib/supabase-ready";
+import { getConfig } from "./config";
+import type { AppSupabaseClient } from "./supabase";
+import { hasStoredSession } from "./supabase-ready";
 
 type AuthListener = (event: AuthChangeEvent, session: Session | null) => void;
 type NoSession = { data: { session: null }; error: null };
@@ -29,7 +29,7 @@ export function createLeanClient(): LeanClient {
   const waiting = new Set<(a: AuthClient) => void>();
   function loadAuth(): Promise<AuthClient> {
     if (!auth) {
-      auth = import("./auth").then((m) => m.createAuth(supabaseUrl, key));
+      auth = import("./lean-auth").then((m) => m.createAuth(supabaseUrl, key));
       auth.then((a) => {
         for (const w of [...waiting]) w(a);
         waiting.clear();
@@ -102,7 +102,7 @@ export function createLeanClient(): LeanClient {
 
   let realtime: Promise<RealtimeClient> | undefined;
   const loadRealtime = () =>
-    (realtime ??= import("./realtime").then(async (m) => {
+    (realtime ??= import("./lean-realtime").then(async (m) => {
       const client = m.createRealtime(supabaseUrl, key, sessionToken);
       // A new or refreshed session (a visitor's first message, the hourly refresh) is the
       // realtime connection's token from then on.

@@ -1,7 +1,7 @@
 // The chat: one component for the chat page, the embeds and the widget's iframe. The turns and
 // their streaming live in useChatStream, pending images in useChatImages, the conversation
 // menu in ChatMenu; this file decides who may see the chat and lays it out.
-import { useEffect, useMemo, useRef, type CSSProperties } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, EmptyState, Loading } from "../../components/ui";
@@ -14,7 +14,6 @@ import { useChatLocalePath, useChatNav } from "./nav";
 import { ChatMenu } from "./ChatMenu";
 import { Composer } from "./Composer";
 import { chatErrorMessageId } from "./errors";
-import { MessageItem } from "./MessageItem";
 import { useChatImages } from "./useChatImages";
 import { useChatStream } from "./useChatStream";
 import { useVisitorSession } from "./useVisitorSession";
@@ -24,6 +23,11 @@ import "./chat.css";
 import { avatarSrc } from "../../lib/avatars";
 
 export type ChatVariant = "page" | "embed" | "embed-center";
+
+// The turns (Markdown, sources, power-ups, feedback) are their own chunk: a new visitor's
+// composer does not wait for them; they are fetched as soon as the chat is on screen.
+const loadMessageItem = () => import("./MessageItem");
+const MessageItem = lazy(() => loadMessageItem().then((m) => ({ default: m.MessageItem })));
 
 const HEX = /^#[0-9a-f]{3,8}$/i;
 
@@ -97,6 +101,11 @@ function Conversation({
   const listRef = useRef<HTMLOListElement>(null);
   const { chatId, messages, busy } = stream;
   useStoreIdentity(chatId, !existing.data?.readOnly);
+
+  useEffect(() => {
+    const t = setTimeout(() => void loadMessageItem().catch(() => undefined), 0);
+    return () => clearTimeout(t);
+  }, []);
 
   useEffect(() => {
     const el = listRef.current;
@@ -213,9 +222,11 @@ function Conversation({
             )}
           </li>
         )}
-        {messages.map((m) => (
-          <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} chatId={chatId} />
-        ))}
+        <Suspense fallback={null}>
+          {messages.map((m) => (
+            <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} chatId={chatId} />
+          ))}
+        </Suspense>
       </ol>
       {stream.withPerson && !readOnly && (
         <p className="chat-with-person" role="status">

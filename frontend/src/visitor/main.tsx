@@ -105,12 +105,14 @@ function ignoreMissing(err: { code?: string }) {
   if (err.code !== "MISSING_TRANSLATION" && import.meta.env.DEV) console.warn(err);
 }
 
-function render(locale: LocaleCode, messages: Messages, queryClient: ReturnType<typeof createQueryClient>, whenCreated: (cb: () => void) => () => void) {
+type SessionLoader = NonNullable<Parameters<typeof SessionProvider>[0]["load"]>;
+
+function render(locale: LocaleCode, messages: Messages, queryClient: ReturnType<typeof createQueryClient>, load: SessionLoader, whenCreated: (cb: () => void) => () => void) {
   document.documentElement.lang = langOf(locale);
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <SessionProvider whenCreated={whenCreated}>
+        <SessionProvider load={load} whenCreated={whenCreated}>
           <IntlProvider locale={langOf(locale)} messages={messages} defaultLocale="en" onError={ignoreMissing}>
             <ToastProvider>
               <VisitorApp />
@@ -133,10 +135,13 @@ function start() {
   // The messages and the bot are fetched at once, side by side, before React renders.
   const messages = loadVisitorMessages(locale);
   const queryClient = createQueryClient();
+  // The session state follows the lean client, never the app's (lib/supabase.ts, all of supabase-js).
+  let load: SessionLoader = () => Promise.reject(new Error("Supabase is not configured"));
   try {
     const { client } = createLeanClient();
     setSupabaseLoader(async () => client);
     announceSupabaseClient(client);
+    load = async () => ({ getSupabase: () => client });
     void queryClient.prefetchQuery({ queryKey: botKeys.public(screen.botId), queryFn: () => fetchPublicBot(screen.botId), staleTime: 60_000 });
   } catch {
     // Not configured: the chat shows its error when it reads the bot.
@@ -146,7 +151,7 @@ function start() {
     cb();
     return () => undefined;
   };
-  void messages.then((m) => render(locale, m, queryClient, whenCreated));
+  void messages.then((m) => render(locale, m, queryClient, load, whenCreated));
 }
 
 start();

@@ -9,6 +9,7 @@ import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
 import { parseMarkdownFile } from "./scripts/markdown.mjs";
 import { widgetLoader } from "./scripts/widget-plugin.mjs";
 import { isLocaleMessagesFile } from "./scripts/locale-files.mjs";
+import { VISITOR_HTML, visitorScreen } from "./src/visitor/paths";
 
 const require = createRequire(import.meta.url);
 
@@ -50,17 +51,44 @@ function devRuntimeConfig(): Plugin {
 }
 
 /**
+ * The visitor's pages (the hosted chat page, the embeds) get their own lean entry,
+ * visitor.html, in `npm run dev` and `vite preview` as the app server gives it in production
+ * (frontend/server/app-server.ts): every other path stays the app's index.html.
+ */
+function visitorPages(): Plugin {
+  const rewrite = (req: { url?: string }, _res: unknown, next: () => void) => {
+    const url = new URL(req.url ?? "/", "http://vite");
+    if (visitorScreen(url.pathname)) req.url = `/${VISITOR_HTML}${url.search}`;
+    next();
+  };
+  return {
+    name: "parley-visitor-pages",
+    configureServer(server) {
+      server.middlewares.use(rewrite);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(rewrite);
+    },
+  };
+}
+
+/**
  * Locale files are compiled to ICU message ASTs at build time, so the browser bundle can use
  * react-intl without its message parser (about 10 KB gzipped less on every page). The result
  * is still JSON, which Vite's JSON plugin then turns into a module.
  */
+/** What the visitor's entry keeps of the shared message file (`<locale>.json?visitor`). */
+const VISITOR_SHARED_MESSAGES = /^(?:common\.|consent\.|toast\.|page\.bots\.|nav\.backToBot$)/;
+
 function precompiledMessages(): Plugin {
   return {
     name: "parley-precompiled-messages",
     enforce: "pre",
     transform(code, id) {
-      if (!isLocaleMessagesFile(id)) return null;
-      const messages = JSON.parse(code) as Record<string, string>;
+      const [file, query] = id.split("?");
+      if (!file || !isLocaleMessagesFile(file)) return null;
+      let messages = JSON.parse(code) as Record<string, string>;
+      if (query === "visitor") messages = Object.fromEntries(Object.entries(messages).filter(([k]) => VISITOR_SHARED_MESSAGES.test(k)));
       const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, parseIcu(v)]));
       return { code: JSON.stringify(compiled), map: null };
     },
@@ -70,10 +98,12 @@ function precompiledMessages(): Plugin {
 /** The functions' shared folder (the Database type, contracts): see tsconfig.json "paths". */
 const sharedDir = fileURLToPath(new URL("../supabase/functions/_shared", import.meta.url));
 
+const rootDir = path.dirname(fileURLToPath(import.meta.url));
+
 const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
 
-export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), react(), widgetLoader()],
+export default defineConfig(({ command, isSsrBuild, mode }) => ({
+  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), visitorPages(), react(), widgetLoader()],
   resolve: {
     // Only the client build drops the parser; dev and tests keep it for clear errors.
     alias: [
@@ -84,6 +114,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   build: {
     target: "es2022",
     sourcemap: false,
+    // Two pages, two builds into one dist: the app (index.html), then `--mode visitor` the
+    // visitor's lean entry (visitor.html). Separate builds so each is tree-shaken for itself:
+    // in one build, a library both use (react-query, react-intl) carries into the visitor's
+    // chunks every part the app uses. The SSR build (prerender) names its own entry.
+    ...(isSsrBuild ? {} : { rollupOptions: { input: path.resolve(rootDir, mode === "visitor" ? VISITOR_HTML : "index.html") } }),
+    ...(mode === "visitor" ? { emptyOutDir: false, copyPublicDir: false } : {}),
   },
   test: {
     environment: "jsdom",

@@ -5,11 +5,13 @@
 // (every route pattern in every language, its param validation rules and the redirect
 // sources); a path that matches no route, or whose params fail the route's rule, gets the
 // SPA's HTML (which shows "Page not found: {path}") with status 404. Without a manifest
-// every unknown path is answered 200 and left to the browser's router.
+// every unknown path is answered 200 and left to the browser's router. The visitor's pages
+// (src/visitor/paths.ts) get visitor.html, the lean entry, instead of the SPA's HTML.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { loadRouteMatcher } from "./routes.ts";
+import { VISITOR_HTML, visitorScreen } from "../src/visitor/paths.ts";
 
 export { createRouteMatcher, loadRouteMatcher, ROUTE_MANIFEST, type RouteManifest, type RouteMatch } from "./routes.ts";
 
@@ -105,7 +107,8 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
       // Other paths get the SPA shell (the router shows the page or its own 404), with the
       // route table's verdict as status; missing assets are plain 404s.
       const isAsset = /\.[a-z0-9]{1,8}$/i.test(url.pathname);
-      file = isAsset ? null : resolveFile(dist, "/index.html");
+      // The visitor's pages (the hosted chat page, the embeds) have their own lean entry.
+      file = isAsset ? null : (visitorScreen(url.pathname) && resolveFile(dist, `/${VISITOR_HTML}`)) || resolveFile(dist, "/index.html");
       if (!file) {
         res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
         return;

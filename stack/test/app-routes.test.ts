@@ -232,3 +232,26 @@ describe("starting the app server", () => {
     await expect(fetch(`${app.url}/config.js`)).rejects.toThrow();
   });
 });
+
+describe("app server and the visitor's lean entry", () => {
+  it("answers the chat page and the embeds, in every language, with visitor.html; other paths with the SPA", async () => {
+    const dist = makeDist(JSON.stringify(MANIFEST));
+    const VISITOR = "<!doctype html><title>visitor</title>";
+    fs.writeFileSync(path.join(dist, "visitor.html"), VISITOR);
+    const app = await serve(dist);
+    try {
+      for (const p of [`/bots/${UUID}`, `/de/bots/${UUID}/chats/${UUID}`]) expect((await request(app.url, p)).status).toBe(200);
+      for (const p of [`/bots/${UUID}`, `/de/bots/${UUID}`, `/bots/${UUID}/chats/${UUID}`, `/jp/bots/${UUID}/embed`, `/bots/${UUID}/embed-center/`]) {
+        // (The status stays the route table's: this test's table has no embed routes.)
+        expect([p, (await request(app.url, p)).body]).toEqual([p, VISITOR]);
+      }
+      // Not a visitor's page (a bot's login, the embed-code page, a bad id): the app decides.
+      for (const p of [`/bots/${UUID}/login`, `/bots/${UUID}/sdk`, "/bots/not-a-uuid", "/app/bots"]) {
+        expect([p, (await request(app.url, p)).body]).toEqual([p, SPA]);
+      }
+    } finally {
+      await app.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});

@@ -36,9 +36,19 @@ export function hasStoredSession(cookies: string = typeof document === "undefine
  * pays for the library only when a screen reads data).
  */
 let loading: Promise<typeof import("./supabase")> | undefined;
+let customLoader: (() => Promise<SupabaseClient>) | undefined;
 export async function loadSupabase(): Promise<SupabaseClient> {
+  if (customLoader) return customLoader();
   // One import for every caller: concurrent imports of one module are also what Vitest's
   // module mocks mishandle (one of them gets the real module).
   loading ??= import("./supabase");
   return (await loading).getSupabase();
+}
+
+/**
+ * An entry that builds its own client (the visitor's lean entry, src/visitor: supabase-js'
+ * parts without realtime until needed) registers it here before anything reads data.
+ */
+export function setSupabaseLoader(loader: () => Promise<SupabaseClient>): void {
+  customLoader = loader;
 }

@@ -6,8 +6,9 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { getConfig } from "./config";
 import type { Database } from "./database";
 import { announceSupabaseClient } from "./supabase-ready";
+import { SESSION_COOKIE_OPTIONS } from "./session-cookie";
 
-export const SESSION_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
+export { SESSION_COOKIE_MAX_AGE } from "./session-cookie";
 
 /** The app's client, typed by the generated schema: `.from("bots")` knows its columns. */
 export type AppSupabaseClient = SupabaseClient<Database>;
@@ -21,7 +22,7 @@ export function getSupabase(): AppSupabaseClient {
     throw Object.assign(new Error("Supabase is not configured (missing URL or anon key)"), { code: "config_missing" });
   }
   client = createBrowserClient<Database>(supabaseUrl, supabaseAnonKey, {
-    cookieOptions: { path: "/", sameSite: "lax", httpOnly: false, maxAge: SESSION_COOKIE_MAX_AGE },
+    cookieOptions: { ...SESSION_COOKIE_OPTIONS },
     isSingleton: true,
   });
   announceSupabaseClient(client);

@@ -1,11 +1,13 @@
 // The conversation menu: share the chat, copy the bot's link, download the transcript, start a
 // new chat (with this bot or, for signed-in people on the page, another bot of its team).
-import { useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
-import { Button, Dialog, Loading, Menu, Select, TOAST_MESSAGES, useToast, type MenuItem } from "../../components/ui";
-import { useSiblingBotsQuery } from "../../data/bots/sibling-bots-query";
+import { lazy, Suspense, useState } from "react";
+import { useIntl } from "react-intl";
+import { Menu, TOAST_MESSAGES, useToast, type MenuItem } from "../../components/ui";
 import { useChatShareMutation } from "../../data/chats/chat-share-mutation";
 import { downloadTranscript } from "./download";
+
+// Only signed-in people on the chat page pick another bot: the picker is its own chunk.
+const BotPicker = lazy(() => import("./BotPicker").then((m) => ({ default: m.BotPicker })));
 
 export interface ChatMenuProps {
   botId: string;
@@ -64,44 +66,11 @@ export function ChatMenu({ botId, chatId, readOnly, canPickBot, botUrl, chatUrl,
   return (
     <>
       <Menu className="chat-options" buttonLabel={label("chat.options.open")} label={<span aria-hidden="true">⋯</span>} items={items} />
-      {pickerOpen && <BotPicker botId={botId} onClose={() => setPickerOpen(false)} onPick={(id) => onNewChat(id)} />}
-    </>
-  );
-}
-
-function BotPicker({ botId, onClose, onPick }: { botId: string; onClose: () => void; onPick: (id: string) => void }) {
-  const intl = useIntl();
-  const bots = useSiblingBotsQuery(botId, true);
-  const [choice, setChoice] = useState(botId);
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={intl.formatMessage({ id: "chat.picker.title" })}
-      footer={
-        <>
-          <Button theme="secondary" onClick={onClose}>
-            <FormattedMessage id="chat.picker.cancel" />
-          </Button>
-          <Button
-            onClick={() => {
-              onClose();
-              onPick(choice);
-            }}
-            disabled={!bots.data?.length}
-          >
-            <FormattedMessage id="chat.picker.start" />
-          </Button>
-        </>
-      }
-    >
-      {bots.isPending ? (
-        <Loading />
-      ) : bots.isError ? (
-        <p role="alert"><FormattedMessage id="chat.error.generic" /></p>
-      ) : (
-        <Select label={intl.formatMessage({ id: "chat.picker.label" })} value={choice} onChange={(e) => setChoice(e.target.value)} options={(bots.data ?? []).map((b) => ({ value: b.id, label: b.name }))} />
+      {pickerOpen && (
+        <Suspense fallback={null}>
+          <BotPicker botId={botId} onClose={() => setPickerOpen(false)} onPick={(id) => onNewChat(id)} />
+        </Suspense>
       )}
-    </Dialog>
+    </>
   );
 }

@@ -1,9 +1,8 @@
 // The chat: one component for the chat page, the embeds and the widget's iframe. The turns and
 // their streaming live in useChatStream, pending images in useChatImages, the conversation
 // menu in ChatMenu; this file decides who may see the chat and lays it out.
-import { useEffect, useMemo, useRef, type CSSProperties } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
-import { useNavigate, useLocation } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, EmptyState, Loading } from "../../components/ui";
 import { usePublicBotQuery, type PublicBot } from "../../data/bots/public-bot-query";
@@ -11,11 +10,10 @@ import { useBotGrantQuery } from "../../data/bots/bot-grant-query";
 import { useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
 import { chatKeys } from "../../data/chats/keys";
 import { getConfig } from "../../lib/config";
-import { useLocalePath } from "../../components/LocalizedLink";
+import { useChatLocalePath, useChatNav } from "./nav";
 import { ChatMenu } from "./ChatMenu";
 import { Composer } from "./Composer";
 import { chatErrorMessageId } from "./errors";
-import { MessageItem } from "./MessageItem";
 import { useChatImages } from "./useChatImages";
 import { useChatStream } from "./useChatStream";
 import { useVisitorSession } from "./useVisitorSession";
@@ -25,6 +23,11 @@ import "./chat.css";
 import { avatarSrc } from "../../lib/avatars";
 
 export type ChatVariant = "page" | "embed" | "embed-center";
+
+// The turns (Markdown, sources, power-ups, feedback) are their own chunk: a new visitor's
+// composer does not wait for them; they are fetched as soon as the chat is on screen.
+const loadMessageItem = () => import("./MessageItem");
+const MessageItem = lazy(() => loadMessageItem().then((m) => ({ default: m.MessageItem })));
 
 const HEX = /^#[0-9a-f]{3,8}$/i;
 
@@ -48,12 +51,12 @@ export function ChatView({ botId, chatId, variant = "page", color }: { botId: st
   const passwordBot = bot.data?.visibility === "password";
   const needsGrant = passwordBot && (!visitor.user || visitor.anonymous);
   const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant && !!visitor.user);
-  const navigate = useNavigate();
-  const location = useLocation();
-  const lp = useLocalePath();
+  const nav = useChatNav();
+  const lp = useChatLocalePath();
 
-  const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+  const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(nav.pathname + nav.search)}`;
   const mustLogin = needsGrant && visitor.settled && (!visitor.user || grant.data === false);
+  const navigate = nav.navigate;
   useEffect(() => {
     if (mustLogin) navigate(loginPath, { replace: true });
   }, [mustLogin, navigate, loginPath]);
@@ -89,8 +92,8 @@ function Conversation({
   ensureVisitor: () => Promise<string>;
 }) {
   const intl = useIntl();
-  const navigate = useNavigate();
-  const lp = useLocalePath();
+  const { navigate } = useChatNav();
+  const lp = useChatLocalePath();
   const qc = useQueryClient();
   const existing = useChatQuery(routeChatId, userId);
   const stream = useChatStream(routeChatId, userId, existing.data);
@@ -98,6 +101,11 @@ function Conversation({
   const listRef = useRef<HTMLOListElement>(null);
   const { chatId, messages, busy } = stream;
   useStoreIdentity(chatId, !existing.data?.readOnly);
+
+  useEffect(() => {
+    const t = setTimeout(() => void loadMessageItem().catch(() => undefined), 0);
+    return () => clearTimeout(t);
+  }, []);
 
   useEffect(() => {
     const el = listRef.current;
@@ -146,6 +154,17 @@ function Conversation({
       navigate(lp(variant === "page" ? `/bots/${targetBot}` : `/bots/${targetBot}/${variant}`) + query);
     }
     stream.reset();
+  }
+
+  // A new visitor's session is made while they write their first message, not after they send it
+  // (the anonymous sign-in then overlaps the typing; people who only look still make none).
+  const preparing = useRef(false);
+  function prepareVisitor() {
+    if (preparing.current) return;
+    preparing.current = true;
+    ensureVisitor().catch(() => {
+      preparing.current = false;
+    });
   }
 
   const suggestions = useMemo(() => (bot.suggested_questions ?? []).filter((q) => q.trim()).slice(0, 6), [bot.suggested_questions]);
@@ -203,9 +222,11 @@ function Conversation({
             )}
           </li>
         )}
-        {messages.map((m) => (
-          <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} chatId={chatId} />
-        ))}
+        <Suspense fallback={null}>
+          {messages.map((m) => (
+            <MessageItem key={m.key} message={m} botId={bot.id} botName={bot.name} canGiveFeedback={!readOnly} chatId={chatId} />
+          ))}
+        </Suspense>
       </ol>
       {stream.withPerson && !readOnly && (
         <p className="chat-with-person" role="status">
@@ -222,7 +243,7 @@ function Conversation({
           </Button>
         </div>
       ) : (
-        <Composer busy={busy} onSend={(t) => void send(t)} images={images.images} onAddImages={(f) => void images.add(f)} onRemoveImage={images.remove} />
+        <Composer busy={busy} onSend={(t) => void send(t)} onTyping={userId ? undefined : prepareVisitor} images={images.images} onAddImages={(f) => void images.add(f)} onRemoveImage={images.remove} />
       )}
       {bot.show_powered_by && (
         <p className="chat-powered">

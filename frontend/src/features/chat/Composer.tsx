@@ -26,9 +26,11 @@ export interface ComposerProps {
   onAddImages: (files: File[]) => void;
   onRemoveImage: (id: string) => void;
   allowImages?: boolean;
+  /** The visitor started writing (called on input): what the first message needs can start now. */
+  onTyping?: () => void;
 }
 
-export function Composer({ disabled, busy, onSend, images, onAddImages, onRemoveImage, allowImages = true }: ComposerProps) {
+export function Composer({ disabled, busy, onSend, images, onAddImages, onRemoveImage, allowImages = true, onTyping }: ComposerProps) {
   const intl = useIntl();
   const id = useId();
   const [text, setText] = useState("");
@@ -168,7 +170,10 @@ export function Composer({ disabled, busy, onSend, images, onAddImages, onRemove
           maxLength={4000}
           disabled={disabled}
           placeholder={intl.formatMessage({ id: "chat.composer.placeholder" })}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value) onTyping?.();
+          }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

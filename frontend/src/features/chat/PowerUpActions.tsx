@@ -3,7 +3,10 @@
 // lead forms and the notice that a person takes over. All text is rendered as text.
 import { FormattedMessage } from "react-intl";
 import type { ChatAction } from "../../data/chats/types";
-import { LeadForm } from "./LeadForm";
+import { lazy, Suspense } from "react";
+
+// Rarely shown (a lead form power-up offered): its own chunk, fetched when an answer offers it.
+const LeadForm = lazy(() => import("./LeadForm").then((m) => ({ default: m.LeadForm })));
 
 /** A link button's URL when it is an absolute http(s) URL, else null (never javascript:, data:, ...). */
 export function safeLinkUrl(url: string): string | null {
@@ -47,7 +50,9 @@ export function OfferedActions({ actions, content, chatId, messageId, interactiv
         }
         if (a.type === "lead_form") {
           return interactive ? (
-            <LeadForm key={i} form={a} chatId={chatId} messageId={messageId} />
+            <Suspense key={i} fallback={null}>
+              <LeadForm form={a} chatId={chatId} messageId={messageId} />
+            </Suspense>
           ) : (
             <p key={i} className="chat-lead chat-lead--offered">
               <FormattedMessage id="chat.lead.offered" values={{ label: a.label }} />

@@ -3,6 +3,7 @@
 import { FormattedMessage } from "react-intl";
 import { useSearchParams } from "react-router";
 import { ChatView } from "../../features/chat/ChatView";
+import { RouterChatNav } from "../../features/chat/RouterChatNav";
 import { useLocalePath } from "../../components/LocalizedLink";
 import "../../features/chat/chat.css";
 import { DEMO_BOT_ID } from "./demoBot";
@@ -26,7 +27,9 @@ export default function FeaturesTestPage() {
         <section className="test-features__panel">
           <h2><FormattedMessage id="chat.test.panelChat" /></h2>
           <div className="test-features__frame">
-            <ChatView botId={botId} variant="embed-center" />
+            <RouterChatNav>
+              <ChatView botId={botId} variant="embed-center" />
+            </RouterChatNav>
           </div>
         </section>
         <section className="test-features__panel">

@@ -1,0 +1,4 @@
+// How the session cookies are written (@supabase/ssr's cookie options): by the app's client
+// (lib/supabase.ts) and the visitor's lean one (lib/lean-auth.ts) alike.
+export const SESSION_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
+export const SESSION_COOKIE_OPTIONS = { path: "/", sameSite: "lax", httpOnly: false, maxAge: SESSION_COOKIE_MAX_AGE } as const;

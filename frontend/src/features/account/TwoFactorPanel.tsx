@@ -17,9 +17,9 @@ import {
 } from "../../data/auth/mfa";
 import { errorMessage, toAppError } from "../../lib/errors";
 import "./account.css";
+import { normalizeCode } from "../../lib/one-time-code";
 
 /** Digits only, as people paste them ("123 456"). */
-const digits = (raw: string) => raw.replace(/[\s-]/g, "");
 
 function EnrolForm({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDone: () => void; onCancel: () => void }) {
   const intl = useIntl();
@@ -32,7 +32,7 @@ function EnrolForm({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDo
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const token = digits(code);
+    const token = normalizeCode(code);
     verify.reset();
     if (!/^\d{6}$/.test(token)) {
       setInvalid(true);

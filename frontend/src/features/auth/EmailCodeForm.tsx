@@ -5,16 +5,13 @@ import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { Session } from "@supabase/supabase-js";
 import { Button, Input } from "../../components/ui";
+import { normalizeCode } from "../../lib/one-time-code";
 import { useAuthDeps } from "./deps";
 import { toFailure, type AuthFailure } from "./errors";
 import { FailureText, FormAlert } from "./ui";
 
 export type EmailCodeType = "email" | "recovery";
 
-/** Digits only, as people paste them ("123 456", "123-456"). */
-export function normalizeCode(raw: string): string {
-  return raw.replace(/[\s-]/g, "");
-}
 
 export function EmailCodeForm({ email, type, onVerified }: { email: string; type: EmailCodeType; onVerified: (session: Session) => void }) {
   const intl = useIntl();

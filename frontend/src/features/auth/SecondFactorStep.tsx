@@ -13,7 +13,7 @@ import { LocalizedLink, useLocale, useLocalePath } from "../../components/Locali
 import { useVerifyTotpMutation, verifiedTotpFactors } from "../../data/auth/mfa";
 import { defaultAfterLogin, safeRedirect } from "../../lib/redirect";
 import { useAuthDeps } from "./deps";
-import { normalizeCode } from "./EmailCodeForm";
+import { normalizeCode } from "../../lib/one-time-code";
 import { toFailure, type AuthFailure } from "./errors";
 import { AuthCard, FailureText, FormAlert } from "./ui";
 

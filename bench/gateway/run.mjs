@@ -4,10 +4,10 @@
 // through `pg` with the same role and JWT claims. See README.md for the method.
 //   node bench/gateway/run.mjs [--seconds 10] [--concurrency 16]
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 register();
 
@@ -26,18 +26,33 @@ const { signJwt } = await import(path.join(root, "stack/src/keys.ts"));
 const pg = (await import("pg")).default;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-gw-"));
-const stack = await startStack({ workdir: root, port: await freePort(), dbPort: await freePort(), dataDir, quiet: true, noSchedules: true });
+const stack = await startStack({
+  workdir: root,
+  port: await freePort(),
+  dbPort: await freePort(),
+  dataDir,
+  quiet: true,
+  noSchedules: true,
+});
 
 // The seeded owner and their team (supabase/seed.sql).
 const admin = new pg.Client({ connectionString: stack.dbUrl });
 await admin.connect();
 const owner = (await admin.query("select id, email from auth.users where email = 'owner@parley.test'")).rows[0];
-const team = (await admin.query("select team_id from public.team_members where user_id = $1 and role = 'owner' order by created_at limit 1", [owner.id])).rows[0];
+const team = (
+  await admin.query(
+    "select team_id from public.team_members where user_id = $1 and role = 'owner' order by created_at limit 1",
+    [owner.id],
+  )
+).rows[0];
 // A realistic amount of data: 200 bots in the owner's team, 2,000 in other teams (on the
 // business plan, which sets no bot limit: the free plan would stop at 3).
 await admin.query("update public.teams set plan_id = 'business' where id = $1", [team.team_id]);
-await admin.query(`insert into public.bots (team_id, name, description)
-  select $1, 'Bench bot ' || g, 'Benchmark bot' from generate_series(1, 200) g`, [team.team_id]);
+await admin.query(
+  `insert into public.bots (team_id, name, description)
+  select $1, 'Bench bot ' || g, 'Benchmark bot' from generate_series(1, 200) g`,
+  [team.team_id],
+);
 await admin.query(`with t as (insert into public.teams (name, slug, plan_id) select 'Other ' || g, 'other-' || g, 'business' from generate_series(1, 100) g returning id)
   insert into public.bots (team_id, name) select t.id, 'Foreign bot ' || g from t, generate_series(1, 20) g`);
 await admin.query("analyze");
@@ -46,66 +61,55 @@ await admin.end();
 const claims = { sub: owner.id, role: "authenticated", aud: "authenticated", email: owner.email };
 const token = await signJwt(stack.keys.jwtSecret, claims, 3600);
 const restPath = `/rest/v1/bots?select=id,name,visibility,updated_at&team_id=eq.${team.team_id}&order=updated_at.desc&limit=50`;
-const sql = "select id, name, visibility, updated_at from public.bots where team_id = $1 order by updated_at desc limit 50";
+const sql =
+  "select id, name, visibility, updated_at from public.bots where team_id = $1 order by updated_at desc limit 50";
 
-async function runFor(label, once) {
-  // warm-up, then measure
-  const until = async (ms, count) => {
-    const end = Date.now() + ms;
-    let n = 0;
-    let rows = -1;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) {
-        rows = await once();
-        n++;
-      }
-    }));
-    if (count) return { n, rows };
-  };
-  await until(2000, false);
-  const { n, rows } = await until(seconds * 1000, true);
-  const rps = n / seconds;
-  console.log(`${label}: ${rps.toFixed(0)} req/s (${n} requests, ${rows} rows each)`);
-  return { rps, rows };
+/** Runs one phase in the load thread (load.mjs): 2 s warm-up, then `seconds` counted. */
+function runFor(label, data) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(path.join(here, "load.mjs"), {
+      workerData: { ...data, concurrency, warmupMs: 2000, measureMs: seconds * 1000 },
+    });
+    w.once("message", ({ n, rows }) => {
+      const rps = n / seconds;
+      console.log(`${label}: ${rps.toFixed(0)} req/s (${n} requests, ${rows} rows each)`);
+      resolve({ rps, rows });
+    });
+    w.once("error", reject);
+  });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const url = new URL(stack.apiUrl);
-const viaGateway = () =>
-  new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: restPath, agent, headers: { apikey: stack.keys.anonKey, authorization: `Bearer ${token}` } }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(body).length) : reject(new Error(`${res.statusCode} ${body}`))));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-
-const pool = new pg.Pool({ connectionString: stack.dbUrl, max: concurrency });
-const direct = async () => {
-  const c = await pool.connect();
-  try {
-    await c.query("begin");
-    await c.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", [JSON.stringify(claims)]);
-    const r = await c.query(sql, [team.team_id]);
-    await c.query("commit");
-    return r.rowCount;
-  } finally {
-    c.release();
-  }
-};
-
-const g = await runFor("gateway (PostgREST, RLS)", viaGateway);
-const d = await runFor("direct pg (same role + claims)", direct);
-await pool.end();
-agent.destroy();
+const g = await runFor("gateway (PostgREST, RLS)", {
+  mode: "gateway",
+  apiUrl: stack.apiUrl,
+  path: restPath,
+  headers: { apikey: stack.keys.anonKey, authorization: `Bearer ${token}` },
+});
+const d = await runFor("direct pg (same role + claims)", {
+  mode: "direct",
+  dbUrl: stack.dbUrl,
+  sql,
+  params: [team.team_id],
+  claims,
+});
 await stack.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 if (g.rows !== d.rows) throw new Error(`row counts differ: gateway ${g.rows}, direct ${d.rows}`);
 const ratio = g.rps / d.rps;
-const result = { date: new Date().toISOString(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, seconds, concurrency, gateway_rps: Math.round(g.rps), direct_rps: Math.round(d.rps), ratio: Number(ratio.toFixed(2)), target: 0.6, met: ratio >= 0.6 };
+const result = {
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  node: process.version,
+  seconds,
+  concurrency,
+  gateway_rps: Math.round(g.rps),
+  direct_rps: Math.round(d.rps),
+  ratio: Number(ratio.toFixed(2)),
+  target: 0.6,
+  met: ratio >= 0.6,
+};
 console.log(JSON.stringify(result, null, 2));
 fs.mkdirSync(path.join(here, "results"), { recursive: true });
 fs.writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify(result, null, 2) + "\n");

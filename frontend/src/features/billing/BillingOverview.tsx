@@ -76,19 +76,19 @@ export function BillingOverview({ teamId, locale }: { teamId: string; locale: st
       <section aria-labelledby="billing-current">
         <h2 id="billing-current"><FormattedMessage id="billing.current.title" /></h2>
         <p data-testid="current-plan">
-          <FormattedMessage id="billing.current.plan" values={{ plan: <strong>{current ? planName(current, locale) : sub.plan_id}</strong> }} />
+          <FormattedMessage id="billing.current.plan" values={{ plan: <strong key="plan">{current ? planName(current, locale) : sub.plan_id}</strong> }} />
         </p>
         {live && sub.current_period_end && (
           <p data-testid="renewal">
             <FormattedMessage
               id={sub.cancel_at_period_end ? "billing.current.endsOn" : "billing.current.renewsOn"}
-              values={{ date: <FormattedDate value={sub.current_period_end} dateStyle="long" /> }}
+              values={{ date: <FormattedDate key="date" value={sub.current_period_end} dateStyle="long" /> }}
             />
           </p>
         )}
         {(sub.status === "past_due" || sub.status === "unpaid") && sub.grace_until && (
           <p className="billing-note" role="alert">
-            <FormattedMessage id="billing.current.pastDue" values={{ date: <FormattedDate value={sub.grace_until} dateStyle="long" /> }} />
+            <FormattedMessage id="billing.current.pastDue" values={{ date: <FormattedDate key="date" value={sub.grace_until} dateStyle="long" /> }} />
           </p>
         )}
         {!configured && config.isSuccess && (

@@ -22,7 +22,7 @@ export function CheckoutSuccess({ teamId, locale }: { teamId: string; locale: st
       <h1><FormattedMessage id="billing.success.title" /></h1>
       {confirmed ? (
         <p data-testid="success-plan">
-          <FormattedMessage id="billing.success.confirmed" values={{ plan: <strong>{plan ? planName(plan, locale) : s.plan_id}</strong> }} />
+          <FormattedMessage id="billing.success.confirmed" values={{ plan: <strong key="plan">{plan ? planName(plan, locale) : s.plan_id}</strong> }} />
         </p>
       ) : (
         <p role="status"><Spinner /> <FormattedMessage id="billing.success.waiting" /></p>

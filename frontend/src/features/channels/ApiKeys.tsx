@@ -27,7 +27,7 @@ export function ApiKeys({ botId, apiBaseUrl }: { botId: string; apiBaseUrl: stri
       <h2 id="ch-keys-title"><FormattedMessage id="channels.api.title" /></h2>
       <CopyField label={intl.formatMessage({ id: "channels.api.endpoint" })} value={endpoint} testId="api-endpoint" />
       <p className="ch-muted">
-        <FormattedMessage id="channels.api.openapi" values={{ url: <a href={`${apiBaseUrl.replace(/\/+$/, "")}/api/v1/openapi.json`}>openapi.json</a> }} />
+        <FormattedMessage id="channels.api.openapi" values={{ url: <a key="url" href={`${apiBaseUrl.replace(/\/+$/, "")}/api/v1/openapi.json`}>openapi.json</a> }} />
       </p>
       {fresh && (
         <div role="status">

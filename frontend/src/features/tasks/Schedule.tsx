@@ -4,7 +4,7 @@ import type { Task } from "../../data/tasks/types";
 
 export function ScheduleText({ task }: { task: Pick<Task, "cron" | "timezone" | "every_hours"> }) {
   if (task.every_hours) return <FormattedMessage id="tasks.schedule.everyHours" values={{ hours: task.every_hours }} />;
-  return <FormattedMessage id="tasks.schedule.cron" values={{ cron: <code>{task.cron}</code>, timezone: task.timezone }} />;
+  return <FormattedMessage id="tasks.schedule.cron" values={{ cron: <code key="cron">{task.cron}</code>, timezone: task.timezone }} />;
 }
 
 export function NextRun({ at }: { at: string | null }) {

@@ -59,10 +59,10 @@ function ChannelItem({ botId, channel }: { botId: string; channel: Channel }) {
         <ChannelStatusBadge channel={channel} />
       </div>
       <div className="ch-card__meta">
-        <FormattedMessage id="channels.list.messages" values={{ count: <FormattedNumber value={channel.message_count} /> }} />
+        <FormattedMessage id="channels.list.messages" values={{ count: <FormattedNumber key="count" value={channel.message_count} /> }} />
         {" · "}
         {channel.last_event_at ? (
-          <FormattedMessage id="channels.list.last" values={{ when: <FormattedDate value={channel.last_event_at} dateStyle="medium" timeStyle="short" /> }} />
+          <FormattedMessage id="channels.list.last" values={{ when: <FormattedDate key="when" value={channel.last_event_at} dateStyle="medium" timeStyle="short" /> }} />
         ) : (
           <FormattedMessage id="channels.list.noEvents" />
         )}

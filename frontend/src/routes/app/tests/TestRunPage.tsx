@@ -90,7 +90,7 @@ export default function TestRunPage() {
                 </ol>
               )}
               <ScoreList scores={x.scores} />
-              {x.latency_ms !== null && <p className="tr-muted"><FormattedMessage id="tests.run.latency" values={{ ms: <FormattedNumber value={x.latency_ms} /> }} /></p>}
+              {x.latency_ms !== null && <p className="tr-muted"><FormattedMessage id="tests.run.latency" values={{ ms: <FormattedNumber key="ms" value={x.latency_ms} /> }} /></p>}
               {prev && prev.answer !== x.answer && (
                 <div>
                   <Button size="xs" theme="secondary" aria-expanded={diffFor === x.id} onClick={() => setDiffFor(diffFor === x.id ? null : x.id)}>

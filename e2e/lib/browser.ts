@@ -33,7 +33,9 @@ export function watchErrors(page: Page): string[] {
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
     if (/^Failed to load resource: .* status of 404\b/.test(msg.text()) && msg.location().url === page.mainFrame().url()) return;
-    errors.push(`console: ${msg.text()}`);
+    // A failed load names its address, so a report says which request failed.
+    const where = /^Failed to load resource/.test(msg.text()) && msg.location().url ? ` (${msg.location().url})` : "";
+    errors.push(`console: ${msg.text()}${where}`);
   });
   page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
   return errors;

@@ -1,4 +1,4 @@
-import { forwardRef } from "react";
+import { forwardRef, useCallback } from "react";
 import { Link, NavLink, useLocation, type LinkProps, type NavLinkProps } from "react-router";
 import { localeFromPath, localizePath, type LocaleCode } from "../i18n/locales";
 
@@ -8,9 +8,10 @@ export function useLocale(): LocaleCode {
 }
 
 /** Localizes an unprefixed path for the current language. */
+/** The path in the current language; the same function while the language stays (safe in effect dependencies). */
 export function useLocalePath(): (path: string) => string {
   const locale = useLocale();
-  return (path) => localizePath(path, locale);
+  return useCallback((path: string) => localizePath(path, locale), [locale]);
 }
 
 /** A <Link> whose `to` is an unprefixed path, kept in the current language. */

@@ -54,7 +54,7 @@ export function SecondFactorStep() {
     return () => {
       cancelled = true;
     };
-  }, [client, navigate, lp, target, forAdmin]);
+  }, [client, navigate, target, forAdmin]);
 
   async function signOut() {
     setSigningOut(true);

@@ -62,6 +62,11 @@ async function loop(ms) {
 }
 
 await loop(warmupMs);
+parentPort.postMessage({ measuring: true });
 const result = await loop(measureMs);
-await close();
+// The main thread reads the processes' CPU time now; closing first would end the direct phase's
+// Postgres backends and take their CPU time out of /proc.
 parentPort.postMessage(result);
+await new Promise((resolve) => parentPort.once("message", resolve));
+await close();
+parentPort.postMessage({ closed: true });

@@ -64,16 +64,69 @@ const restPath = `/rest/v1/bots?select=id,name,visibility,updated_at&team_id=eq.
 const sql =
   "select id, name, visibility, updated_at from public.bots where team_id = $1 order by updated_at desc limit 50";
 
+/**
+ * CPU time (ms) the stack's processes used, from /proc: the bench's main thread (the gateway and
+ * the rest of the stack's Node side; the load thread is not counted), PostgREST, and Postgres (the
+ * postmaster and every backend). Busy time per request does not depend on what else the machine
+ * runs the way requests per second do.
+ */
+function cpuMs() {
+  const tick = 1000 / 100; // USER_HZ
+  const stat = (file) => {
+    const s = fs.readFileSync(file, "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    return {
+      ppid: Number(f[1]),
+      cpu: (Number(f[11]) + Number(f[12])) * tick,
+      name: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")),
+    };
+  };
+  const procs = new Map();
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      procs.set(Number(d), stat(`/proc/${d}/stat`));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = { gateway: stat(`/proc/${process.pid}/task/${process.pid}/stat`).cpu, postgrest: 0, postgres: 0 };
+  const under = (pid, root) => {
+    for (let p = pid; p > 1; p = procs.get(p)?.ppid ?? 0) if (p === root) return true;
+    return false;
+  };
+  for (const [pid, p] of procs) {
+    if (!under(pid, process.pid) || pid === process.pid) continue;
+    if (p.name === "postgrest") out.postgrest += p.cpu;
+    else if (p.name.startsWith("postgres")) out.postgres += p.cpu;
+  }
+  return out;
+}
+
 /** Runs one phase in the load thread (load.mjs): 2 s warm-up, then `seconds` counted. */
 function runFor(label, data) {
   return new Promise((resolve, reject) => {
     const w = new Worker(path.join(here, "load.mjs"), {
       workerData: { ...data, concurrency, warmupMs: 2000, measureMs: seconds * 1000 },
     });
-    w.once("message", ({ n, rows }) => {
+    let before;
+    w.on("message", (m) => {
+      if (m.measuring) {
+        before = cpuMs();
+        return;
+      }
+      if (m.closed) return;
+      const after = cpuMs();
+      const { n, rows } = m;
       const rps = n / seconds;
-      console.log(`${label}: ${rps.toFixed(0)} req/s (${n} requests, ${rows} rows each)`);
-      resolve({ rps, rows });
+      const perK = Object.fromEntries(
+        Object.keys(after).map((k) => [k, Math.round(((after[k] - before[k]) / n) * 1000)]),
+      );
+      console.log(
+        `${label}: ${rps.toFixed(0)} req/s (${n} requests, ${rows} rows each); CPU ms per 1,000 requests: ${JSON.stringify(perK)}`,
+      );
+      w.postMessage("close");
+      w.once("exit", () => resolve({ rps, rows, cpuPerThousand: perK }));
     });
     w.once("error", reject);
   });
@@ -106,6 +159,9 @@ const result = {
   concurrency,
   gateway_rps: Math.round(g.rps),
   direct_rps: Math.round(d.rps),
+  gateway_cpu_ms_per_1000: g.cpuPerThousand,
+  direct_cpu_ms_per_1000: d.cpuPerThousand,
+  load_average: os.loadavg().map((l) => Number(l.toFixed(2))),
   ratio: Number(ratio.toFixed(2)),
   target: 0.6,
   met: ratio >= 0.6,

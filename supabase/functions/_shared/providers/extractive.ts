@@ -162,11 +162,11 @@ export const ANSWER_THRESHOLD = 0.5;
 /**
  * A term's rarity is counted among the retrieved sentences only, and a good retrieval makes the
  * question's topic words common there ("app" and "offline" in every passage about offline apps)
- * while an incidental word stays rare. Rarity therefore weighs dampened (its 0.75th power): a
+ * while an incidental word stays rare. Rarity therefore weighs dampened (its 0.7th power): a
  * word missing from every passage still weighs most, but the weights depend less on which
  * passages retrieval chose (bench/answers/REPORT.md, "retrieval rerank").
  */
-const RARITY_DAMPING = 0.75;
+const RARITY_DAMPING = 0.7;
 /** At most this many sentences in the answer, and this many characters. */
 const MAX_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 600;

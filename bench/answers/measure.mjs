@@ -14,6 +14,8 @@ const MATCH_COUNT = 8; // as the engine (supabase/functions/_shared/engine/index
 
 const labelled = JSON.parse(fs.readFileSync(path.join(here, "questions.json"), "utf8"));
 const { token, bot } = await ownerWithBot("Package docs");
+// Six data sources: the free plan allows five (PT402); benches run on the business plan.
+await call("PATCH", `/rest/v1/teams?id=eq.${bot.team_id}`, { token: serviceKey, body: { plan_id: "business" } });
 
 const corpus = [];
 for (const pkg of labelled.corpus) {
@@ -38,11 +40,16 @@ for (const [i, question] of questions.entries()) {
     token,
     body: { p_bot_id: bot.id, p_query: question.q, p_match_count: MATCH_COUNT },
   });
-  const live = await call("POST", "/functions/v1/chat", { token: asker, accept: "application/json", body: { bot_id: bot.id, message: question.q } });
+  const live = await call("POST", "/functions/v1/chat", {
+    token: asker,
+    accept: "application/json",
+    body: { bot_id: bot.id, message: question.q },
+  });
   question.live = { content: live.content, sources: live.sources.length };
 }
 fs.writeFileSync(
   path.join(here, "passages.json"),
-  JSON.stringify({ date: new Date().toISOString(), corpus, chunks, match_count: MATCH_COUNT, questions }, null, 1) + "\n",
+  JSON.stringify({ date: new Date().toISOString(), corpus, chunks, match_count: MATCH_COUNT, questions }, null, 1) +
+    "\n",
 );
 console.log(`retrieved and asked ${questions.length} questions; wrote bench/answers/passages.json`);

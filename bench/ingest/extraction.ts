@@ -34,13 +34,16 @@ let descriptionLost = 0;
 let chunks = 0;
 let tiny = 0;
 let fakeHeadingChunks = 0;
+const navigation: string[] = [];
 const t0 = performance.now();
 for (const entry of [...Deno.readDirSync(docs)].sort((a, b) => a.name.localeCompare(b.name))) {
   if (!entry.isFile || !entry.name.endsWith(".html")) continue;
   const html = Deno.readTextFileSync(`${docs}/${entry.name}`);
   const url = `http://docs.test/${entry.name}`;
   const page = extract(html, url);
-  const seen = currentExtract(html, url).visibleChars;
+  const current = currentExtract(html, url);
+  const seen = current.visibleChars;
+  if (current.navigation) navigation.push(entry.name);
   pages++;
   kept += page.text.length;
   visible += seen;
@@ -76,6 +79,9 @@ const results = {
   chunks,
   chunks_under_50_chars: tiny,
   chunks_under_a_heading_not_on_the_page: fakeHeadingChunks,
+  // recognised by the current html.ts whatever --modules says
+  navigation_pages: navigation.length,
+  navigation_page_names: navigation,
   seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
 };
 console.log(JSON.stringify(results, null, 2));

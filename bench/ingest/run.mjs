@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { evaluate } from "./retrieval.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(path.join(root, "stack/package.json"));
@@ -150,6 +151,8 @@ try {
   const session = await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password } });
   const token = session.access_token;
   const team = await call("POST", "/rest/v1/rpc/create_team", { token, body: { name: "Bench" } });
+  // the free plan stores 1,000,000 characters (PT402 past it); the docs need ~16 MB: business has no limit
+  await call("PATCH", `/rest/v1/teams?id=eq.${team.id}`, { token: serviceKey, body: { plan_id: "business" } });
   const [bot] = await call("POST", "/rest/v1/bots", {
     token,
     body: { team_id: team.id, name: "PostgreSQL docs", language: "en" },
@@ -213,30 +216,14 @@ try {
     console.log(`\n  re-sync (${label}): ${JSON.stringify(resync[label])}`);
   }
 
-  // 5. recall@5 ----------------------------------------------------------------------
-  const questions = JSON.parse(fs.readFileSync(path.join(root, "bench/ingest/questions.json"), "utf8"));
-  let hits = 0;
-  let reciprocal = 0;
-  const latencies = [];
-  const misses = [];
-  for (const { q, page } of questions) {
-    const t = performance.now();
-    const rows = await call("POST", "/rest/v1/rpc/match_chunks", {
-      token,
-      body: { p_bot_id: bot.id, p_query: q, p_match_count: 20 },
-    });
-    latencies.push(performance.now() - t);
-    const pages = [...new Set(rows.map((r) => new URL(r.document_url).pathname.slice(1)))];
-    const rank = pages.indexOf(page);
-    if (rank >= 0 && rank < 5) hits++;
-    else misses.push({ q, expected: page, got: pages.slice(0, 5) });
-    if (rank >= 0) reciprocal += 1 / (rank + 1);
-  }
-  latencies.sort((a, b) => a - b);
-  const recall = hits / questions.length;
-  console.log(
-    `  recall@5 ${hits}/${questions.length} = ${recall.toFixed(2)}, MRR ${(reciprocal / questions.length).toFixed(2)}, match_chunks p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(0)} ms`,
+  // 5. retrieval quality (retrieval.mjs) ----------------------------------------------------
+  const retrieval = await evaluate((q) =>
+    call("POST", "/rest/v1/rpc/match_chunks", { token, body: { p_bot_id: bot.id, p_query: q, p_match_count: 20 } }),
   );
+  console.log(
+    `  recall@5 ${retrieval.recall_at_5}, first place ${retrieval.first_place}, MRR ${retrieval.mrr_at_20} (${retrieval.questions} questions), match_chunks p50 ${retrieval.latency_ms_p50} ms`,
+  );
+  for (const [group, r] of Object.entries(retrieval.groups)) console.log(`    ${group}: ${JSON.stringify(r)}`);
 
   // 6. the plans of the two ranked lists (indexes used?) ---------------------------------
   const client = new pg.Client({ connectionString: dbUrl });
@@ -280,18 +267,18 @@ try {
       job_errors: job.errors.length,
     },
     resync,
-    retrieval: {
-      questions: questions.length,
-      recall_at_5: Number(recall.toFixed(3)),
-      mrr_at_20: Number((reciprocal / questions.length).toFixed(3)),
-      latency_ms_p50: Math.round(latencies[Math.floor(latencies.length / 2)]),
-      latency_ms_max: Math.round(latencies.at(-1)),
-      misses,
-    },
+    retrieval,
     plans: { full_text: ftsPlan, trigram: trgmPlan },
   };
   fs.writeFileSync(path.join(root, "bench/ingest/results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log("  wrote bench/ingest/results.json");
+  if (process.argv.includes("--hold")) {
+    // keep the stack and the site up (for tuning against the same index) until Ctrl-C
+    const info = { api, anonKey, serviceKey, dbUrl, token, bot_id: bot.id, source_id: source.id, site: siteUrl };
+    fs.writeFileSync("/tmp/bench-ingest-hold.json", JSON.stringify(info, null, 2));
+    console.log("  holding; connection details in /tmp/bench-ingest-hold.json (Ctrl-C ends)");
+    await new Promise(() => {});
+  }
 } finally {
   cleanup();
 }

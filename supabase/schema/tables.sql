@@ -457,12 +457,16 @@ create table public.documents (
   updated_at timestamp with time zone default now() not null,
   etag text,
   last_modified text,
-  links text[]
+  links text[],
+  navigation boolean default false not null,
+  fetched_at timestamp with time zone
 );
 comment on table public.documents is 'One page, file, CSV row, Notion page or video of a data source, with its extracted text (content) for previews. url is the web address or the Storage path.';
 comment on column public.documents.etag is 'The ETag header of the page as last read (web sources), sent back as If-None-Match on re-sync.';
 comment on column public.documents.last_modified is 'The Last-Modified header of the page as last read (web sources), sent back as If-Modified-Since on re-sync.';
 comment on column public.documents.links is 'Same-site links of the page as last read (web sources), followed when the page answers 304 Not Modified.';
+comment on column public.documents.navigation is 'A navigation-only page (table of contents, index, link list), as the web reader judged it at ingest; match_chunks ranks its chunks down.';
+comment on column public.documents.fetched_at is 'When the web reader last downloaded the page in full; a re-sync does not request a page whose sitemap lastmod is not newer.';
 alter table public.documents add constraint documents_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.documents add constraint documents_data_source_id_fkey FOREIGN KEY (data_source_id) REFERENCES public.data_sources(id) ON DELETE CASCADE;
 alter table public.documents add constraint documents_data_source_id_url_key UNIQUE (data_source_id, url);

@@ -2,10 +2,10 @@
 // extraction, URL globs, settings, YouTube and Notion parsing.
 import assert from "node:assert/strict";
 import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
-import { extractHtml } from "../_shared/knowledge/readers/html.ts";
+import { extractHtml, missingHeadings } from "../_shared/knowledge/readers/html.ts";
 import { csvToDocuments, fileKind } from "../_shared/knowledge/readers/files.ts";
 import { notionId } from "../_shared/knowledge/readers/notion.ts";
-import { crawlWeb, globToRegExp, urlMatches } from "../_shared/knowledge/readers/web.ts";
+import { crawlWeb, globToRegExp, parseSitemap, urlMatches } from "../_shared/knowledge/readers/web.ts";
 import type { SourceContext } from "../_shared/knowledge/readers/types.ts";
 import { jsonAt, parseYoutubeUrl, pickTrack, transcriptToText } from "../_shared/knowledge/readers/youtube.ts";
 import { embeddingsUrl, embedTexts } from "../_shared/knowledge/embeddings.ts";
@@ -393,4 +393,50 @@ Deno.test("embeddings through an OpenAI-compatible /v1/embeddings server", async
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("navigation-only pages: a table of contents is one, an article with a few links is not", () => {
+  const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/ch${i}">Chapter ${i}: working with part ${i}</a></li>`).join("");
+  const toc = extractHtml(`<html><body><main><h1>Contents</h1><ul>${items}</ul></main></body></html>`, "https://d.test/");
+  assert.equal(toc.navigation, true);
+  assert.ok(toc.linkShare > 0.8, String(toc.linkShare));
+  // a link list with one-line descriptions: less link text, but short lines
+  const described = Array.from({ length: 8 }, (_, i) => `<li><a href="/c${i}">COMMAND ${i}</a> — do thing ${i}</li>`).join("");
+  assert.equal(extractHtml(`<html><body><main><ul>${described}</ul></main></body></html>`, "https://d.test/").navigation, true);
+  const prose = "Loosen the knob under the lamp head, then turn the arm slowly to the angle you need. ".repeat(6);
+  const article = extractHtml(
+    `<html><body><main><h1>Rotate the arm</h1><p>${prose} See <a href="/care">care</a> and <a href="/parts">parts</a>.</p></main></body></html>`,
+    "https://d.test/",
+  );
+  assert.equal(article.navigation, false);
+  assert.ok(article.linkShare < 0.1);
+});
+
+Deno.test("Readability dropping whole sections of a reference page: the visible text is kept", () => {
+  const para = (w: string, n: number) => `<p>${`The ${w} of this command is explained in this sentence. `.repeat(n)}</p>`;
+  const html = `<html><head><title>CREATE THING</title></head><body>
+    <div class="refnamediv"><h1>CREATE THING</h1><p>CREATE THING — define a new thing</p></div>
+    <div class="refsect1"><h2>Description</h2>${para("purpose", 8)}</div>
+    <div class="refsect1"><h2>Parameters</h2>${Array.from({ length: 8 }, () => para("parameter", 6)).join("")}</div>
+    <div class="refsect1"><h2>Notes</h2>${para("caveat", 5)}</div></body></html>`;
+  const page = extractHtml(html, "https://d.test/thing");
+  assert.match(page.text, /^## Description$/m);
+  assert.match(page.text, /^## Notes$/m);
+  assert.deepEqual(missingHeadings("## Description\n\ntext\n\n### Notes\n\n```\n## not a heading\n```", "# Notes\n\ntext"), [
+    "description",
+  ]);
+});
+
+Deno.test("sitemaps: loc and lastmod of each entry, entities decoded, unreadable dates left out", () => {
+  const xml = `<?xml version="1.0"?><urlset>
+    <url><loc>https://d.test/a?x=1&amp;y=2</loc><lastmod>2024-03-01</lastmod></url>
+    <url><loc> https://d.test/b </loc><lastmod>2024-03-01T10:30:00+02:00</lastmod><priority>0.5</priority></url>
+    <url><loc>https://d.test/c</loc><lastmod>yesterday</lastmod></url>
+    <url><loc>https://d.test/d</loc></url></urlset>`;
+  assert.deepEqual(parseSitemap(xml), [
+    { loc: "https://d.test/a?x=1&y=2", lastmod: Date.UTC(2024, 2, 1) },
+    { loc: "https://d.test/b", lastmod: Date.UTC(2024, 2, 1, 8, 30) },
+    { loc: "https://d.test/c", lastmod: undefined },
+    { loc: "https://d.test/d", lastmod: undefined },
+  ]);
 });

@@ -106,7 +106,9 @@ export async function runJob(
     previous(url) {
       const d = loaded.existing.get(url);
       // an interrupted write (no hash yet) is read again in full
-      return d?.content_hash ? { etag: d.etag, lastModified: d.last_modified, links: d.links ?? [] } : undefined;
+      return d?.content_hash
+        ? { etag: d.etag, lastModified: d.last_modified, links: d.links ?? [], fetchedAt: d.fetched_at }
+        : undefined;
     },
     unchanged(url) {
       if (seen.has(url) || !loaded.existing.has(url)) return;

@@ -106,8 +106,7 @@ const phrases: Record<BotLanguage, Phrases> = {
     more: "Διαβάστε περισσότερα:",
     otherLanguage:
       "Οι γνώσεις μου είναι γραμμένες σε άλλη γλώσσα ({lang}), γι' αυτό δεν βρήκα απάντηση σε ερώτηση στα ελληνικά. Μπορείτε να ρωτήσετε στα {lang};",
-    image:
-      "Δεν μπορώ να δω εικόνες: χρειάζεται μοντέλο όρασης, και αυτό το bot απαντά μόνο από τη βάση γνώσεών του.",
+    image: "Δεν μπορώ να δω εικόνες: χρειάζεται μοντέλο όρασης, και αυτό το bot απαντά μόνο από τη βάση γνώσεών του.",
   },
   pl: {
     lead: "Oto, co znalazłem w bazie wiedzy:",
@@ -159,7 +158,15 @@ export function extractivePhrases(language: string): Phrases {
  * bench/answers/questions.json and picks the threshold with the best balanced accuracy on its
  * calibration half (bench/answers/REPORT.md).
  */
-export const ANSWER_THRESHOLD = 0.45;
+export const ANSWER_THRESHOLD = 0.5;
+/**
+ * A term's rarity is counted among the retrieved sentences only, and a good retrieval makes the
+ * question's topic words common there ("app" and "offline" in every passage about offline apps)
+ * while an incidental word stays rare. Rarity therefore weighs dampened (its 0.7th power): a
+ * word missing from every passage still weighs most, but the weights depend less on which
+ * passages retrieval chose (bench/answers/REPORT.md, "retrieval rerank").
+ */
+const RARITY_DAMPING = 0.7;
 /** At most this many sentences in the answer, and this many characters. */
 const MAX_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 600;
@@ -168,9 +175,13 @@ const MAX_READ_MORE = 3;
 
 // --- words ------------------------------------------------------------------------------------
 
-/** Frequent function words of the Latin- and Greek-script languages: not terms, and language evidence. */
+/**
+ * Frequent function words of the Latin- and Greek-script languages: not terms, and language
+ * evidence. English also lists "use", a filler of questions ("Can I use the app offline?") that
+ * answers rarely repeat.
+ */
 const stopwords: Partial<Record<BotLanguage, string>> = {
-  en: "the a an and or of to in on at for with from by is are was were be been it its this that these those i you we they he she my your our their what which who whom how why when where do does did can could should would will shall may might must have has had not no yes there here if then than so as about into over also just any all some me us them",
+  en: "the a an and or of to in on at for with from by is are was were be been it its this that these those i you we they he she my your our their what which who whom how why when where do does did can could should would will shall may might must have has had not no yes there here if then than so as about into over also just any all some me us them use",
   de: "der die das den dem des ein eine einen einem einer und oder zu im in am an auf für mit von ist sind war waren wie was wer wo wann warum ich sie wir er es kann können soll sollte wird werden nicht kein keine ja dass auch nur bei aus nach über mein meine ihr ihre sich",
   es: "el la los las un una unos unas y o de del al en con por para es son era fue ser como qué que quién dónde cuándo cuál por qué yo tú usted nosotros se no sí puedo puede pueden mi mis su sus este esta esto hay también",
   fr: "le la les un une des et ou de du au aux en dans sur pour avec par est sont était être comment quoi que qui où quand pourquoi quel quelle je tu vous nous il elle ne pas oui peut peux puis mon ma mes votre vos ce cette ces il y a aussi",
@@ -190,7 +201,10 @@ const GREEK = /\p{Script=Greek}/u;
 
 /** A light, language-neutral stem: common endings off, at most seven letters. */
 function stem(word: string): string {
-  const w = word.replace(/(ations?|ings?|edly|ed|es|s|ly)$/u, (m) => (word.length - m.length >= 4 ? "" : m));
+  // A plain plural loses its "s" down to three letters ("apps" is "app"), not after s, u or i ("bus", "this").
+  const w = word
+    .replace(/(ations?|ings?|edly|ed|es|ly)$/u, (m) => (word.length - m.length >= 4 ? "" : m))
+    .replace(/(?<=[^siu'])s$/u, (m, offset: number) => (offset >= 3 ? "" : m));
   return w.length > 7 ? w.slice(0, 7) : w;
 }
 
@@ -215,14 +229,21 @@ export function termsOf(text: string): Term[] {
     const lower = word.toLowerCase();
     const hasDigit = /\p{N}/u.test(lower);
     if (!hasDigit && (lower.length < 2 || allStopwords.has(lower))) return;
-    const special = hasDigit || /[_.]/.test(lower) || (i > 0 && /^\p{Lu}/u.test(word) && word !== word.toUpperCase()) ||
-      /\p{Ll}\p{Lu}/u.test(word) || (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
+    const special =
+      hasDigit ||
+      /[_.]/.test(lower) ||
+      (i > 0 && /^\p{Lu}/u.test(word) && word !== word.toUpperCase()) ||
+      /\p{Ll}\p{Lu}/u.test(word) ||
+      (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
     if (hasDigit) {
       out.push({ stem: lower, special });
       return;
     }
     // Code-like words ("limits.parts", "partsLimit", "max-age") match by their parts too.
-    const parts = word.split(/[-'._]+|(?<=\p{Ll})(?=\p{Lu})/u).map((w) => w.toLowerCase()).filter((w) => w.length >= 2 && !allStopwords.has(w));
+    const parts = word
+      .split(/[-'._]+|(?<=\p{Ll})(?=\p{Lu})/u)
+      .map((w) => w.toLowerCase())
+      .filter((w) => w.length >= 2 && !allStopwords.has(w));
     if (parts.length > 1) out.push({ stem: stem(lower.replace(/[-'._]+/g, "")), special });
     for (const part of parts) out.push({ stem: stem(part), special });
   });
@@ -234,7 +255,11 @@ export function detectLanguage(text: string): BotLanguage | null {
   if (KANA.test(text)) return "jp";
   if (CJK.test(text)) return "cn";
   if (GREEK.test(text)) return "el";
-  const words = text.toLowerCase().normalize("NFKC").match(/\p{L}+/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize("NFKC")
+      .match(/\p{L}+/gu) ?? [];
   let best: BotLanguage | null = null;
   let bestHits = 0;
   let second = 0;
@@ -294,7 +319,7 @@ export function blocks(text: string): string[][] {
       b
         .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(`*_])|(?<=[。！？])/u)
         .map((s) => s.trim())
-        .filter(Boolean)
+        .filter(Boolean),
     )
     .filter((b) => b.length);
 }
@@ -349,7 +374,9 @@ function coverage(
  * Every sentence of the passages scored against the question, 0..1: the share of the question's
  * term weight the sentence (or, at half weight, its passage's headings) covers, times a factor for
  * how close together the matched terms stand. A term's weight is its rarity among the candidate
- * sentences (inverse document frequency); names and numbers count 1.5 times. Each sentence's block
+ * sentences (inverse document frequency, dampened: RARITY_DAMPING); names and numbers count 1.5
+ * times. Retrieval's own `score` is not used (its scale is match_chunks' business), only the text
+ * of the passages it chose. Each sentence's block
  * (its paragraph or list item) is scored the same way: a definition and its "Default: 10" belong
  * together.
  */
@@ -360,7 +387,9 @@ export function scoreSentences(question: string, passages: Passage[]): ScoredSen
   passages.forEach((p, pi) => {
     let index = 0;
     blocks(p.content).forEach((sentences, bi) =>
-      sentences.forEach((text) => all.push({ text, passage: pi, block: bi, index: index++, terms: termsOf(text).map((t) => t.stem) }))
+      sentences.forEach((text) =>
+        all.push({ text, passage: pi, block: bi, index: index++, terms: termsOf(text).map((t) => t.stem) }),
+      ),
     );
   });
   if (!qTerms.size || !all.length) return all.map(({ terms: _, ...s }) => ({ ...s, score: 0, blockScore: 0 }));
@@ -369,17 +398,22 @@ export function scoreSentences(question: string, passages: Passage[]): ScoredSen
   const weight = new Map<string, number>();
   let total = 0;
   for (const [t, boost] of qTerms) {
-    const w = boost * Math.log(1 + (all.length + 1) / ((df.get(t) ?? 0) + 0.5));
+    const w = boost * Math.log(1 + (all.length + 1) / ((df.get(t) ?? 0) + 0.5)) ** RARITY_DAMPING;
     weight.set(t, w);
     total += w;
   }
-  const headings = passages.map((p) => new Set(termsOf(`${p.document_title ?? ""} ${p.heading_path ?? ""}`).map((t) => t.stem)));
+  const headings = passages.map(
+    (p) => new Set(termsOf(`${p.document_title ?? ""} ${p.heading_path ?? ""}`).map((t) => t.stem)),
+  );
   const blockTerms = new Map<string, string[]>();
-  for (const s of all) blockTerms.set(`${s.passage}:${s.block}`, [...(blockTerms.get(`${s.passage}:${s.block}`) ?? []), ...s.terms]);
-  const blockScores = new Map([...blockTerms].map(([key, terms]) => [
-    key,
-    coverage(terms, weight, total, headings[Number(key.split(":")[0])]!, 90),
-  ]));
+  for (const s of all)
+    blockTerms.set(`${s.passage}:${s.block}`, [...(blockTerms.get(`${s.passage}:${s.block}`) ?? []), ...s.terms]);
+  const blockScores = new Map(
+    [...blockTerms].map(([key, terms]) => [
+      key,
+      coverage(terms, weight, total, headings[Number(key.split(":")[0])]!, 90),
+    ]),
+  );
   return all.map(({ terms, ...s }) => ({
     ...s,
     score: coverage(terms, weight, total, headings[s.passage]!, 45),
@@ -443,7 +477,10 @@ function sourceTitle(p: Passage): string {
 
 function unknown(language: string, suggested: string[] | undefined, best: number): ExtractiveResult {
   const p = extractivePhrases(language);
-  const offer = (suggested ?? []).map((q) => q.trim()).filter(Boolean).slice(0, 3);
+  const offer = (suggested ?? [])
+    .map((q) => q.trim())
+    .filter(Boolean)
+    .slice(0, 3);
   const text = offer.length ? `${p.none}\n\n${p.suggest}\n${offer.map((q) => `- ${q}`).join("\n")}` : p.none;
   return { kind: "unknown", text, sources: [], best };
 }
@@ -461,7 +498,12 @@ export function extractiveReply(
   if (best < threshold || !scored.length) {
     const asked = detectLanguage(question);
     const knowledge = passages.length
-      ? detectLanguage(passages.map((p) => p.content).join(" ").slice(0, 3000))
+      ? detectLanguage(
+          passages
+            .map((p) => p.content)
+            .join(" ")
+            .slice(0, 3000),
+        )
       : asLanguage(language);
     if (asked && knowledge && asked !== knowledge) {
       const text = phrases[asked].otherLanguage.replaceAll("{lang}", nativeNames[knowledge]);
@@ -480,7 +522,8 @@ export function extractiveReply(
     .join(" ");
   // Other pages (not the cited documents) whose sentences matched the question at all.
   const passageScore = new Map<number, number>();
-  for (const s of scored) if (s.score > 0) passageScore.set(s.passage, Math.max(passageScore.get(s.passage) ?? 0, strength(s)));
+  for (const s of scored)
+    if (s.score > 0) passageScore.set(s.passage, Math.max(passageScore.get(s.passage) ?? 0, strength(s)));
   const documents = new Set(cited.map((i) => passages[i]!.document_id));
   const more: number[] = [];
   for (const [i] of [...passageScore].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {

@@ -6,7 +6,7 @@ import type { Tables } from "../../_shared/database.types.ts";
 import { must } from "../../_shared/db.ts";
 import { type EmbeddingConfig, embeddingConfigForTeam } from "../../_shared/knowledge/embeddings.ts";
 
-export type ExistingDocument = Pick<Tables<"documents">, "id" | "content_hash" | "etag" | "last_modified" | "links">;
+export type ExistingDocument = Pick<Tables<"documents">, "id" | "content_hash" | "etag" | "last_modified" | "links" | "fetched_at" | "navigation">;
 
 export interface LoadedJob {
   job: Tables<"ingestion_jobs">;
@@ -27,7 +27,7 @@ export async function loadJob(service: Db, jobId: string): Promise<LoadedJob> {
     const page = must(
       await service
         .from("documents")
-        .select("id, url, content_hash, etag, last_modified, links")
+        .select("id, url, content_hash, etag, last_modified, links, fetched_at, navigation")
         .eq("data_source_id", source.id)
         .order("id")
         .range(from, from + 999),

@@ -1,8 +1,8 @@
 // Stage 3: store a document a reader emitted. Hash the title and text (unchanged: skipped),
 // upsert the document (its hash cleared until the chunks are in, so an interrupted write is
 // redone next time), replace its chunks (embedded where the team has an embeddings provider),
-// then record the hash, with the page's HTTP validators: a re-sync asks only about documents
-// whose chunks are complete.
+// then record the hash, with the page's HTTP validators and download time: a re-sync asks only
+// about documents whose chunks are complete.
 import type { Db } from "../../_shared/clients.ts";
 import type { Json, TablesInsert } from "../../_shared/database.types.ts";
 import { must } from "../../_shared/db.ts";
@@ -23,13 +23,25 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
   if (!text) return "empty";
   const title = (doc.title || url).replace(/\s+/g, " ").trim().slice(0, 1000);
   const hash = await sha256Hex(`${title}\n${text}`);
-  const http = { etag: doc.http?.etag ?? null, last_modified: doc.http?.lastModified ?? null, links: doc.http?.links ?? null };
+  const http = {
+    etag: doc.http?.etag ?? null,
+    last_modified: doc.http?.lastModified ?? null,
+    links: doc.http?.links ?? null,
+    fetched_at: doc.http?.fetchedAt ?? null,
+  };
+  const navigation = doc.navigation ?? false;
   const before = existing.get(url);
   if (before?.content_hash === hash) {
-    // same text under new validators (a server whose ETag changes with every deploy): remember them
-    if (before.etag !== http.etag || before.last_modified !== http.last_modified || !sameList(before.links, http.links)) {
-      must(await service.from("documents").update(http).eq("id", before.id), "save validators");
-      existing.set(url, { ...before, ...http });
+    // same text under new validators (a server whose ETag changes with every deploy), a page the
+    // sitemap dates (its lastmod is compared with fetched_at next time), or a page judged
+    // navigation-only differently (indexed before the judgement existed): remember them
+    if (
+      before.etag !== http.etag || before.last_modified !== http.last_modified || !sameList(before.links, http.links) ||
+      (doc.http?.sitemapLastmod && http.fetched_at) || before.navigation !== navigation
+    ) {
+      const update = { ...http, navigation, fetched_at: http.fetched_at ?? before.fetched_at };
+      must(await service.from("documents").update(update).eq("id", before.id), "save validators");
+      existing.set(url, { ...before, ...update });
     }
     return "unchanged";
   }
@@ -49,6 +61,7 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
           status: "ready",
           error: null,
           content: text.slice(0, MAX_CONTENT_CHARS),
+          navigation,
           metadata: (doc.metadata ?? {}) as { [key: string]: Json | undefined },
         },
         { onConflict: "data_source_id,url" },
@@ -75,7 +88,7 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
     must(await service.from("chunks").insert(rows as TablesInsert<"chunks">[]), "insert chunks");
   }
   must(await service.from("documents").update({ content_hash: hash, ...http }).eq("id", saved.id), "save hash");
-  existing.set(url, { id: saved.id, content_hash: hash, ...http });
+  existing.set(url, { id: saved.id, content_hash: hash, ...http, navigation });
   return "stored";
 }
 

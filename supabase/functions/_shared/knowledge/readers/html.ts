@@ -18,6 +18,10 @@ export interface HtmlPage {
   extraction: "selectors" | "main" | "readability" | "body";
   /** Characters of the page's visible text without its chrome (0 with selectors): the kept-text ratio's denominator. */
   visibleChars: number;
+  /** Share of the kept text that is link text (0–1). */
+  linkShare: number;
+  /** A navigation-only page (index, table of contents, link list): ranked below pages with content. */
+  navigation: boolean;
 }
 
 /**
@@ -26,6 +30,51 @@ export interface HtmlPage {
  * holds its content keeps close to all of it; the reference page of issue 17 kept 8 KB of 120 KB.
  */
 export const MIN_KEPT_RATIO = 0.4;
+
+/**
+ * A page is navigation-only when at least this share of its kept text is link text (a table of
+ * contents, an index), or NAV_LINK_SHARE_WITH_SHORT_LINES of it is and most of its lines are short
+ * (a link list with one-line descriptions). Over the PostgreSQL documentation (bench/ingest) the
+ * first catches the book, part and index pages; chapter pages with an introduction stay content.
+ */
+export const NAV_LINK_SHARE = 0.5;
+export const NAV_LINK_SHARE_WITH_SHORT_LINES = 0.3;
+export const NAV_SHORT_LINE_SHARE = 0.7;
+const SHORT_LINE = 80;
+
+/** Characters of link text under `root` ÷ characters of its text (whitespace collapsed). */
+export function linkTextShare(root: El): number {
+  const len = (s: unknown) => String(s ?? "").replace(/\s+/g, " ").trim().length;
+  const total = len(root?.textContent);
+  if (!total) return 0;
+  const links = queryAll(root, "a[href]").reduce((sum: number, a: El) => sum + len(a.textContent), 0);
+  return Math.min(links / total, 1);
+}
+
+/** Navigation-only: mostly link text, or much link text on mostly short lines (fenced code not counted). */
+export function isNavigation(text: string, linkShare: number): boolean {
+  if (linkShare >= NAV_LINK_SHARE) return true;
+  if (linkShare < NAV_LINK_SHARE_WITH_SHORT_LINES) return false;
+  const lines = withoutCode(text).split("\n").filter((l) => l.trim());
+  return lines.length >= 5 && lines.filter((l) => l.length <= SHORT_LINE).length / lines.length >= NAV_SHORT_LINE_SHARE;
+}
+
+/**
+ * Readability keeps one region: on reference pages whose sections are sibling blocks (the
+ * PostgreSQL manual's Synopsis, Description, Parameters...) it can keep the largest and drop the
+ * rest, above MIN_KEPT_RATIO. When it keeps less than this share of the visible text and a
+ * section heading (##, ###) of the visible text is not in its output, the visible text is kept.
+ */
+export const MAX_SECTION_CHECK_RATIO = 0.9;
+
+const withoutCode = (text: string) => text.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "");
+
+/** Section headings (##, ###) of `full` that `kept` does not have at any level. */
+export function missingHeadings(full: string, kept: string): string[] {
+  const norm = (h: string) => h.replace(/\s+/g, " ").trim().toLowerCase();
+  const have = new Set([...withoutCode(kept).matchAll(/^#{1,6} (.+)$/gm)].map((m) => norm(m[1])));
+  return [...withoutCode(full).matchAll(/^#{2,3} (.+)$/gm)].map((m) => norm(m[1])).filter((h) => !have.has(h));
+}
 
 export interface HtmlOptions {
   keepSelectors?: string[];
@@ -230,14 +279,20 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
       .flatMap((sel) => queryAll(document, sel))
       .map(elementToText)
       .join("\n\n");
-    return { ...page, text, extraction: "selectors", visibleChars: 0 };
+    const linkShare = keep.flatMap((sel) => queryAll(document, sel)).reduce(
+      (max: number, el: El) => Math.max(max, linkTextShare(el)),
+      0,
+    );
+    return { ...page, text, extraction: "selectors", visibleChars: 0, linkShare, navigation: isNavigation(text, linkShare) };
   }
   let text = "";
   let extraction: HtmlPage["extraction"] = "main";
+  let linkShare = 0;
   const main = document.querySelector("main, article, [role=main]");
   if (main) {
     removeChrome(main);
     text = elementToText(main);
+    linkShare = linkTextShare(main);
   } else {
     extraction = "readability";
     let article: { content?: string | null } | null = null;
@@ -247,14 +302,19 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
       article = null;
     }
     if (article?.content) {
-      text = elementToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
+      const body = parseHTML(`<html><body>${article.content}</body></html>`).document.body;
+      text = elementToText(body);
+      linkShare = linkTextShare(body);
     }
   }
   removeChrome(document);
   const visible = elementToText(document.body ?? document.documentElement);
-  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length) && visible.length > text.length) {
+  const dropsSections = extraction === "readability" && text.length < MAX_SECTION_CHECK_RATIO * visible.length &&
+    missingHeadings(visible, text).length > 0;
+  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length || dropsSections) && visible.length > text.length) {
     text = visible;
     extraction = "body";
+    linkShare = linkTextShare(document.body ?? document.documentElement);
   }
-  return { ...page, text, extraction, visibleChars: visible.length };
+  return { ...page, text, extraction, visibleChars: visible.length, linkShare, navigation: isNavigation(text, linkShare) };
 }

@@ -13,6 +13,8 @@ export interface DocumentInput {
   sizeBytes?: number;
   /** Web pages: what the server said about this version, for a conditional request next time. */
   http?: HttpVersion;
+  /** A navigation-only page (table of contents, index, link list): retrieval ranks it down. */
+  navigation?: boolean;
 }
 
 /** A web page's validators (ETag, Last-Modified) and its same-site links, as stored with the document. */
@@ -20,6 +22,10 @@ export interface HttpVersion {
   etag: string | null;
   lastModified: string | null;
   links: string[];
+  /** When this version was downloaded in full (ISO time; null: unknown, e.g. stored before issue 17). */
+  fetchedAt?: string | null;
+  /** The page's `lastmod` in the site's sitemap when it was read (null: none), so the store remembers when it was fetched. */
+  sitemapLastmod?: string | null;
 }
 
 export interface SourceContext {

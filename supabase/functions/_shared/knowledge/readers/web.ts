@@ -2,7 +2,8 @@
 // (breadth first, depth and page limits, sitemap.xml discovery, robots.txt,
 // include/exclude globs, canonical URLs). Every request goes through safeFetch. A re-sync
 // asks conditionally (If-None-Match / If-Modified-Since with what the page said last time);
-// a 304 keeps the document and follows the links stored with it.
+// a 304 keeps the document and follows the links stored with it. A page whose sitemap
+// `lastmod` is not newer than when it was last downloaded is not requested at all.
 import robotsParserModule from "npm:robots-parser@3.0.1";
 
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
@@ -85,11 +86,32 @@ export function politeStarts(delay: number): () => Promise<void> {
   };
 }
 
+/** A sitemap entry: the page's address and its `lastmod` (ms since the epoch; undefined: none or unreadable). */
+export interface SitemapEntry {
+  loc: string;
+  lastmod?: number;
+}
+
+const unescapeXml = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+
+/** The `<loc>` and `<lastmod>` of each `<url>` (or `<sitemap>`) entry of a sitemap. */
+export function parseSitemap(text: string): SitemapEntry[] {
+  const out: SitemapEntry[] = [];
+  for (const m of text.matchAll(/<(url|sitemap)\b[^>]*>([\s\S]*?)<\/\1>/gi)) {
+    const loc = /<loc>\s*([^<\s]+)\s*<\/loc>/i.exec(m[2])?.[1];
+    if (!loc) continue;
+    const raw = /<lastmod>\s*([^<]+?)\s*<\/lastmod>/i.exec(m[2])?.[1];
+    const lastmod = raw ? Date.parse(raw) : NaN;
+    out.push({ loc: unescapeXml(loc), lastmod: Number.isNaN(lastmod) ? undefined : lastmod });
+  }
+  return out;
+}
+
 async function fetchSitemapUrls(
   url: string,
   fetchOptions: SafeFetchOptions,
   budget: { left: number },
-): Promise<string[]> {
+): Promise<SitemapEntry[]> {
   if (budget.left-- <= 0) return [];
   let text: string;
   try {
@@ -99,15 +121,13 @@ async function fetchSitemapUrls(
   } catch {
     return [];
   }
-  const locs = [...text.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) =>
-    m[1].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"),
-  );
+  const entries = parseSitemap(text);
   if (/<sitemapindex/i.test(text)) {
-    const nested: string[] = [];
-    for (const loc of locs.slice(0, 20)) nested.push(...(await fetchSitemapUrls(loc, fetchOptions, budget)));
+    const nested: SitemapEntry[] = [];
+    for (const { loc } of entries.slice(0, 20)) nested.push(...(await fetchSitemapUrls(loc, fetchOptions, budget)));
     return nested;
   }
-  return locs;
+  return entries;
 }
 
 export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promise<void> {
@@ -145,6 +165,8 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
   };
 
   const seen = new Set<string>();
+  /** The sitemap's `lastmod` per page address. */
+  const lastmods = new Map<string, number>();
   const queue: { url: string; depth: number }[] = [];
   const enqueue = (href: string, depth: number) => {
     const n = normalizeUrl(href);
@@ -159,7 +181,11 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
     const sitemaps = robots?.getSitemaps().length ? robots.getSitemaps() : [new URL("/sitemap.xml", origin).href];
     const budget = { left: 30 };
     for (const sm of sitemaps) {
-      for (const loc of await fetchSitemapUrls(sm, fetchOptions, budget)) enqueue(loc, 1);
+      for (const { loc, lastmod } of await fetchSitemapUrls(sm, fetchOptions, budget)) {
+        const n = normalizeUrl(loc);
+        if (n && lastmod !== undefined) lastmods.set(n, lastmod);
+        enqueue(loc, 1);
+      }
     }
   }
 
@@ -175,10 +201,20 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       return;
     }
     const before = ctx.previous?.(item.url);
+    const lastmod = lastmods.get(item.url);
+    const fetchedAt = before?.fetchedAt ? Date.parse(before.fetchedAt) : NaN;
+    if (before && lastmod !== undefined && lastmod <= fetchedAt) {
+      // the sitemap says the page has not changed since we downloaded it: no request at all
+      indexed.add(item.url);
+      ctx.unchanged?.(item.url);
+      if (item.depth < maxDepth) for (const link of before.links) enqueue(link, item.depth + 1);
+      return;
+    }
     const conditional: Record<string, string> = {};
     if (before?.etag) conditional["if-none-match"] = before.etag;
     if (before?.lastModified) conditional["if-modified-since"] = before.lastModified;
     let res;
+    const requestedAt = new Date().toISOString();
     try {
       res = await safeFetch(item.url, {
         ...fetchOptions,
@@ -238,10 +274,13 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
       text: page.text,
       language: page.lang ?? null,
       metadata: {},
+      navigation: page.navigation,
       http: {
         etag: sameAddress ? res.headers.get("etag") : null,
         lastModified: sameAddress ? res.headers.get("last-modified") : null,
         links,
+        fetchedAt: sameAddress ? requestedAt : null,
+        sitemapLastmod: sameAddress && lastmod !== undefined ? new Date(lastmod).toISOString() : null,
       },
     });
   };

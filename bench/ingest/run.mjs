@@ -6,7 +6,7 @@
 // bench/ingest/results.json. Then re-syncs the unchanged site twice: once with a server that
 // ignores conditional requests (every page downloaded again, as before issue 17), once with
 // one that answers them like nginx (ETag / Last-Modified, 304). Not part of `npm test`.
-//   node bench/ingest/run.mjs [--max-pages N] [--delay-ms N] [--concurrency N]
+//   node bench/ingest/run.mjs [--max-pages N] [--delay-ms N] [--concurrency N] [--crawl-only]
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -126,6 +126,44 @@ const anonKey = field("anon key");
 const serviceKey = field("service_role key");
 const dbUrl = field("DB URL");
 
+// CPU time (ms, user + system, from /proc) of the stack's processes by role: the ingest worker
+// (the Deno process serving supabase/functions/ingest), postgres, postgrest, the rest. On a
+// shared machine CPU time per page separates the code's cost from the wait for a core.
+const TICK_MS = 1000 / 100; // USER_HZ
+function stackCpu() {
+  const procs = new Map();
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`); // a function's worker runs in its folder
+      procs.set(Number(pid), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * TICK_MS, cmd, cwd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (pid) => {
+    for (let p = pid; p > 1; p = procs.get(p)?.ppid ?? 0) if (p === stack.pid) return true;
+    return false;
+  };
+  const cpu = { ingest: 0, postgres: 0, postgrest: 0, other: 0 };
+  for (const [pid, p] of procs) {
+    if (!under(pid)) continue;
+    const role = /functions\/ingest$/.test(p.cwd)
+      ? "ingest"
+      : /postgres[:\s]|bin\/postgres/.test(p.cmd) && !/postgrest/.test(p.cmd)
+        ? "postgres"
+        : /postgrest/.test(p.cmd)
+          ? "postgrest"
+          : "other";
+    cpu[role] += p.ms;
+  }
+  return cpu;
+}
+const cpuSince = (before) =>
+  Object.fromEntries(Object.entries(stackCpu()).map(([k, v]) => [k, Math.round(v - before[k])]));
+
 async function call(method, p, { token = anonKey, body, prefer } = {}) {
   const res = await fetch(`${api}${p}`, {
     method,
@@ -179,6 +217,7 @@ try {
   // 4. crawl + index, timed --------------------------------------------------------
   console.log(`crawling ${siteUrl} (max ${MAX_PAGES} pages, delay ${DELAY_MS} ms, concurrency ${CONCURRENCY}) ...`);
   const sync = async () => {
+    const cpu0 = stackCpu();
     const t0 = performance.now();
     const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
     let job;
@@ -188,9 +227,9 @@ try {
       process.stdout.write(`\r  ${job.progress_done}/${job.progress_total} pages`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    return { job, seconds: (performance.now() - t0) / 1000 };
+    return { job, seconds: (performance.now() - t0) / 1000, cpu_ms: cpuSince(cpu0), load_avg: loadAvg() };
   };
-  const { job, seconds } = await sync();
+  const { job, seconds, cpu_ms, load_avg } = await sync();
   const firstServed = { full: served.full, bytes: served.bytes };
   const [src] = await call("GET", `/rest/v1/data_sources?id=eq.${source.id}&select=document_count,chunk_count,status`, {
     token: serviceKey,
@@ -209,11 +248,43 @@ try {
       status: run.job.status,
       seconds: Number(run.seconds.toFixed(1)),
       share_of_first_crawl: Number((run.seconds / seconds).toFixed(3)),
+      cpu_ms: run.cpu_ms,
       full_downloads: served.full,
       not_modified: served.notModified,
       bytes: served.bytes,
     };
     console.log(`\n  re-sync (${label}): ${JSON.stringify(resync[label])}`);
+  }
+
+  const crawl = {
+    pages_requested_max: MAX_PAGES,
+    delay_ms: DELAY_MS,
+    concurrency: CONCURRENCY,
+    bytes_served: firstServed.bytes,
+    status: job.status,
+    documents: src.document_count,
+    chunks: src.chunk_count,
+    seconds: Number(seconds.toFixed(1)),
+    pages_per_second: Number((src.document_count / seconds).toFixed(2)),
+    // pages per second of the ingest worker's own CPU time (what the code costs, load aside)
+    pages_per_worker_cpu_second: Number((src.document_count / (cpu_ms.ingest / 1000)).toFixed(1)),
+    cpu_ms,
+    load_avg_at_end: load_avg,
+    job_errors: job.errors.length,
+  };
+  console.log(`  crawl: ${JSON.stringify(crawl)}`);
+  if (process.argv.includes("--crawl-only")) {
+    // the crawl and re-sync measures alone (no retrieval, results.json untouched)
+    const out = {
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, load_avg_start: loadAtStart, load_avg_end: loadAvg() },
+      crawl,
+      resync,
+    };
+    fs.writeFileSync(path.join(root, "bench/ingest/crawl.json"), JSON.stringify(out, null, 2) + "\n");
+    console.log("  wrote bench/ingest/crawl.json");
+    cleanup();
+    process.exit(0);
   }
 
   // 5. retrieval quality (retrieval.mjs) ----------------------------------------------------
@@ -254,18 +325,7 @@ try {
       load_avg_start: loadAtStart,
       load_avg_end: loadAvg(),
     },
-    crawl: {
-      pages_requested_max: MAX_PAGES,
-      delay_ms: DELAY_MS,
-      concurrency: CONCURRENCY,
-      bytes_served: firstServed.bytes,
-      status: job.status,
-      documents: src.document_count,
-      chunks: src.chunk_count,
-      seconds: Number(seconds.toFixed(1)),
-      pages_per_second: Number((src.document_count / seconds).toFixed(2)),
-      job_errors: job.errors.length,
-    },
+    crawl,
     resync,
     retrieval,
     plans: { full_text: ftsPlan, trigram: trgmPlan },

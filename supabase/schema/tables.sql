@@ -424,12 +424,23 @@ create table public.data_sources (
   updated_at timestamp with time zone default now() not null
 );
 comment on table public.data_sources is 'Where a bot''s knowledge comes from. settings depend on type (see the ingest function); status and counters are written by the ingest function.';
-comment on column public.data_sources.settings is 'Type-specific: web {url, mode, max_depth, max_pages, include, exclude, keep_selectors, drop_selectors}, file {files:[{path,name,mime}], text_columns, title_column}, notion {pages, databases}, youtube {url, languages}, text {text, title}.';
+comment on column public.data_sources.settings is 'Type-specific: web {url, mode, max_depth, max_pages, include, exclude, keep_selectors, drop_selectors, use_sitemap, delay_ms 0–10000, concurrency 1–8}, file {files:[{path,name,mime}], text_columns, title_column}, notion {pages, databases, api_url}, youtube {url, languages, max_videos, base_url}, text {text, title}.';
 alter table public.data_sources add constraint data_sources_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
 alter table public.data_sources add constraint data_sources_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
 alter table public.data_sources add constraint data_sources_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 200)));
 alter table public.data_sources add constraint data_sources_pkey PRIMARY KEY (id);
 alter table public.data_sources add constraint data_sources_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (pg_column_size(settings) <= 65536)));
+alter table public.data_sources add constraint data_sources_web_crawl_limits CHECK (((type <> 'web'::public.data_source_type) OR (
+CASE
+    WHEN ((settings -> 'delay_ms'::text) IS NULL) THEN true
+    WHEN (jsonb_typeof((settings -> 'delay_ms'::text)) <> 'number'::text) THEN false
+    ELSE (((((settings ->> 'delay_ms'::text))::numeric >= (0)::numeric) AND (((settings ->> 'delay_ms'::text))::numeric <= (10000)::numeric)) AND ((((settings ->> 'delay_ms'::text))::numeric % (1)::numeric) = (0)::numeric))
+END AND
+CASE
+    WHEN ((settings -> 'concurrency'::text) IS NULL) THEN true
+    WHEN (jsonb_typeof((settings -> 'concurrency'::text)) <> 'number'::text) THEN false
+    ELSE (((((settings ->> 'concurrency'::text))::numeric >= (1)::numeric) AND (((settings ->> 'concurrency'::text))::numeric <= (8)::numeric)) AND ((((settings ->> 'concurrency'::text))::numeric % (1)::numeric) = (0)::numeric))
+END))) NOT VALID;
 CREATE INDEX data_sources_bot_id_idx ON public.data_sources USING btree (bot_id);
 CREATE INDEX data_sources_created_by_idx ON public.data_sources USING btree (created_by);
 CREATE INDEX data_sources_next_sync_idx ON public.data_sources USING btree (next_sync_at) WHERE (sync_schedule <> 'never'::public.sync_schedule);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   assertUrlAllowed,
+  cachingResolver,
   classifyAddress,
   isAddressAllowed,
   parseIPv6,
@@ -113,6 +114,37 @@ Deno.test("hosts are checked after DNS resolution", async () => {
     await rejectsWith(assertUrlAllowed(new URL("http://2130706433/")), "blocked_address"); // WHATWG URL makes it 127.0.0.1
     await rejectsWith(assertUrlAllowed(new URL("file:///etc/passwd")), "unsupported_scheme");
     await rejectsWith(assertUrlAllowed(new URL("http://user:pw@example.com/")), "invalid_url");
+  });
+});
+
+Deno.test("a caching resolver looks a host up once per TTL, and its answers are still checked", async () => {
+  await withoutDevAllowances(async () => {
+    let clock = 0;
+    const lookups: string[] = [];
+    const answers: Record<string, string[]> = { "docs.example": ["93.184.216.34"], "rebind.example": ["10.0.0.1"] };
+    const resolve = cachingResolver(
+      (h) => {
+        lookups.push(h);
+        return Promise.resolve(answers[h] ?? []);
+      },
+      1_000,
+      () => clock,
+    );
+    await assertUrlAllowed(new URL("https://docs.example/a"), { resolve });
+    await assertUrlAllowed(new URL("https://docs.example/b"), { resolve });
+    assert.deepEqual(lookups, ["docs.example"], "the second page of the host is not looked up again");
+    // a refused answer stays refused on every request, cached or not
+    await rejectsWith(assertUrlAllowed(new URL("http://rebind.example/"), { resolve }), "blocked_address");
+    await rejectsWith(assertUrlAllowed(new URL("http://rebind.example/x"), { resolve }), "blocked_address");
+    // after the TTL the host is looked up again and a changed answer is seen (and checked)
+    clock = 1_000;
+    answers["docs.example"] = ["10.1.2.3"];
+    await rejectsWith(assertUrlAllowed(new URL("https://docs.example/c"), { resolve }), "blocked_address");
+    assert.deepEqual(lookups, ["docs.example", "rebind.example", "docs.example"]);
+    // an empty answer is not remembered
+    await rejectsWith(assertUrlAllowed(new URL("http://nowhere.example/"), { resolve }), "dns_failed");
+    answers["nowhere.example"] = ["93.184.216.35"];
+    await assertUrlAllowed(new URL("http://nowhere.example/"), { resolve });
   });
 });
 

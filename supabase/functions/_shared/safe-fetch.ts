@@ -6,7 +6,7 @@
 //
 // Deno's fetch cannot be pinned to a vetted IP while keeping TLS names, so the
 // check runs right before each connection; the remaining DNS-rebinding window is
-// the resolver cache time of one request.
+// the resolver cache time of one request (of a crawl's cachingResolver: its TTL).
 //
 // Dev/test: PARLEY_FETCH_ALLOW_PRIVATE=1 permits loopback and private ranges,
 // PARLEY_FETCH_ALLOW_HOSTS=host1,host2 permits those hosts; both are read per
@@ -177,6 +177,31 @@ export function isAddressAllowed(ip: string, host: string, allowPrivate = allowP
 async function defaultResolve(host: string): Promise<string[]> {
   const results = await Promise.allSettled([Deno.resolveDns(host, "A"), Deno.resolveDns(host, "AAAA")]);
   return results.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+}
+
+/**
+ * A resolver that remembers each host's addresses for `ttlMs` (a crawl asks for the same host
+ * hundreds of times). Only the lookup is cached: assertUrlAllowed still checks every address
+ * before every request, so a cached answer can never let a refused address through, and the
+ * rebinding window stays as short as the TTL. Failed lookups are not cached.
+ */
+export function cachingResolver(
+  resolve: (host: string) => Promise<string[]> = defaultResolve,
+  ttlMs = 30_000,
+  now: () => number = Date.now,
+): (host: string) => Promise<string[]> {
+  const cache = new Map<string, { at: number; addresses: Promise<string[]> }>();
+  return (host) => {
+    const hit = cache.get(host);
+    if (hit && now() - hit.at < ttlMs) return hit.addresses;
+    const addresses = resolve(host);
+    cache.set(host, { at: now(), addresses });
+    addresses.then(
+      (a) => !a.length && cache.delete(host),
+      () => cache.delete(host),
+    );
+    return addresses;
+  };
 }
 
 /** Throws unless every address `url`'s host resolves to is allowed. */

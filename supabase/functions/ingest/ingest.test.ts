@@ -188,6 +188,22 @@ Deno.test("web: a re-sync asks conditionally; pages answering 304 are kept and t
     assert.deepEqual(paths(notModified), ["/", "/a", "/b"]);
     const deep = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/a/deep"))!;
     assert.match(deep.chunks.map((c) => c.content).join(" "), /covers rollbacks/);
+    assert.doesNotMatch(deep.chunks.map((c) => c.content).join(" "), /Only the alpha page/, "the old chunks are gone");
+
+    // a page whose validator moves but whose text does not (a redeploy): downloaded, its hash is the
+    // same, so its chunks are not rewritten (same rows), and the new validator is remembered
+    const beforeB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
+    full.length = 0;
+    notModified.length = 0;
+    pages.set("/b", { version: 2, body: pages.get("/b")!.body });
+    const fourth = await syncAndWait(owner.token, sourceId);
+    assert.equal(fourth.status, "succeeded", JSON.stringify(fourth.errors));
+    assert.deepEqual(full, ["/b"]);
+    assert.deepEqual(paths(notModified), ["/", "/a", "/a/deep"]);
+    const afterB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
+    assert.deepEqual(afterB, beforeB, "same document, same chunk rows");
+    const { data: b } = await serviceClient().from("documents").select("last_modified").eq("id", afterB.id).single();
+    assert.equal(b!.last_modified, "Fri, 02 Jan 2026 00:00:00 GMT");
   } finally {
     await site.close();
   }

@@ -17,7 +17,12 @@ const CHUNK_BATCH = 200;
 
 export type StoreResult = "stored" | "unchanged" | "empty";
 
-export async function storeDocument(service: Db, loaded: LoadedJob, url: string, doc: DocumentInput): Promise<StoreResult> {
+export async function storeDocument(
+  service: Db,
+  loaded: LoadedJob,
+  url: string,
+  doc: DocumentInput,
+): Promise<StoreResult> {
   const { source, existing, embedding } = loaded;
   const text = doc.text.replace(/\u0000/g, "").trim();
   if (!text) return "empty";
@@ -36,8 +41,11 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
     // sitemap dates (its lastmod is compared with fetched_at next time), or a page judged
     // navigation-only differently (indexed before the judgement existed): remember them
     if (
-      before.etag !== http.etag || before.last_modified !== http.last_modified || !sameList(before.links, http.links) ||
-      (doc.http?.sitemapLastmod && http.fetched_at) || before.navigation !== navigation
+      before.etag !== http.etag ||
+      before.last_modified !== http.last_modified ||
+      !sameList(before.links, http.links) ||
+      (doc.http?.sitemapLastmod && http.fetched_at) ||
+      before.navigation !== navigation
     ) {
       const update = { ...http, navigation, fetched_at: http.fetched_at ?? before.fetched_at };
       must(await service.from("documents").update(update).eq("id", before.id), "save validators");
@@ -70,11 +78,17 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
       .single(),
     "save document",
   );
-  must(await service.from("chunks").delete().eq("document_id", saved.id), "delete old chunks");
+  // a document new to this source has no chunks yet: one round trip less per page of a first crawl
+  if (before) must(await service.from("chunks").delete().eq("document_id", saved.id), "delete old chunks");
   const chunks = chunkText(text, { title });
   for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
     const batch = chunks.slice(i, i + CHUNK_BATCH);
-    const vectors = embedding ? await embedTexts(embedding, batch.map((c) => `${c.heading_path}\n${c.content}`)) : null;
+    const vectors = embedding
+      ? await embedTexts(
+          embedding,
+          batch.map((c) => `${c.heading_path}\n${c.content}`),
+        )
+      : null;
     const rows = batch.map((c, j) => ({
       document_id: saved.id,
       bot_id: source.bot_id,
@@ -87,7 +101,13 @@ export async function storeDocument(service: Db, loaded: LoadedJob, url: string,
     }));
     must(await service.from("chunks").insert(rows as TablesInsert<"chunks">[]), "insert chunks");
   }
-  must(await service.from("documents").update({ content_hash: hash, ...http }).eq("id", saved.id), "save hash");
+  must(
+    await service
+      .from("documents")
+      .update({ content_hash: hash, ...http })
+      .eq("id", saved.id),
+    "save hash",
+  );
   existing.set(url, { id: saved.id, content_hash: hash, ...http, navigation });
   return "stored";
 }

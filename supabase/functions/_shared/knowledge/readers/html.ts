@@ -44,7 +44,10 @@ const SHORT_LINE = 80;
 
 /** Characters of link text under `root` ÷ characters of its text (whitespace collapsed). */
 export function linkTextShare(root: El): number {
-  const len = (s: unknown) => String(s ?? "").replace(/\s+/g, " ").trim().length;
+  const len = (s: unknown) =>
+    String(s ?? "")
+      .replace(/\s+/g, " ")
+      .trim().length;
   const total = len(root?.textContent);
   if (!total) return 0;
   const links = queryAll(root, "a[href]").reduce((sum: number, a: El) => sum + len(a.textContent), 0);
@@ -55,7 +58,9 @@ export function linkTextShare(root: El): number {
 export function isNavigation(text: string, linkShare: number): boolean {
   if (linkShare >= NAV_LINK_SHARE) return true;
   if (linkShare < NAV_LINK_SHARE_WITH_SHORT_LINES) return false;
-  const lines = withoutCode(text).split("\n").filter((l) => l.trim());
+  const lines = withoutCode(text)
+    .split("\n")
+    .filter((l) => l.trim());
   return lines.length >= 5 && lines.filter((l) => l.length <= SHORT_LINE).length / lines.length >= NAV_SHORT_LINE_SHARE;
 }
 
@@ -279,11 +284,17 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
       .flatMap((sel) => queryAll(document, sel))
       .map(elementToText)
       .join("\n\n");
-    const linkShare = keep.flatMap((sel) => queryAll(document, sel)).reduce(
-      (max: number, el: El) => Math.max(max, linkTextShare(el)),
-      0,
-    );
-    return { ...page, text, extraction: "selectors", visibleChars: 0, linkShare, navigation: isNavigation(text, linkShare) };
+    const linkShare = keep
+      .flatMap((sel) => queryAll(document, sel))
+      .reduce((max: number, el: El) => Math.max(max, linkTextShare(el)), 0);
+    return {
+      ...page,
+      text,
+      extraction: "selectors",
+      visibleChars: 0,
+      linkShare,
+      navigation: isNavigation(text, linkShare),
+    };
   }
   let text = "";
   let extraction: HtmlPage["extraction"] = "main";
@@ -295,26 +306,41 @@ export function extractHtml(html: string, baseUrl: string, options: HtmlOptions 
     linkShare = linkTextShare(main);
   } else {
     extraction = "readability";
-    let article: { content?: string | null } | null = null;
+    // Readability changes the document it reads: it gets its own parse (of the source itself when
+    // no selector was dropped, which spares serialising this one), and hands back its article
+    // element rather than HTML to parse a third time.
+    let article: { content?: El } | null = null;
     try {
-      article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();
+      const source = options.dropSelectors?.length ? document.toString() : html;
+      article = new Readability(parseHTML(source).document, { charThreshold: 200, serializer: (el: El) => el }).parse();
     } catch {
       article = null;
     }
     if (article?.content) {
-      const body = parseHTML(`<html><body>${article.content}</body></html>`).document.body;
-      text = elementToText(body);
-      linkShare = linkTextShare(body);
+      text = elementToText(article.content);
+      linkShare = linkTextShare(article.content);
     }
   }
   removeChrome(document);
   const visible = elementToText(document.body ?? document.documentElement);
-  const dropsSections = extraction === "readability" && text.length < MAX_SECTION_CHECK_RATIO * visible.length &&
+  const dropsSections =
+    extraction === "readability" &&
+    text.length < MAX_SECTION_CHECK_RATIO * visible.length &&
     missingHeadings(visible, text).length > 0;
-  if ((text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length || dropsSections) && visible.length > text.length) {
+  if (
+    (text.length < 200 || text.length < MIN_KEPT_RATIO * visible.length || dropsSections) &&
+    visible.length > text.length
+  ) {
     text = visible;
     extraction = "body";
     linkShare = linkTextShare(document.body ?? document.documentElement);
   }
-  return { ...page, text, extraction, visibleChars: visible.length, linkShare, navigation: isNavigation(text, linkShare) };
+  return {
+    ...page,
+    text,
+    extraction,
+    visibleChars: visible.length,
+    linkShare,
+    navigation: isNavigation(text, linkShare),
+  };
 }

@@ -9,7 +9,7 @@ import robotsParserModule from "npm:robots-parser@3.0.1";
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
 // The package is CommonJS; its types describe the namespace, not the callable export.
 const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => Robots;
-import { safeFetch, SafeFetchError, type SafeFetchOptions } from "../../safe-fetch.ts";
+import { cachingResolver, safeFetch, SafeFetchError, type SafeFetchOptions } from "../../safe-fetch.ts";
 import { extractHtml } from "./html.ts";
 import type { SourceContext } from "./types.ts";
 
@@ -92,7 +92,13 @@ export interface SitemapEntry {
   lastmod?: number;
 }
 
-const unescapeXml = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 
 /** The `<loc>` and `<lastmod>` of each `<url>` (or `<sitemap>`) entry of a sitemap. */
 export function parseSitemap(text: string): SitemapEntry[] {
@@ -142,7 +148,12 @@ export async function crawlWeb(settings: WebSettings, ctx: SourceContext): Promi
   const delay = Math.min(Math.max(settings.delay_ms ?? 200, 0), 10_000);
   const workers = single ? 1 : Math.min(Math.max(Math.trunc(settings.concurrency ?? DEFAULT_CONCURRENCY), 1), 8);
   const politely = politeStarts(delay);
-  const fetchOptions: SafeFetchOptions = { timeoutMs: 20_000, allowPrivate: ctx.allowPrivate };
+  // one DNS lookup per host every 30 s, not two per page; every address is still checked per request
+  const fetchOptions: SafeFetchOptions = {
+    timeoutMs: 20_000,
+    allowPrivate: ctx.allowPrivate,
+    resolve: cachingResolver(),
+  };
 
   // robots.txt: missing or unreadable means everything is allowed
   let robots: Robots | null = null;

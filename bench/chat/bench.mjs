@@ -310,6 +310,6 @@ const report = [
 ].join("\n");
 console.log(report);
 fs.writeFileSync(
-  path.join(here, process.env.RESULTS ?? (CORPUS === "synthetic" ? `results-${CHUNKS}.md` : `results-${CORPUS}.md`)),
+  path.resolve(here, process.env.RESULTS ?? (CORPUS === "synthetic" ? `results-${CHUNKS}.md` : `results-${CORPUS}.md`)),
   report + "\n",
 );

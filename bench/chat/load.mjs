@@ -82,7 +82,10 @@ async function send(visitor, message, chatId) {
     return {
       ok,
       status: res.status,
-      error: ok ? null : `${res.status} ${text.replace(/\s+/g, " ").slice(0, 200)}`,
+      // An error after the stream started is an `error` event: its code.
+      error: ok
+        ? null
+        : `${res.status} ${/event: error\ndata: (.*)\n/.exec(text)?.[1] ?? text.replace(/\s+/g, " ").slice(0, 200)}`,
       chatId: meta ? JSON.parse(meta[1]).chat_id : chatId,
       firstByte,
       firstToken,

@@ -3,12 +3,12 @@
 // embeddings provider, the question is embedded and match_chunks adds its vector ranking to
 // the full-text and trigram ones; without either, or when embedding fails, it runs on text.
 //
-// At most PARLEY_RETRIEVAL_CONCURRENCY (default 4) retrievals of this worker run at once; the
+// At most PARLEY_RETRIEVAL_CONCURRENCY (default 8) retrievals of this worker run at once; the
 // rest wait their turn here, first come first served. Retrieval is the one long statement of an
-// answer (tens to hundreds of ms of CPU at 10,000 chunks) and Postgres has a few cores: more of
-// them at once answer none sooner, and they held the API's connection pool (PostgREST: 10) so
-// the answers' short statements (limits, the turn, the answer) queued behind them without order,
-// up to its 10 s timeout (503) when 200 visitors wrote at once (bench/chat/load.mjs, issue 17).
+// answer (tens to hundreds of ms of CPU at 10,000 chunks): with 200 visitors writing at once
+// (bench/chat/load.mjs, issue 17) their retrievals held all of the API's connections
+// (PostgREST's pool: 10) and the answers' short statements (limits, the turn, the answer) waited
+// for one without order, up to PostgREST's 10 s timeout (503). Eight leave room for those.
 import type { Db } from "../clients.ts";
 import type { Logger } from "../log.ts";
 import { embeddingConfigForTeam, embedTexts } from "../knowledge/embeddings.ts";
@@ -22,7 +22,7 @@ const queue: (() => void)[] = [];
 
 /** Runs `work` when one of the worker's retrieval slots is free (FIFO). */
 export async function inRetrievalSlot<T>(work: () => PromiseLike<T>): Promise<T> {
-  if (running < limitFromEnv("PARLEY_RETRIEVAL_CONCURRENCY", 4)) running++;
+  if (running < limitFromEnv("PARLEY_RETRIEVAL_CONCURRENCY", 8)) running++;
   else await new Promise<void>((resolve) => queue.push(resolve));
   try {
     return await work();

@@ -97,10 +97,11 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
     turn = await openChannelTurn(service, bot.id, message, conversation);
   }
   mark("open");
-  powerUpContext.chatId = turn?.chatId ?? null;
   const messageId = crypto.randomUUID();
   const signal = request.signal ?? new AbortController().signal;
   const turnLog = log.with({ bot_id: bot.id, chat_id: turn?.chatId ?? null, conversation: conversation.kind });
+  powerUpContext.chatId = turn?.chatId ?? null;
+  powerUpContext.log = turnLog;
 
   async function* run(): AsyncGenerator<AnswerEvent> {
     // A chat handed to a person: the bot stays quiet until the team hands it back.

@@ -25,8 +25,12 @@ export const PASSWORD = "bench-password-123";
 /** A confirmed e-mail user; returns their access token. */
 export async function userToken(prefix) {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@parley.test`;
-  await call("POST", "/auth/v1/admin/users", { token: serviceKey, body: { email, password: PASSWORD, email_confirm: true } });
-  return (await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password: PASSWORD } })).access_token;
+  await call("POST", "/auth/v1/admin/users", {
+    token: serviceKey,
+    body: { email, password: PASSWORD, email_confirm: true },
+  });
+  return (await call("POST", "/auth/v1/token?grant_type=password", { body: { email, password: PASSWORD } }))
+    .access_token;
 }
 
 /** An owner, their team and a public English bot with the extractive default. */
@@ -50,9 +54,12 @@ export async function ingestText(token, botId, title, text) {
   });
   const { job_id } = await call("POST", `/functions/v1/ingest/sources/${source.id}/sync`, { token, body: {} });
   for (;;) {
-    const [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=status,errors`, { token: serviceKey });
+    const [job] = await call("GET", `/rest/v1/ingestion_jobs?id=eq.${job_id}&select=status,errors`, {
+      token: serviceKey,
+    });
     if (job.status === "succeeded") return;
-    if (!["queued", "running"].includes(job.status)) throw new Error(`${title}: ${job.status} ${JSON.stringify(job.errors)}`);
+    if (!["queued", "running"].includes(job.status))
+      throw new Error(`${title}: ${job.status} ${JSON.stringify(job.errors)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

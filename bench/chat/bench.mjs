@@ -1,11 +1,12 @@
 // The measuring half of bench/chat/run.mjs; runs with a stack's env (see run.mjs).
-import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
+import { ownerTeam, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -17,105 +18,32 @@ const REQUESTS = Number(process.env.REQUESTS ?? 50);
 const WARMUP = Number(process.env.WARMUP ?? 5);
 const CHUNKS = Number(process.env.CHUNKS ?? 10000);
 const SHOP_DELAY_MS = Number(process.env.SHOP_DELAY_MS ?? 50);
-const {
-  SUPABASE_URL: api,
-  SUPABASE_ANON_KEY: anonKey,
-  SUPABASE_DB_URL: dbUrl,
-  SUPABASE_JWT_SECRET: secret,
-} = process.env;
-
-const b64url = (b) => Buffer.from(b).toString("base64url");
-function mint(sub) {
-  const now = Math.floor(Date.now() / 1000);
-  const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const body = b64url(
-    JSON.stringify({ sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 7200, is_anonymous: true }),
-  );
-  const sig = crypto.createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url");
-  return `${head}.${body}.${sig}`;
-}
-
-// Words for generated knowledge: a realistic spread of terms for full-text search.
-const vocab = (
-  "account billing invoice password reset security login export import notes folder share team member role admin owner " +
-  "workspace sync offline mobile desktop browser extension calendar reminder tag search filter archive trash restore backup " +
-  "plan upgrade downgrade refund payment card receipt tax region language theme dark light shortcut keyboard editor markdown " +
-  "table image attachment pdf upload limit storage quota notification email digest webhook api token integration slack " +
-  "calendar zapier template checklist task due date priority comment mention history version conflict device session"
-).split(" ");
-function sentence(rng) {
-  const n = 8 + Math.floor(rng() * 10);
-  const words = Array.from({ length: n }, () => vocab[Math.floor(rng() * vocab.length)]);
-  return words.join(" ").replace(/^./, (c) => c.toUpperCase()) + ".";
-}
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// CORPUS=synthetic (default): CHUNKS generated chunks; CORPUS=postgres: the PostgreSQL docs (corpus.mjs).
+const CORPUS = process.env.CORPUS ?? "synthetic";
+// TOOL=0: leave out the tool-call bot (issue 19's scenario).
+const WITH_TOOL = process.env.TOOL !== "0";
+const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_DB_URL: dbUrl } = process.env;
 
 async function setup(db) {
-  const ownerId = crypto.randomUUID();
-  await db.query(
-    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_anonymous)
-     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '', now(), '{"provider":"email"}', '{}', now(), now(), false)`,
-    [ownerId, `bench-${ownerId}@parley.test`],
-  );
-  const {
-    rows: [team],
-  } = await db.query(`insert into public.teams (name, slug, created_by) values ('Bench', $1, $2) returning id`, [
-    `bench-${ownerId.slice(0, 8)}`,
-    ownerId,
-  ]);
+  const documents = await corpusDocuments(CORPUS, CHUNKS);
+  const { ownerId, teamId } = await ownerTeam(db, "Bench");
   const bots = {};
   for (const [key, provider] of [
     ["extractive", "extractive"],
     ["openai_compatible", "openai_compatible"],
-    ["tool_call", "openai_compatible"],
+    ...(WITH_TOOL ? [["tool_call", "openai_compatible"]] : []),
   ]) {
     const {
       rows: [bot],
     } = await db.query(
       `insert into public.bots (team_id, name, visibility, model_provider, model, created_by) values ($1, $2, 'public', $3, 'zero-latency', $4) returning id`,
-      [team.id, `Bench ${key}`, provider, ownerId],
+      [teamId, `Bench ${key}`, provider, ownerId],
     );
     bots[key] = bot.id;
-    const {
-      rows: [source],
-    } = await db.query(
-      `insert into public.data_sources (bot_id, type, name) values ($1, 'text', 'Generated') returning id`,
-      [bot.id],
-    );
-    const rng = mulberry32(42);
-    const DOCS = 100;
-    const perDoc = Math.ceil(CHUNKS / DOCS);
-    for (let d = 0; d < DOCS; d++) {
-      const {
-        rows: [doc],
-      } = await db.query(
-        `insert into public.documents (data_source_id, bot_id, title, url) values ($1, $2, $3, $4) returning id`,
-        [source.id, bot.id, `Article ${d}`, `https://help.example.test/articles/${d}`],
-      );
-      const values = [];
-      const params = [];
-      for (let c = 0; c < perDoc && d * perDoc + c < CHUNKS; c++) {
-        const content = Array.from({ length: 6 }, () => sentence(rng)).join(" ");
-        params.push(doc.id, bot.id, c, `Article ${d} > Section ${c}`, content);
-        const i = params.length;
-        values.push(`($${i - 4}, $${i - 3}, $${i - 2}, $${i - 1}, $${i})`);
-      }
-      await db.query(
-        `insert into public.chunks (document_id, bot_id, position, heading_path, content) values ${values.join(",")}`,
-        params,
-      );
-    }
+    await insertKnowledge(db, bot.id, documents);
   }
   await db.query("analyze public.chunks");
-  return { teamId: team.id, bots };
+  return { teamId, bots };
 }
 
 /**
@@ -124,9 +52,14 @@ async function setup(db) {
  * instead (the real chat.completions tool_calls deltas), so a bot with that power-up makes one
  * tool round trip per answer: model step, HTTP action, model step.
  */
+/** performance.now() of every request the zero-latency server received. */
+const modelCalls = [];
+
 function zeroLatencyServer() {
   const tokens = Array.from({ length: 20 }, (_, i) => `word${i} `);
   const server = http.createServer((req, res) => {
+    // When the model call arrives (its headers; before the body): "request -> model call".
+    modelCalls.push(performance.now());
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -136,15 +69,28 @@ function zeroLatencyServer() {
       } catch {
         /* a plain answer */
       }
-      const wantsTool = (body.tools ?? []).some((t) => t.function?.name === "lookup_order") && !(body.messages ?? []).some((m) => m.role === "tool");
+      const wantsTool =
+        (body.tools ?? []).some((t) => t.function?.name === "lookup_order") &&
+        !(body.messages ?? []).some((m) => m.role === "tool");
       res.writeHead(200, { "content-type": "text/event-stream" });
       const base = { id: "x", object: "chat.completion.chunk", created: 0, model: "zero-latency" };
       const frame = (choices, extra = {}) => `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
       let out = "";
       if (wantsTool) {
-        const call = { index: 0, id: "call_bench", type: "function", function: { name: "lookup_order", arguments: "" } };
+        const call = {
+          index: 0,
+          id: "call_bench",
+          type: "function",
+          function: { name: "lookup_order", arguments: "" },
+        };
         out += frame([{ index: 0, delta: { role: "assistant", tool_calls: [call] }, finish_reason: null }]);
-        out += frame([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ order_id: "A-1001" }) } }] }, finish_reason: null }]);
+        out += frame([
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ order_id: "A-1001" }) } }] },
+            finish_reason: null,
+          },
+        ]);
         out += frame([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
         out += frame([], { usage: { prompt_tokens: 100, completion_tokens: 10 } });
       } else {
@@ -169,16 +115,7 @@ function shopServer() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-const questions = [
-  "How do I reset my password?",
-  "Can I export my notes as PDF?",
-  "How does billing and invoice work?",
-  "How do I share a folder with my team?",
-  "Is there a dark theme?",
-  "What are the storage limits for uploads?",
-  "How do I restore notes from the trash?",
-  "Do you support webhooks and an API token?",
-];
+const questions = corpusQuestions(CORPUS);
 
 async function one(token, botId, q) {
   const t0 = performance.now();
@@ -202,12 +139,25 @@ async function one(token, botId, q) {
     if (firstTool === null && text.includes("event: tool")) firstTool = performance.now() - t0;
   }
   const full = performance.now() - t0;
+  const modelCall = modelCalls.find((at) => at >= t0);
+  // With PARLEY_CHAT_TIMINGS=1 the engine ends the stream with `: timings {...}` (ms from the
+  // request's start to the end of each stage; stream.ts).
+  const timings = /^: timings (.*)$/m.exec(text);
   if (res.status !== 200 || !text.includes("event: done")) {
     failures.push(`chat ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
     return null;
   }
   const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(text)[1]);
-  return { firstByte, firstToken, firstTool, full, serverFirstToken: done.first_token_ms, serverLatency: done.latency_ms };
+  return {
+    firstByte,
+    firstToken,
+    firstTool,
+    full,
+    modelCall: modelCall === undefined ? null : modelCall - t0,
+    serverFirstToken: done.first_token_ms,
+    serverLatency: done.latency_ms,
+    stages: timings ? JSON.parse(timings[1]) : {},
+  };
 }
 
 const pct = (xs, p) => {
@@ -220,14 +170,8 @@ const fmt = (x) => `${x.toFixed(1)}`;
 const medianFull = {};
 
 async function scenario(name, botId, { tool = false } = {}) {
-  const token = mint(crypto.randomUUID());
   // The visitor must exist in auth.users for the chat's foreign key.
-  const sub = JSON.parse(Buffer.from(token.split(".")[1], "base64url")).sub;
-  await db.query(
-    `insert into auth.users (instance_id, id, aud, role, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_anonymous)
-     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', '{"provider":"anonymous"}', '{}', now(), now(), true)`,
-    [sub],
-  );
+  const [{ token }] = await visitors(db, 1);
   for (let i = 0; i < WARMUP; i++) await one(token, botId, questions[i % questions.length]);
   const runs = [];
   for (let i = 0; i < REQUESTS; i++) {
@@ -238,17 +182,26 @@ async function scenario(name, botId, { tool = false } = {}) {
     if (r) runs.push(r);
   }
   const row = (label, key) => {
-    if (!runs.length) return `| ${name} | ${label} | failed | | | |`;
-    const xs = runs.map((r) => r[key]);
+    const xs = runs.map((r) => (typeof key === "function" ? key(r) : r[key])).filter((x) => typeof x === "number");
+    if (!xs.length) return `| ${name} | ${label} | failed | | | |`;
     return `| ${name} | ${label} | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${fmt(Math.min(...xs))} | ${fmt(Math.max(...xs))} |`;
   };
-  if (runs.length) medianFull[name] = pct(runs.map((r) => r.full), 50);
+  if (runs.length)
+    medianFull[name] = pct(
+      runs.map((r) => r.full),
+      50,
+    );
   return [
     row("first byte (meta event)", "firstByte"),
+    ...(name === "extractive" ? [] : [row("request → model call (the server's clock)", "modelCall")]),
     ...(tool ? [row("tool event (the action's line)", "firstTool")] : []),
     row("first token", "firstToken"),
     row("full answer", "full"),
     row("server first_token_ms", "serverFirstToken"),
+    // The engine's own marks (PARLEY_CHAT_TIMINGS=1): ms from the request's start to each stage's end.
+    ...[...new Set(runs.flatMap((r) => Object.keys(r.stages)))].map((stage) =>
+      row(`server: ${stage} done at`, (r) => r.stages[stage]),
+    ),
   ];
 }
 
@@ -258,7 +211,11 @@ async function actionTimes(botId) {
     "select duration_ms from public.power_up_calls where bot_id = $1 and status = 'ok' order by created_at offset $2",
     [botId, WARMUP],
   );
-  const { rows: [{ failed }] } = await db.query("select count(*)::int as failed from public.power_up_calls where bot_id = $1 and status <> 'ok'", [botId]);
+  const {
+    rows: [{ failed }],
+  } = await db.query("select count(*)::int as failed from public.power_up_calls where bot_id = $1 and status <> 'ok'", [
+    botId,
+  ]);
   if (failed) failures.push(`${failed} HTTP action calls failed`);
   return rows.map((r) => r.duration_ms);
 }
@@ -267,38 +224,36 @@ const db = new pg.Client({ connectionString: dbUrl });
 await db.connect();
 const t = performance.now();
 const { teamId, bots } = await setup(db);
-console.log(`generated ${CHUNKS} chunks per bot in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+console.log(
+  `${CORPUS}: ${CORPUS === "synthetic" ? CHUNKS : "all"} chunks per bot in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+);
 const server = await zeroLatencyServer();
 const shop = await shopServer();
 await db.query(
   `insert into public.team_provider_keys (team_id, provider, api_key, base_url) values ($1, 'openai_compatible', 'bench', $2)`,
   [teamId, `http://127.0.0.1:${server.address().port}/v1`],
 );
-// The tool-call bot's one power-up: an HTTP action with a parameter (so only a model calls it).
-await db.query(
-  `insert into public.power_ups (bot_id, type, name, label, description, settings) values ($1, 'http', 'lookup_order', 'Looked up your order', 'Look up an order by its number', $2)`,
-  [
-    bots.tool_call,
-    {
-      method: "GET",
-      url: `http://127.0.0.1:${shop.address().port}/orders/{{order_id}}`,
-      parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
-      response_path: "order",
-      max_chars: 2000,
-      timeout_ms: 10000,
-    },
-  ],
-);
+if (WITH_TOOL) {
+  // The tool-call bot's one power-up: an HTTP action with a parameter (so only a model calls it).
+  await db.query(
+    `insert into public.power_ups (bot_id, type, name, label, description, settings) values ($1, 'http', 'lookup_order', 'Looked up your order', 'Look up an order by its number', $2)`,
+    [
+      bots.tool_call,
+      {
+        method: "GET",
+        url: `http://127.0.0.1:${shop.address().port}/orders/{{order_id}}`,
+        parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
+        response_path: "order",
+        max_chars: 2000,
+        timeout_ms: 10000,
+      },
+    ],
+  );
+}
 
 /** match_chunks alone through PostgREST as the visitor: the retrieval share of the first token. */
 async function retrieval(botId) {
-  const sub = crypto.randomUUID();
-  await db.query(
-    `insert into auth.users (instance_id, id, aud, role, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_anonymous)
-     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', '{"provider":"anonymous"}', '{}', now(), now(), true)`,
-    [sub],
-  );
-  const token = mint(sub);
+  const [{ token }] = await visitors(db, 1);
   const xs = [];
   for (let i = 0; i < WARMUP + REQUESTS; i++) {
     const t0 = performance.now();
@@ -324,22 +279,26 @@ const rows = [
   await retrieval(bots.extractive),
   ...(await scenario("extractive", bots.extractive)),
   ...(await scenario(PLAIN, bots.openai_compatible)),
-  ...(await scenario(TOOL, bots.tool_call, { tool: true })),
+  ...(WITH_TOOL ? await scenario(TOOL, bots.tool_call, { tool: true }) : []),
 ];
-const action = await actionTimes(bots.tool_call);
+const action = WITH_TOOL ? await actionTimes(bots.tool_call) : [];
 if (action.length) {
-  rows.push(`| ${TOOL} | the action's own time (power_up_calls.duration_ms) | ${fmt(pct(action, 50))} | ${fmt(pct(action, 95))} | ${fmt(Math.min(...action))} | ${fmt(Math.max(...action))} |`);
+  rows.push(
+    `| ${TOOL} | the action's own time (power_up_calls.duration_ms) | ${fmt(pct(action, 50))} | ${fmt(pct(action, 95))} | ${fmt(Math.min(...action))} | ${fmt(Math.max(...action))} |`,
+  );
 }
-const added = medianFull[TOOL] !== undefined && medianFull[PLAIN] !== undefined && action.length
-  ? `Tool round trip: full answer ${fmt(medianFull[TOOL] - medianFull[PLAIN])} ms slower (median) than without the power-up; the action itself took ${fmt(pct(action, 50))} ms (shop delay ${SHOP_DELAY_MS} ms), so the engine added ${fmt(medianFull[TOOL] - medianFull[PLAIN] - pct(action, 50))} ms over the action's own time (a second model step, the tool messages, storing the call).`
-  : "Tool round trip: not measured (failed requests).";
+const added = !WITH_TOOL
+  ? "Tool round trip: not run (TOOL=0)."
+  : medianFull[TOOL] !== undefined && medianFull[PLAIN] !== undefined && action.length
+    ? `Tool round trip: full answer ${fmt(medianFull[TOOL] - medianFull[PLAIN])} ms slower (median) than without the power-up; the action itself took ${fmt(pct(action, 50))} ms (shop delay ${SHOP_DELAY_MS} ms), so the engine added ${fmt(medianFull[TOOL] - medianFull[PLAIN] - pct(action, 50))} ms over the action's own time (a second model step, the tool messages, storing the call).`
+    : "Tool round trip: not measured (failed requests).";
 server.close();
 shop.close();
 await db.end();
 
 const report = [
   `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load before ${os.loadavg()[0].toFixed(2)}`,
-  `Requests: ${REQUESTS} per scenario after ${WARMUP} warm-up, sequential, each a new chat; ${CHUNKS} chunks per bot.`,
+  `Requests: ${REQUESTS} per scenario after ${WARMUP} warm-up, sequential, each a new chat; corpus ${CORPUS}${CORPUS === "synthetic" ? ` (${CHUNKS} chunks per bot)` : ""}.`,
   "",
   "| scenario | measure | median ms | p95 ms | min ms | max ms |",
   "| --- | --- | ---: | ---: | ---: | ---: |",
@@ -350,4 +309,7 @@ const report = [
   `Failed requests: ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ""}`,
 ].join("\n");
 console.log(report);
-fs.writeFileSync(path.join(here, process.env.RESULTS ?? `results-${CHUNKS}.md`), report + "\n");
+fs.writeFileSync(
+  path.resolve(here, process.env.RESULTS ?? (CORPUS === "synthetic" ? `results-${CHUNKS}.md` : `results-${CORPUS}.md`)),
+  report + "\n",
+);

@@ -9,7 +9,8 @@ const started = performance.now();
 
 // A bot with a little knowledge, as an owner sets it up.
 const { token, bot } = await ownerWithBot("Help");
-const text = "# Help\n\n## Shipping\n\nStandard shipping takes 3 to 5 working days. Express shipping costs 12 euros.\n\n## Returns\n\nYou can return any item within 30 days of delivery.";
+const text =
+  "# Help\n\n## Shipping\n\nStandard shipping takes 3 to 5 working days. Express shipping costs 12 euros.\n\n## Returns\n\nYou can return any item within 30 days of delivery.";
 await ingestText(token, bot.id, "Help", text);
 const setupSeconds = (performance.now() - started) / 1000;
 // FIRST_AFTER_S: the first visitor arrives this many seconds after the stack was running (default 0:
@@ -24,7 +25,12 @@ async function firstMessage() {
   const signedIn = performance.now() - t0;
   const res = await fetch(`${api}/functions/v1/chat`, {
     method: "POST",
-    headers: { apikey: anonKey, authorization: `Bearer ${session.access_token}`, "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      apikey: anonKey,
+      authorization: `Bearer ${session.access_token}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body: JSON.stringify({ bot_id: bot.id, message: "How much does express shipping cost?" }),
   });
   if (!res.ok) throw new Error(`chat: ${res.status} ${await res.text()}`);
@@ -39,7 +45,11 @@ async function firstMessage() {
     if (firstToken === null && buf.includes("event: token")) firstToken = performance.now() - t0;
   }
   if (firstToken === null) throw new Error(`no token event: ${buf.slice(0, 300)}`);
-  return { signedIn: Math.round(signedIn), firstToken: Math.round(firstToken), whole: Math.round(performance.now() - t0) };
+  return {
+    signedIn: Math.round(signedIn),
+    firstToken: Math.round(firstToken),
+    whole: Math.round(performance.now() - t0),
+  };
 }
 
 const firstAfterSeconds = Number(((performance.now() - started) / 1000).toFixed(1));

@@ -21,11 +21,19 @@ const child = spawn(
     cwd: root,
     stdio: "inherit",
     // The tool-call scenario's HTTP action calls a fake API on 127.0.0.1 (the dev setting allows it).
-    env: { ...process.env, PARLEY_CHAT_USER_LIMIT: "1000000", PARLEY_CHAT_BOT_LIMIT: "1000000", PARLEY_FETCH_ALLOW_PRIVATE: "1" },
+    env: {
+      ...process.env,
+      PARLEY_CHAT_USER_LIMIT: "1000000",
+      PARLEY_CHAT_BOT_LIMIT: "1000000",
+      PARLEY_FETCH_ALLOW_PRIVATE: "1",
+    },
   },
 );
 child.on("exit", (code) => {
   if (code) process.exit(code);
-  const weigh = spawn(process.execPath, ["--import", "tsx", path.join(here, "page-weight.ts")], { cwd: root, stdio: "inherit" });
+  const weigh = spawn(process.execPath, ["--import", "tsx", path.join(here, "page-weight.ts")], {
+    cwd: root,
+    stdio: "inherit",
+  });
   weigh.on("exit", (c) => process.exit(c ?? 1));
 });

@@ -2831,6 +2831,23 @@ export type Database = {
         Args: { api_key: string; base_url?: string; provider: string; team_id: string };
         Returns: undefined;
       };
+      start_chat_turn: {
+        Args: {
+          bot_id: string;
+          limit_keys?: string[];
+          limit_max?: number[];
+          limit_windows?: number[];
+          pass_for?: string;
+        };
+        Returns: {
+          allowed: boolean;
+          bot: Json;
+          power_up_secrets: Json;
+          power_ups: Json;
+          retry_after: number;
+          turn_pass: string;
+        }[];
+      };
       start_task_test_run: { Args: { bot_id: string; task_run_id: string }; Returns: string };
       submit_lead: { Args: { chat_id: string; fields: Json; power_up_id: string }; Returns: string };
       task_digest: { Args: { bot_id: string; since: string; until: string }; Returns: Json };

@@ -1,4 +1,5 @@
-// The bot's answering settings, read with the service role (model and provider settings are
+// The bot's answering settings (the engine reads them with its limits: limits.ts; the test
+// runner with loadBot), read with the service role (model and provider settings are
 // not readable by visitors). Whether the caller may use the bot is decided later, by RLS.
 import type { Db } from "../clients.ts";
 import type { Tables } from "../database.types.ts";
@@ -7,7 +8,7 @@ import { HttpError } from "../http.ts";
 
 export type EngineBot = Pick<
   Tables<"bots">,
-  "id" | "team_id" | "language" | "instructions" | "model_provider" | "model" | "temperature"
+  "id" | "team_id" | "language" | "instructions" | "model_provider" | "model" | "temperature" | "suggested_questions"
 > & {
   /** The bot's web channel (hosted page and widget) is switched on (every bot has one). */
   webEnabled: boolean;
@@ -17,7 +18,7 @@ export async function loadBot(service: Db, botId: string): Promise<EngineBot> {
   const bot = must(
     await service
       .from("bots")
-      .select("id, team_id, language, instructions, model_provider, model, temperature, web:channels(enabled)")
+      .select("id, team_id, language, instructions, model_provider, model, temperature, suggested_questions, web:channels(enabled)")
       .eq("id", botId)
       .eq("web.type", "web")
       .maybeSingle(),

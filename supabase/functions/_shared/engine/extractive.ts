@@ -3,7 +3,6 @@
 // offers the bot's suggested questions and its contact form (the power-up session's
 // offerContact). Images need a vision model: it says so first.
 import type { ChatSource } from "../contracts/chat.ts";
-import { createServiceClient } from "../clients.ts";
 import { env } from "../env.ts";
 import { extractiveReply, imagesNeedVision, type Passage, streamText } from "../providers/extractive.ts";
 import type { GenerateEvent } from "../providers/index.ts";
@@ -21,12 +20,6 @@ export function extractivePaceMs(): number {
   return Number.isFinite(n) ? Math.min(500, Math.max(0, Math.round(n))) : 8;
 }
 
-/** The bot's suggested questions (public settings), offered when the answer is not known. */
-async function suggestedQuestions(botId: string): Promise<string[]> {
-  const { data } = await createServiceClient().from("bots").select("suggested_questions").eq("id", botId).maybeSingle();
-  return data?.suggested_questions ?? [];
-}
-
 export function generateExtractive(input: {
   bot: EngineBot;
   passages: Passage[];
@@ -41,11 +34,9 @@ export function generateExtractive(input: {
   async function* events(): AsyncGenerator<GenerateEvent | LoopEvent> {
     let reply = extractiveReply(message, passages, bot.language);
     if (reply.kind === "unknown") {
-      const [suggested, contact] = await Promise.all([
-        suggestedQuestions(bot.id).catch(() => []),
-        input.powerUps?.offerContact() ?? null,
-      ]);
-      reply = extractiveReply(message, passages, bot.language, { suggestedQuestions: suggested });
+      // The bot's suggested questions came with its settings (limits.ts, bot.ts).
+      const contact = await (input.powerUps?.offerContact() ?? null);
+      reply = extractiveReply(message, passages, bot.language, { suggestedQuestions: bot.suggested_questions ?? [] });
       // The tool result makes the engine send the visitor the form now.
       if (contact) yield { type: "tool_result", call: contact.call, outcome: contact.outcome };
     }

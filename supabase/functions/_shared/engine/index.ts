@@ -1,6 +1,6 @@
 // The answering engine: every way Parley answers a message goes through `startAnswer`
 // (the chat function, channels, the test runner, tasks). Stages, in order:
-//   limits   the caller's own rate limits                        (limits.ts)
+//   limits   the caller's own rate limits, the bot, its power-ups (limits.ts, SQL start_chat_turn)
 //   open     open or create the chat and store the user's turn   (open.ts, SQL open_chat_turn)
 //   retrieve the bot's best passages for the question            (retrieve.ts)
 //   provider choose the model provider or the extractive default (provider.ts)
@@ -15,16 +15,15 @@ import { createLogger, describe } from "../log.ts";
 import type { Passage } from "../providers/extractive.ts";
 import { ProviderError, type Usage } from "../providers/index.ts";
 import { toProviderError } from "../providers/retry.ts";
-import { loadBot } from "./bot.ts";
 import { generate } from "./generate.ts";
 import { type LoadedImage, loadImages } from "./images.ts";
-import { enforceCallerLimits } from "./limits.ts";
+import { startTurn } from "./limits.ts";
 import { messageProblem } from "./message.ts";
-import { loadHistory, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
+import { history, loadHistoryRows, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
 import { chooseProvider } from "./provider.ts";
 import { retrieve } from "./retrieve.ts";
 import { storeAnswer } from "./store.ts";
-import { answerWithoutModel, chatNeedsHuman, openPowerUps, quietDone } from "../powerUps/engine.ts";
+import { answerWithoutModel, chatNeedsHuman, powerUpSession, quietDone } from "../powerUps/engine.ts";
 import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
 
 export type * from "./types.ts";
@@ -37,6 +36,11 @@ const MATCH_COUNT = 8;
 
 export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   const started = request.startedAt ?? performance.now();
+  const timings: Record<string, number> = {};
+  /** ms from the request's start to the end of `stage` (the first time it is marked). */
+  const mark = (stage: string) => {
+    timings[stage] ??= Math.round(performance.now() - started);
+  };
   const log = request.log ?? createLogger("engine");
   const { conversation } = request;
   const message = request.message.trim();
@@ -47,45 +51,77 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   }
 
   const service = createServiceClient();
-  await enforceCallerLimits(request.botId, conversation);
-  const bot = await loadBot(service, request.botId);
+  // Stage 0 (one round trip): the caller's limits, the bot's settings and power-ups, a visitor's turn pass.
+  const first = await startTurn(service, request.botId, conversation);
+  const { bot, turnPass } = first;
+  mark("limits_and_bot");
+  // The hosted page and the widget are the bot's web channel: switched off by its owners,
+  // visitors get 403 channel_disabled and nothing is stored.
+  if (conversation.kind === "visitor" && !bot.webEnabled) {
+    throw new HttpError(403, "channel_disabled", "This bot is not available on the website right now.");
+  }
   const images: LoadedImage[] = conversation.kind === "visitor" && request.images?.length
     ? await loadImages(conversation.client, conversation.userId, request.images)
     : [];
+  if (images.length) mark("images");
 
-  // Stage 1: open. Who reads the chat's history and the bot's knowledge: the visitor's own
-  // client (RLS), else the service side (channels, test runner, tasks).
+  // Who reads the chat's history and the bot's knowledge: the visitor's own client (RLS), else
+  // the service side (channels, test runner, tasks).
+  const reader: Db = conversation.kind === "visitor" ? conversation.client : service;
+  // The stages that do not depend on the stored turn start now, beside it (stage 1, open): the
+  // retrieval (as the reader: RLS decides what it finds), the provider and,
+  // in a continued chat, its history and whether a person has taken it over. Their results are
+  // used only once open_chat_turn accepted the turn; a refused turn leaves them unread.
+  // The power-ups' session learns the chat's id once the turn is stored (its calls are written with it).
+  const powerUpContext = { botId: bot.id, chatId: null as string | null, log: log.with({ bot_id: bot.id }) };
+  const knownChat = conversation.kind === "visitor" ? conversation.chatId ?? null : null;
+  const timed = <T>(stage: string, p: Promise<T>) => {
+    p.then(() => mark(stage), () => mark(stage));
+    return p;
+  };
+  const powerUps = powerUpSession(first.powerUps, first.powerUpSecrets, service, powerUpContext);
+  const early = {
+    retrieved: timed("retrieve", retrieve(service, reader, bot, message, MATCH_COUNT, log)),
+    choice: timed("provider", chooseProvider(service, bot)),
+    historyRows: knownChat ? timed("history", loadHistoryRows(reader, knownChat, HISTORY_MESSAGES)) : null,
+    needsHuman: knownChat ? chatNeedsHuman(service, knownChat) : null,
+  };
+  // A refused turn never reads them: keep their failures from being unhandled.
+  for (const p of Object.values(early)) p?.catch(() => {});
+
+  // Stage 1: open.
   let turn: OpenedTurn | null = null;
-  let reader: Db = service;
   if (conversation.kind === "visitor") {
-    // The hosted page and the widget are the bot's web channel: switched off by its owners,
-    // visitors get 403 channel_disabled and nothing is stored.
-    if (!bot.webEnabled) throw new HttpError(403, "channel_disabled", "This bot is not available on the website right now.");
-    turn = await openVisitorTurn(service, bot.id, message, images, conversation);
-    reader = conversation.client;
+    turn = await openVisitorTurn(bot.id, message, images, conversation, turnPass);
   } else if (conversation.kind === "channel") {
     turn = await openChannelTurn(service, bot.id, message, conversation);
   }
+  mark("open");
   const messageId = crypto.randomUUID();
   const signal = request.signal ?? new AbortController().signal;
   const turnLog = log.with({ bot_id: bot.id, chat_id: turn?.chatId ?? null, conversation: conversation.kind });
+  powerUpContext.chatId = turn?.chatId ?? null;
+  powerUpContext.log = turnLog;
 
   async function* run(): AsyncGenerator<AnswerEvent> {
     // A chat handed to a person: the bot stays quiet until the team hands it back.
-    if (turn && await chatNeedsHuman(service, turn.chatId)) {
+    const needsHuman = turn && (early.needsHuman ?? (turn.created ? null : chatNeedsHuman(service, turn.chatId)));
+    if (needsHuman && await needsHuman) {
       yield quietDone(messageId, started);
       return;
     }
-    const powerUps = await openPowerUps(service, { botId: bot.id, chatId: turn?.chatId ?? null, log: turnLog });
-    const [history, retrieved, choice] = await Promise.all([
-      conversation.kind === "ephemeral"
-        ? Promise.resolve(conversation.history ?? [])
-        : turn!.created
-        ? Promise.resolve([])
-        : loadHistory(reader, turn!.chatId, turn!.userMessageId, HISTORY_MESSAGES),
-      retrieve(service, reader, bot, message, MATCH_COUNT, turnLog),
-      chooseProvider(service, bot),
+    const [historyRows, retrieved, choice] = await Promise.all([
+      conversation.kind === "ephemeral" || turn!.created
+        ? null
+        : early.historyRows ?? loadHistoryRows(reader, turn!.chatId, HISTORY_MESSAGES),
+      early.retrieved,
+      early.choice,
     ]);
+    const earlier = conversation.kind === "ephemeral"
+      ? conversation.history ?? []
+      : historyRows
+      ? history(historyRows, turn!.userMessageId, HISTORY_MESSAGES)
+      : [];
     if (retrieved.error) {
       // Retrieval failed (e.g. a statement timeout): say so rather than pretend nothing matched.
       turnLog.error("retrieval_failed", { code: retrieved.error.code, error: retrieved.error.message });
@@ -101,12 +137,13 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
       bot,
       choice,
       passages,
-      history,
+      history: earlier,
       message,
       images: images.map(({ mime, data }) => ({ mime, data })),
       signal,
       powerUps,
     });
+    mark("model_call");
     yield* powerUps.drain();
 
     let content = "";
@@ -117,6 +154,7 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
       for await (const ev of generation.events) {
         if (ev.type === "token") {
           firstTokenMs ??= Math.round(performance.now() - started);
+          mark("first_token");
           content += ev.text;
           yield { event: "token", data: { text: ev.text } };
         } else if (ev.type === "done") usage = ev.usage;
@@ -145,6 +183,7 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
       });
     }
     if (turn) await powerUps.store(messageId);
+    mark("stored");
     if (failure) yield { event: "error", data: { code: failure.code, message: failure.visitorMessage } };
     else yield { event: "done", data: { message_id: messageId, usage, latency_ms: latencyMs, first_token_ms: firstTokenMs } };
   }
@@ -162,5 +201,6 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
     meta: turn ? { chat_id: turn.chatId, message_id: messageId, user_message_id: turn.userMessageId } : null,
     messageId,
     events: guarded(),
+    timings,
   };
 }

@@ -69,26 +69,22 @@ function toTurn(data: unknown): OpenedTurn {
 }
 
 export async function openVisitorTurn(
-  service: Db,
   botId: string,
   message: string,
   images: LoadedImage[],
   conversation: VisitorConversation,
+  /** Issued with the visitor's limits (stage 0, start_chat_turn): open_chat_turn spends the bot's
+   * budget for it. A visitor calling open_chat_turn directly has no pass and spends nothing of the
+   * owner's budget (migration 20261123001100). */
+  pass: string | null,
 ): Promise<OpenedTurn> {
-  // The visitor's own limits have passed (stage 0): vouch for this one turn, so open_chat_turn
-  // spends the bot's budget for it. A visitor calling open_chat_turn directly has no pass and
-  // spends nothing of the owner's budget (migration 20261123001100).
-  const pass = must(
-    await service.rpc("issue_chat_turn_pass", { bot_id: botId, user_id: conversation.userId }),
-    "turn pass",
-  );
   const { data, error } = await conversation.client.rpc("open_chat_turn", {
     bot_id: botId,
     content: message,
     chat_id: conversation.chatId,
     images: images.map(({ path, mime, size }) => ({ path, mime, size })) as Json,
     channel: conversation.channel ?? "web",
-    turn_pass: pass,
+    turn_pass: pass ?? undefined,
   });
   if (error) throw await refusal(error, conversation.client, botId);
   return toTurn(data);
@@ -111,24 +107,33 @@ export async function openChannelTurn(
   return toTurn(data);
 }
 
-/** Earlier turns of the chat, oldest first, without failed or empty answers. */
-export async function loadHistory(
-  client: Db,
-  chatId: string,
-  exceptMessageId: string,
-  limit: number,
-): Promise<{ role: "user" | "assistant"; content: string }[]> {
-  const rows = must(
+export type HistoryRow = { id: string; role: string; content: string; error: string | null };
+
+/**
+ * The chat's latest `limit + 1` turns, newest first, read while the new turn is being stored (so
+ * it may or may not be among them: `history` drops it).
+ */
+export async function loadHistoryRows(client: Db, chatId: string, limit: number): Promise<HistoryRow[]> {
+  return must(
     await client
       .from("messages")
-      .select("role, content, error")
+      .select("id, role, content, error")
       .eq("chat_id", chatId)
-      .neq("id", exceptMessageId)
       .order("created_at", { ascending: false })
-      .limit(limit),
+      .limit(limit + 1),
     "history",
-  );
-  return (rows ?? [])
+  ) ?? [];
+}
+
+/** Earlier turns of the chat, oldest first, without the new turn and without failed or empty answers. */
+export function history(
+  rows: HistoryRow[],
+  exceptMessageId: string,
+  limit: number,
+): { role: "user" | "assistant"; content: string }[] {
+  return rows
+    .filter((t) => t.id !== exceptMessageId)
+    .slice(0, limit)
     .reverse()
     .filter((t) => !t.error && t.content.trim() && (t.role === "user" || t.role === "assistant"))
     .map((t) => ({ role: t.role as "user" | "assistant", content: t.content }));

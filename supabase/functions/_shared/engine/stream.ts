@@ -3,6 +3,7 @@
 // (channels reply with the whole text; the test runner compares it).
 import { type ChatEvents, sseFrame } from "../contracts/chat.ts";
 import { corsHeaders } from "../cors.ts";
+import { env } from "../env.ts";
 import { json } from "../http.ts";
 import type { Answer, CollectedAnswer } from "./types.ts";
 
@@ -66,6 +67,10 @@ export function sseAnswer(answer: Answer, onCancel: () => void): Response {
         const { done, value } = await iterator.next();
         if (done) break;
         send(value.event, value.data as never);
+      }
+      // Benchmarks (bench/chat): the stages' timings as a closing SSE comment, which readers ignore.
+      if (open && answer.timings && env.optional("PARLEY_CHAT_TIMINGS") === "1") {
+        controller.enqueue(encoder.encode(`: timings ${JSON.stringify(answer.timings)}\n\n`));
       }
       if (open) {
         open = false;

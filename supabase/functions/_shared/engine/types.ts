@@ -70,6 +70,12 @@ export interface Answer {
   messageId: string;
   /** Runs retrieve → provider → generate → store, once. */
   events: AsyncIterable<AnswerEvent>;
+  /**
+   * ms from the request's start to the end of each stage (limits_and_bot, open, retrieve,
+   * power_ups, provider, history, model_call, first_token, stored), filled while `events` is read;
+   * sent to the client only with PARLEY_CHAT_TIMINGS=1 (benchmarks: stream.ts).
+   */
+  timings?: Record<string, number>;
 }
 
 /** An answer collected whole (channels reply with it, the test runner compares it). */

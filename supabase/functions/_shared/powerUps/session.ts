@@ -226,14 +226,29 @@ export async function openPowerUps(service: Db, context: { botId: string; chatId
   ]);
   const rows = must(found, "power-ups") as PowerUpRow[];
   const off = new Set(must(turnedOff, "disabled power-up types").map((o) => o.type));
-  const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => p !== null && !off.has(p.type));
-  const secrets = new Map<string, Record<string, string>>();
-  const httpIds = powerUps.filter((p) => p.type === "http").map((p) => p.id);
+  const enabled = rows.filter((r) => !off.has(r.type));
+  const secrets: Record<string, Record<string, string>> = {};
+  const httpIds = enabled.filter((p) => p.type === "http").map((p) => p.id);
   if (httpIds.length) {
     const rows = must(await service.from("power_up_secrets").select("power_up_id, name, value").in("power_up_id", httpIds), "power-up secrets");
-    for (const r of rows) secrets.set(r.power_up_id, { ...secrets.get(r.power_up_id), [r.name]: r.value });
+    for (const r of rows) secrets[r.power_up_id] = { ...secrets[r.power_up_id], [r.name]: r.value };
   }
-  return new PowerUpSession(powerUps, secrets, service, context);
+  return powerUpSession(enabled, secrets, service, context);
+}
+
+/**
+ * A session from power-up rows already read (enabled, of types the platform has not turned off)
+ * and their http secrets by power-up id: the answering engine reads both with its first stage
+ * (public.start_chat_turn).
+ */
+export function powerUpSession(
+  rows: PowerUpRow[],
+  secrets: Record<string, Record<string, string>>,
+  service: Db,
+  context: { botId: string; chatId: string | null; log: Logger },
+): PowerUpSession {
+  const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => p !== null);
+  return new PowerUpSession(powerUps, new Map(Object.entries(secrets)), service, context);
 }
 
 /** Is the chat with a person (the bot stays quiet)? */

@@ -1,0 +1,261 @@
+// Many visitors at once (issue 17): VISITORS (200) visitors, each its own anonymous user and
+// address, send MESSAGES (3) messages each to one public extractive bot, all starting together;
+// each visitor sends its next message (continuing its chat) as soon as the previous answer ended.
+// Per message: the status, the first byte (`meta`), the first answer text (`token`) and the whole
+// answer. Reports errors, messages per second and p50/p95 of each, and where the time went: CPU
+// seconds per process of the stack (Postgres, PostgREST, Deno, the gateway) during the run, and
+// what Postgres backends were waiting on (pg_stat_activity sampled every 100 ms).
+// Runs under scripts/with-stack.mjs (commands in README.md). Env: VISITORS, MESSAGES, CORPUS
+// (synthetic | postgres, corpus.mjs), CHUNKS (synthetic: 1000), RESULTS (results-load-<corpus>.md).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
+import { ownerTeam, visitors } from "./fixtures.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
+
+const VISITORS = Number(process.env.VISITORS ?? 200);
+const MESSAGES = Number(process.env.MESSAGES ?? 3);
+const CORPUS = process.env.CORPUS ?? "synthetic";
+const CHUNKS = Number(process.env.CHUNKS ?? 1000);
+const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_DB_URL: dbUrl } = process.env;
+
+const db = new pg.Client({ connectionString: dbUrl });
+await db.connect();
+
+// An owner, a team on the business plan (6,000 answers a minute per bot, 100,000 a month), one bot.
+const { ownerId, teamId } = await ownerTeam(db, "Load");
+const {
+  rows: [bot],
+} = await db.query(
+  `insert into public.bots (team_id, name, visibility, model_provider, created_by) values ($1, 'Load', 'public', 'extractive', $2) returning id`,
+  [teamId, ownerId],
+);
+const documents = corpusDocuments(CORPUS, CHUNKS);
+await insertKnowledge(db, bot.id, documents);
+await db.query("analyze public.chunks");
+const chunkCount = documents.reduce((n, d) => n + d.chunks.length, 0);
+const questions = corpusQuestions(CORPUS);
+
+// The visitors: anonymous users (as signInAnonymously makes them), each with its own address.
+const crowd = (await visitors(db, VISITORS)).map((v, i) => ({
+  ...v,
+  ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+}));
+
+/** One message; the chat id comes back in `meta`. */
+async function send(visitor, message, chatId) {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(`${api}/functions/v1/chat`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${visitor.token}`,
+        apikey: anonKey,
+        "content-type": "application/json",
+        "x-forwarded-for": visitor.ip,
+      },
+      body: JSON.stringify({ bot_id: bot.id, message, ...(chatId ? { chat_id: chatId } : {}) }),
+    });
+    const reader = res.body.getReader();
+    const dec = new TextDecoder();
+    let text = "";
+    let firstByte = null;
+    let firstToken = null;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      firstByte ??= performance.now() - t0;
+      text += dec.decode(value, { stream: true });
+      if (firstToken === null && text.includes("event: token")) firstToken = performance.now() - t0;
+    }
+    const full = performance.now() - t0;
+    const ok = res.status === 200 && text.includes("event: done");
+    const meta = /event: meta\ndata: (.*)\n/.exec(text);
+    // With PARLEY_CHAT_TIMINGS=1 (run it so): the engine's marks, ms from the request's start in the function.
+    const timings = /^: timings (.*)$/m.exec(text);
+    return {
+      ok,
+      status: res.status,
+      // An error after the stream started is an `error` event: its code.
+      error: ok
+        ? null
+        : `${res.status} ${/event: error\ndata: (.*)\n/.exec(text)?.[1] ?? text.replace(/\s+/g, " ").slice(0, 200)}`,
+      chatId: meta ? JSON.parse(meta[1]).chat_id : chatId,
+      firstByte,
+      firstToken,
+      full,
+      stages: timings ? JSON.parse(timings[1]) : {},
+    };
+  } catch (e) {
+    return { ok: false, status: 0, error: String(e), chatId, full: performance.now() - t0 };
+  }
+}
+
+// Where the time goes: CPU seconds of the stack's processes (the siblings under with-stack.mjs).
+function stackCpu() {
+  const ticks = {};
+  const children = new Map();
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const f = stat.slice(close + 2).split(" ");
+      const ppid = Number(f[1]);
+      const cpu = Number(f[11]) + Number(f[12]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push({ pid: Number(pid), comm, cpu });
+    } catch {
+      /* gone */
+    }
+  }
+  const walk = (pid) => {
+    for (const c of children.get(pid) ?? []) {
+      if (c.pid === process.pid) continue;
+      const name = /^postgres(?!t)/.test(c.comm) ? "postgres" : c.comm;
+      ticks[name] = (ticks[name] ?? 0) + c.cpu;
+      walk(c.pid);
+    }
+  };
+  walk(process.ppid);
+  return ticks;
+}
+
+// What Postgres backends wait on while the visitors are answered.
+const waits = {};
+let samples = 0;
+let activeSum = 0;
+const sampler = new pg.Client({ connectionString: dbUrl });
+await sampler.connect();
+let sampling = true;
+const sampling$ = (async () => {
+  while (sampling) {
+    const { rows } = await sampler.query(
+      `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as w, count(*)::int as n from pg_stat_activity
+       where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend' group by 1`,
+    );
+    samples++;
+    for (const r of rows) {
+      waits[r.w] = (waits[r.w] ?? 0) + r.n;
+      activeSum += r.n;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+})();
+
+// Time spent in each SQL function (self time, ms) while the visitors are answered.
+await db.query("alter system set track_functions = 'all'");
+await db.query("select pg_reload_conf()");
+await new Promise((r) => setTimeout(r, 500));
+const functionTimes = async () =>
+  Object.fromEntries(
+    (
+      await db.query(
+        "select schemaname || '.' || funcname as f, calls::float8 as calls, self_time::float8 as self, total_time::float8 as total from pg_stat_user_functions",
+      )
+    ).rows.map((r) => [r.f, r]),
+  );
+const functionsBefore = await functionTimes();
+const loadBefore = os.loadavg();
+const cpuBefore = stackCpu();
+const started = performance.now();
+const results = await Promise.all(
+  crowd.map(async (v, i) => {
+    const out = [];
+    let chatId = null;
+    for (let m = 0; m < MESSAGES; m++) {
+      const r = await send(v, questions[(i + m) % questions.length], chatId);
+      chatId = r.chatId ?? chatId;
+      out.push(r);
+    }
+    return out;
+  }),
+).then((r) => r.flat());
+const wall = (performance.now() - started) / 1000;
+const cpuAfter = stackCpu();
+const loadAfter = os.loadavg();
+sampling = false;
+await sampling$;
+await sampler.end();
+await new Promise((r) => setTimeout(r, 600)); // statistics are flushed at most once a second
+const functionsAfter = await functionTimes();
+await db.end();
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+const ok = results.filter((r) => r.ok);
+const errors = results.filter((r) => !r.ok);
+const row = (label, key) => {
+  const xs = ok.map((r) => r[key]).filter((x) => typeof x === "number");
+  return xs.length
+    ? `| ${label} | ${pct(xs, 50).toFixed(0)} | ${pct(xs, 95).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`
+    : `| ${label} | | | |`;
+};
+const hz = 100; // USER_HZ
+const cpuRows = Object.keys(cpuAfter)
+  .map((name) => [name, ((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) / hz])
+  .filter(([, s]) => s > 0.05)
+  .sort((a, b) => b[1] - a[1])
+  .map(([name, s]) => `| ${name} | ${s.toFixed(1)} | ${((100 * s) / wall).toFixed(0)} % |`);
+const waitRows = Object.entries(waits)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 10)
+  .map(([w, n]) => `| ${w} | ${(n / samples).toFixed(2)} |`);
+const fnRows = Object.values(functionsAfter)
+  .map((r) => {
+    const b = functionsBefore[r.f] ?? { calls: 0, self: 0, total: 0 };
+    return { f: r.f, calls: r.calls - b.calls, self: r.self - b.self, total: r.total - b.total };
+  })
+  .filter((r) => r.calls > 0)
+  .sort((a, b) => b.self - a.self)
+  .slice(0, 12)
+  .map(
+    (r) =>
+      `| ${r.f} | ${r.calls} | ${(r.self / 1000).toFixed(1)} | ${(r.total / 1000).toFixed(1)} | ${(r.total / r.calls).toFixed(1)} |`,
+  );
+const byError = {};
+for (const e of errors) byError[e.error.slice(0, 80)] = (byError[e.error.slice(0, 80)] ?? 0) + 1;
+
+const report = [
+  `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}; load average before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" / ")}.`,
+  `${VISITORS} visitors × ${MESSAGES} messages (each visitor's next message when its answer ended; one chat per visitor), one extractive bot, corpus ${CORPUS} (${chunkCount} chunks).`,
+  "",
+  `Messages: ${results.length}, errors: ${errors.length}, wall ${wall.toFixed(1)} s, **${(results.length / wall).toFixed(1)} messages/s**.`,
+  ...Object.entries(byError).map(([e, n]) => `- ${n} × ${e}`),
+  "",
+  "| per message | p50 ms | p95 ms | max ms |",
+  "| --- | ---: | ---: | ---: |",
+  row("first byte (meta)", "firstByte"),
+  row("first answer text (token)", "firstToken"),
+  row("whole answer (done)", "full"),
+  ...[...new Set(ok.flatMap((r) => Object.keys(r.stages ?? {})))].map((stage) => {
+    const xs = ok.map((r) => r.stages?.[stage]).filter((x) => typeof x === "number");
+    return `| server: ${stage} done at (${xs.length}) | ${pct(xs, 50).toFixed(0)} | ${pct(xs, 95).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`;
+  }),
+  "",
+  "| process | CPU s during the run | of one core |",
+  "| --- | ---: | ---: |",
+  ...cpuRows,
+  "",
+  `Postgres: ${(activeSum / samples).toFixed(1)} active client backends on average (${samples} samples); what they were doing:`,
+  "",
+  "| wait (CPU = running) | backends on average |",
+  "| --- | ---: |",
+  ...waitRows,
+  "",
+  "SQL functions (pg_stat_user_functions, track_functions = all): the 12 with the most self time.",
+  "",
+  "| function | calls | self s | total s | total ms per call |",
+  "| --- | ---: | ---: | ---: | ---: |",
+  ...fnRows,
+].join("\n");
+console.log(report);
+fs.writeFileSync(path.resolve(here, process.env.RESULTS ?? `results-load-${CORPUS}.md`), report + "\n");

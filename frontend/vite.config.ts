@@ -9,7 +9,7 @@ import { parse as parseIcu } from "@formatjs/icu-messageformat-parser";
 import { parseMarkdownFile } from "./scripts/markdown.mjs";
 import { widgetLoader } from "./scripts/widget-plugin.mjs";
 import { isLocaleMessagesFile } from "./scripts/locale-files.mjs";
-import { VISITOR_HTML, visitorScreen } from "./src/visitor/paths";
+import { VISITOR_HTML, VISITOR_PATH, visitorScreen } from "./src/visitor/paths";
 
 const require = createRequire(import.meta.url);
 
@@ -73,6 +73,44 @@ function visitorPages(): Plugin {
 }
 
 /**
+ * visitor.html's head, in the visitor build: two small inline scripts so the page's requests
+ * start with the HTML instead of one after another once the entry has run. Before /config.js:
+ * `<link rel="modulepreload">` for this language's message chunks (their names come from the
+ * bundle). After it: the bot's public face (get_public_bot with the anon key: the same for
+ * every caller) as `window.__PARLEY_EARLY_BOT__`, which the entry uses instead of asking again
+ * (src/visitor/early-bot.ts). Static hosts serve the file as it is; the app server
+ * (server/app-server.ts) also puts /config.js' script in its place, one round trip less.
+ */
+function visitorHead(): Plugin {
+  return {
+    name: "parley-visitor-head",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        if (!ctx.bundle || !html.includes('<script src="/config.js"></script>')) return html;
+        const files: Record<string, string[]> = {};
+        for (const chunk of Object.values(ctx.bundle)) {
+          const m =
+            chunk.type === "chunk"
+              ? /\/i18n\/messages\/(?:chat\/|chatVisitor\/)?([a-z]{2})\.json(?:\?visitor)?$/.exec(
+                  chunk.facadeModuleId ?? "",
+                )
+              : null;
+          if (m) (files[m[1]!] ??= []).push(`/${chunk.fileName}`);
+        }
+        const preload = `<script>(function(){var f=${JSON.stringify(files)},l=(/^.([a-z]{2}).bots./.exec(location.pathname)||[])[1];(f[l]||f.en||[]).forEach(function(h){var k=document.createElement("link");k.rel="modulepreload";k.crossOrigin="";k.href=h;document.head.appendChild(k)})})();</script>`;
+        const bot = `<script>(function(){var m=new RegExp(${JSON.stringify(VISITOR_PATH.source)}).exec(location.pathname),c=window.__PARLEY_CONFIG__||{},k=c.supabaseAnonKey;if(!m||!c.supabaseUrl||!k||!window.fetch)return;window.__PARLEY_EARLY_BOT__={id:m[1],rows:fetch(String(c.supabaseUrl).replace(/[/]+$/,"")+"/rest/v1/rpc/get_public_bot",{method:"POST",headers:{apikey:k,authorization:"Bearer "+k,"content-type":"application/json"},body:JSON.stringify({bot_id:m[1]})}).then(function(r){return r.ok?r.json():null},function(){return null})}})();</script>`;
+        return html.replace(
+          '<script src="/config.js"></script>',
+          `${preload}\n    <script src="/config.js"></script>\n    ${bot}`,
+        );
+      },
+    },
+  };
+}
+
+/**
  * Locale files are compiled to ICU message ASTs at build time, so the browser bundle can use
  * react-intl without its message parser (about 10 KB gzipped less on every page). The result
  * is still JSON, which Vite's JSON plugin then turns into a module.
@@ -88,7 +126,8 @@ function precompiledMessages(): Plugin {
       const [file, query] = id.split("?");
       if (!file || !isLocaleMessagesFile(file)) return null;
       let messages = JSON.parse(code) as Record<string, string>;
-      if (query === "visitor") messages = Object.fromEntries(Object.entries(messages).filter(([k]) => VISITOR_SHARED_MESSAGES.test(k)));
+      if (query === "visitor")
+        messages = Object.fromEntries(Object.entries(messages).filter(([k]) => VISITOR_SHARED_MESSAGES.test(k)));
       const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, parseIcu(v)]));
       return { code: JSON.stringify(compiled), map: null };
     },
@@ -100,15 +139,29 @@ const sharedDir = fileURLToPath(new URL("../supabase/functions/_shared", import.
 
 const rootDir = path.dirname(fileURLToPath(import.meta.url));
 
-const parserPath = path.join(path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")), "lib", "no-parser.js");
+const parserPath = path.join(
+  path.dirname(require.resolve("@formatjs/icu-messageformat-parser/package.json")),
+  "lib",
+  "no-parser.js",
+);
 
 export default defineConfig(({ command, isSsrBuild, mode }) => ({
-  plugins: [markdownContent(), precompiledMessages(), devRuntimeConfig(), visitorPages(), react(), widgetLoader()],
+  plugins: [
+    markdownContent(),
+    precompiledMessages(),
+    devRuntimeConfig(),
+    visitorPages(),
+    ...(mode === "visitor" ? [visitorHead()] : []),
+    react(),
+    widgetLoader(),
+  ],
   resolve: {
     // Only the client build drops the parser; dev and tests keep it for clear errors.
     alias: [
       { find: /^@shared\//, replacement: `${sharedDir}/` },
-      ...(command === "build" && !isSsrBuild ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }] : []),
+      ...(command === "build" && !isSsrBuild
+        ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: parserPath }]
+        : []),
     ],
   },
   build: {
@@ -118,7 +171,9 @@ export default defineConfig(({ command, isSsrBuild, mode }) => ({
     // visitor's lean entry (visitor.html). Separate builds so each is tree-shaken for itself:
     // in one build, a library both use (react-query, react-intl) carries into the visitor's
     // chunks every part the app uses. The SSR build (prerender) names its own entry.
-    ...(isSsrBuild ? {} : { rollupOptions: { input: path.resolve(rootDir, mode === "visitor" ? VISITOR_HTML : "index.html") } }),
+    ...(isSsrBuild
+      ? {}
+      : { rollupOptions: { input: path.resolve(rootDir, mode === "visitor" ? VISITOR_HTML : "index.html") } }),
     ...(mode === "visitor" ? { emptyOutDir: false, copyPublicDir: false } : {}),
   },
   test: {

@@ -16,7 +16,8 @@
 //    keystroke); "pasted": the question filled in and sent at once. Median of VISITORS (5) each.
 //
 // Run from the repo root: `node --import tsx bench/chat/page-weight.ts` (needs a built frontend:
-// `npm run build --workspace frontend`). Writes bench/chat/page-weight.md.
+// `npm run build --workspace frontend`). Writes bench/chat/page-weight.md, keeping its
+// "## Before and after" section (written by hand) below the new numbers.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,6 +31,8 @@ const HELP_BOT = "c0000000-0000-4000-8000-000000000001";
 const LOADS = Number(process.env.LOADS ?? 7);
 const VISITORS = Number(process.env.VISITORS ?? 5);
 const QUESTION = "How do I add a bot to my website?";
+/** The report's hand-written part, kept when the numbers are measured again. */
+const HISTORY = "## Before and after";
 /** Chrome DevTools' "Fast 4G" (front_end/core/sdk/NetworkManager.ts; Puppeteer's PredefinedNetworkConditions). */
 const FAST_4G = { offline: false, latency: 60 * 2.75, downloadThroughput: ((9 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((1.5 * 1000 * 1000) / 8) * 0.9 };
 
@@ -190,6 +193,11 @@ const lines = [
   "## Scripts before the composer is usable",
   ...weights.flatMap((w) => ["", `${w.page}:`, "", ...w.before.map((f) => `- \`${f.url}\` ${kb(f.gzip)}`)]),
 ];
-const out = lines.join("\n") + "\n";
-fs.writeFileSync(path.join(repoRoot, "bench", "chat", "page-weight.md"), out);
+lines.splice(1, 0, "", `Load average at the end: ${os.loadavg().map((n) => n.toFixed(1)).join(", ")}.`);
+// The written history (before and after each change) stays below the new numbers.
+const file = path.join(repoRoot, "bench", "chat", "page-weight.md");
+const previous = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+const history = previous.indexOf(HISTORY);
+const out = lines.join("\n") + "\n" + (history >= 0 ? "\n" + previous.slice(history) : "");
+fs.writeFileSync(file, out);
 console.log(out);

@@ -6,10 +6,12 @@
 // sources); a path that matches no route, or whose params fail the route's rule, gets the
 // SPA's HTML (which shows "Page not found: {path}") with status 404. Without a manifest
 // every unknown path is answered 200 and left to the browser's router. The visitor's pages
-// (src/visitor/paths.ts) get visitor.html, the lean entry, instead of the SPA's HTML.
+// (src/visitor/paths.ts) get visitor.html, the lean entry, instead of the SPA's HTML, with
+// /config.js' script inlined. Text files go gzipped when the browser accepts it.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import zlib from "node:zlib";
 import { loadRouteMatcher } from "./routes.ts";
 import { VISITOR_HTML, visitorScreen } from "../src/visitor/paths.ts";
 
@@ -65,6 +67,21 @@ function resolveFile(dist: string, urlPath: string): string | null {
   return null;
 }
 
+/** Text files go gzipped to browsers that accept it, as static hosts send them (kept per file and modification time). */
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".xml", ".map", ".webmanifest"]);
+const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>();
+
+function gzippedFile(file: string): Buffer {
+  const { mtimeMs } = fs.statSync(file);
+  const hit = gzipped.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.body;
+  const body = zlib.gzipSync(fs.readFileSync(file), { level: 9 });
+  gzipped.set(file, { mtimeMs, body });
+  return body;
+}
+
+const CONFIG_TAG = '<script src="/config.js"></script>';
+
 /** Starts the app server on host:port (0 = a free port) and resolves with its URL and a stop function. */
 export async function startAppServer(o: { distDir: string; port: number; host?: string; config: () => RuntimeConfig }): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const server = createAppServer(o.distDir, o.config);
@@ -118,10 +135,13 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
     }
     const ext = path.extname(file).toLowerCase();
     const immutable = url.pathname.startsWith("/assets/");
+    const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
     res.writeHead(status, {
       "content-type": TYPES[ext] ?? "application/octet-stream",
       "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
       "x-content-type-options": "nosniff",
+      ...(COMPRESSIBLE.has(ext) ? { vary: "accept-encoding" } : {}),
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
       // No other site may frame the app's pages (clickjacking), except the chat embeds the
       // widget puts in an iframe on customers' sites.
       ...(ext === ".html" && !EMBED_PATH.test(url.pathname)
@@ -129,6 +149,12 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
         : {}),
     });
     if (req.method === "HEAD") res.end();
+    else if (path.basename(file) === VISITOR_HTML) {
+      // The lean entry's page gets /config.js' script in place of the tag: its head script then
+      // asks for the bot at once, not one round trip later (static hosts serve the file as is).
+      const html = fs.readFileSync(file, "utf8").replace(CONFIG_TAG, () => `<script>${runtimeConfigScript(config())}</script>`);
+      res.end(gzip ? zlib.gzipSync(html) : html);
+    } else if (gzip) res.end(gzippedFile(file));
     else fs.createReadStream(file).pipe(res);
   });
 }

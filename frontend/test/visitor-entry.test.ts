@@ -18,7 +18,15 @@ describe("visitor pages", () => {
     expect(visitorScreen(`/de/bots/${BOT}/chats/${CHAT}`)).toEqual({ kind: "page", botId: BOT, chatId: CHAT });
     expect(visitorScreen(`/jp/bots/${BOT}/embed/`)).toEqual({ kind: "embed", botId: BOT });
     expect(visitorScreen(`/bots/${BOT}/embed-center`)).toEqual({ kind: "embed-center", botId: BOT });
-    for (const p of [`/bots/${BOT}/login`, `/bots/${BOT}/sdk`, "/bots/not-a-uuid", `/xx/bots/${BOT}`, `/en/bots/${BOT}`, "/app/bots"]) expect([p, visitorScreen(p)]).toEqual([p, null]);
+    for (const p of [
+      `/bots/${BOT}/login`,
+      `/bots/${BOT}/sdk`,
+      "/bots/not-a-uuid",
+      `/xx/bots/${BOT}`,
+      `/en/bots/${BOT}`,
+      "/app/bots",
+    ])
+      expect([p, visitorScreen(p)]).toEqual([p, null]);
   });
 });
 
@@ -43,5 +51,37 @@ describe("DeferredChannel", () => {
     never.subscribe();
     await new Promise((r) => setTimeout(r, 10));
     expect(client.channel).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the bot asked for by visitor.html's head script", () => {
+  const row = {
+    id: BOT,
+    name: "Help",
+    description: null,
+    avatar_url: null,
+    language: "en",
+    visibility: "public",
+    suggested_questions: [],
+    show_powered_by: true,
+    theme: { primary: "#123456" },
+  };
+
+  it("is used once for its bot; another bot, a failed answer or a second read ask the lean client", async () => {
+    const fetchPublicBot = vi.fn(async (id: string) => ({ ...row, id, name: "from the client" }));
+    vi.doMock("../src/data/bots/public-bot-query", async (orig) => ({ ...(await orig<object>()), fetchPublicBot }));
+    const { publicBotEarly } = await import("../src/visitor/early-bot");
+    window.__PARLEY_EARLY_BOT__ = { id: BOT, rows: Promise.resolve([row]) };
+    expect(await publicBotEarly(BOT)).toMatchObject({ id: BOT, name: "Help", theme: { primary: "#123456" } });
+    expect(fetchPublicBot).not.toHaveBeenCalled();
+    expect((await publicBotEarly(BOT))?.name).toBe("from the client");
+    window.__PARLEY_EARLY_BOT__ = { id: BOT, rows: Promise.resolve(null) };
+    expect((await publicBotEarly(BOT))?.name).toBe("from the client");
+    window.__PARLEY_EARLY_BOT__ = { id: CHAT, rows: Promise.resolve([row]) };
+    expect((await publicBotEarly(BOT))?.name).toBe("from the client");
+    window.__PARLEY_EARLY_BOT__ = { id: BOT, rows: Promise.resolve([]) };
+    expect(await publicBotEarly(BOT)).toBeNull();
+    expect(fetchPublicBot).toHaveBeenCalledTimes(3);
+    vi.doUnmock("../src/data/bots/public-bot-query");
   });
 });

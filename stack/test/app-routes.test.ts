@@ -8,6 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   appRuntimeConfig, createAppServer, createRouteMatcher, ROUTE_MANIFEST, startAppServer, type RouteManifest,
@@ -248,6 +249,34 @@ describe("app server and the visitor's lean entry", () => {
       // Not a visitor's page (a bot's login, the embed-code page, a bad id): the app decides.
       for (const p of [`/bots/${UUID}/login`, `/bots/${UUID}/sdk`, "/bots/not-a-uuid", "/app/bots"]) {
         expect([p, (await request(app.url, p)).body]).toEqual([p, SPA]);
+      }
+    } finally {
+      await app.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("puts /config.js' script into visitor.html and sends text gzipped to browsers that accept it", async () => {
+    const dist = makeDist(JSON.stringify(MANIFEST));
+    fs.writeFileSync(path.join(dist, "visitor.html"), '<head><script src="/config.js"></script><script>early()</script></head>');
+    const app = await serve(dist);
+    try {
+      const page = await request(app.url, `/bots/${UUID}`);
+      expect(page.body).toBe(
+        '<head><script>window.__PARLEY_CONFIG__ = {"supabaseUrl":"http://api.test","supabaseAnonKey":"anon","siteUrl":"http://site.test"};\n</script><script>early()</script></head>',
+      );
+      // The SPA keeps its tag (and a static host serves visitor.html as it is).
+      expect((await request(app.url, "/app/bots")).body).toBe(SPA);
+      for (const p of ["/assets/app-abc123.js", `/bots/${UUID}`, "/faq"]) {
+        const res = await new Promise<http.IncomingMessage & { raw: Buffer }>((resolve, reject) => {
+          http.get(`${app.url}${p}`, { headers: { "accept-encoding": "gzip, br" } }, (r) => {
+            const parts: Buffer[] = [];
+            r.on("data", (d: Buffer) => parts.push(d));
+            r.on("end", () => resolve(Object.assign(r, { raw: Buffer.concat(parts) })));
+          }).on("error", reject);
+        });
+        expect([p, res.headers["content-encoding"], res.headers.vary]).toEqual([p, "gzip", "accept-encoding"]);
+        expect(zlib.gunzipSync(res.raw).toString("utf8")).toBe(p === "/faq" ? FAQ : (await request(app.url, p)).body);
       }
     } finally {
       await app.close();

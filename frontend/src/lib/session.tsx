@@ -38,6 +38,7 @@ export function SessionProvider({
   load = defaultLoader,
   storedSession = hasStoredSession,
   whenCreated = onSupabaseClient,
+  readyWithoutSession = false,
 }: {
   children: ReactNode;
   load?: Loader;
@@ -45,8 +46,10 @@ export function SessionProvider({
   storedSession?: () => boolean;
   /** Runs the callback once some screen has created the client. */
   whenCreated?: (cb: () => void) => () => void;
+  /** A client-only root (nothing to hydrate) starts ready when no session is stored: one render less. */
+  readyWithoutSession?: boolean;
 }) {
-  const [state, setState] = useState<SessionState>(initial);
+  const [state, setState] = useState<SessionState>(() => (readyWithoutSession && !storedSession() ? signedOut : initial));
   const queryClient = useQueryClient();
 
   useEffect(() => {

@@ -2,6 +2,9 @@
 // router, layouts and screens. It loads React, react-intl with this language's compiled chat
 // messages, react-query, the chat screen and supabase-js' PostgREST part; auth, storage and
 // realtime come when needed (lib/lean-supabase.ts), the cookie banner and analytics after the chat shows.
+// visitor.html's head (vite.config.ts visitorHead) preloads this language's message chunks and
+// asks for the bot while this file downloads (early-bot.ts), so the composer waits for no
+// round trip after the entry has run.
 // The same screens also run inside the app (routes/bots) when it navigates to them.
 import { lazy, StrictMode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
@@ -19,17 +22,19 @@ import { ChatView } from "../features/chat/ChatView";
 import { EmbedChat } from "../features/chat/EmbedChat";
 import { ChatNavContext } from "../features/chat/nav";
 import { botKeys } from "../data/bots/keys";
-import { fetchPublicBot } from "../data/bots/public-bot-query";
 import { importWithReload } from "../app/chunkReload";
 import { BRAND, formatTitle } from "../app/head";
 import { createLeanClient } from "../lib/lean-supabase";
+import { publicBotEarly } from "./early-bot";
 import { loadVisitorMessages } from "./messages";
 import { chatNav, locationSnapshot, navigate, subscribeLocation } from "./nav";
 import { visitorScreen, type VisitorScreen } from "./paths";
 import "../styles/global.css";
 import "../features/site/site-nav.css";
 
-const ConsentBanner = lazy(() => importWithReload(() => import("../features/consent/ConsentBanner")).then((m) => ({ default: m.ConsentBanner })));
+const ConsentBanner = lazy(() =>
+  importWithReload(() => import("../features/consent/ConsentBanner")).then((m) => ({ default: m.ConsentBanner })),
+);
 
 function BackToApp({ botId, search }: { botId: string; search: string }) {
   const intl = useIntl();
@@ -65,7 +70,9 @@ function Screen({ screen, search }: { screen: VisitorScreen; search: string }) {
   const intl = useIntl();
   const embedded = screen.kind !== "page";
   useEffect(() => {
-    document.title = formatTitle(intl.formatMessage({ id: embedded ? "page.bots.embed.title" : "page.bots.chat.title" }));
+    document.title = formatTitle(
+      intl.formatMessage({ id: embedded ? "page.bots.embed.title" : "page.bots.chat.title" }),
+    );
   }, [intl, embedded]);
   if (screen.kind !== "page") return <EmbedChat botId={screen.botId} variant={screen.kind} />;
   return (
@@ -107,12 +114,18 @@ function ignoreMissing(err: { code?: string }) {
 
 type SessionLoader = NonNullable<Parameters<typeof SessionProvider>[0]["load"]>;
 
-function render(locale: LocaleCode, messages: Messages, queryClient: ReturnType<typeof createQueryClient>, load: SessionLoader, whenCreated: (cb: () => void) => () => void) {
+function render(
+  locale: LocaleCode,
+  messages: Messages,
+  queryClient: ReturnType<typeof createQueryClient>,
+  load: SessionLoader,
+  whenCreated: (cb: () => void) => () => void,
+) {
   document.documentElement.lang = langOf(locale);
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <SessionProvider load={load} whenCreated={whenCreated}>
+        <SessionProvider load={load} whenCreated={whenCreated} readyWithoutSession>
           <IntlProvider locale={langOf(locale)} messages={messages} defaultLocale="en" onError={ignoreMissing}>
             <ToastProvider>
               <VisitorApp />
@@ -142,7 +155,11 @@ function start() {
     setSupabaseLoader(async () => client);
     announceSupabaseClient(client);
     load = async () => ({ getSupabase: () => client });
-    void queryClient.prefetchQuery({ queryKey: botKeys.public(screen.botId), queryFn: () => fetchPublicBot(screen.botId), staleTime: 60_000 });
+    void queryClient.prefetchQuery({
+      queryKey: botKeys.public(screen.botId),
+      queryFn: () => publicBotEarly(screen.botId),
+      staleTime: 60_000,
+    });
   } catch {
     // Not configured: the chat shows its error when it reads the bot.
   }

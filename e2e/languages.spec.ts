@@ -21,8 +21,10 @@
 // viewport (the layout settles after each resize). Two lanes walk side by side: the visitor
 // and the owner, then the administrator (three browser contexts, one browser).
 // 920 page visits × 3 widths took 3.7-6.4 minutes on two cores shared with other work (the
-// old audit, one load per page and width, took 20+); the admin area's 160 more add about
-// half a minute (see the report of the change that added them).
+// old audit, one load per page and width, took 20+). The admin area's 160 visits take
+// 50-110 s and start when the owner's lane ends, so they end before the visitor's lane:
+// 4.3 min without them (load 3-17), 5.5 min with them (load 14-17; visitor lane 306 s,
+// owner 179 s + admin 108 s), on 2026-11-28.
 // Run: node --import tsx --test e2e/languages.spec.ts (needs a built frontend).
 // PARLEY_LANGUAGES=de,el runs some languages only (a quicker local check); all ten by default.
 import assert from "node:assert/strict";

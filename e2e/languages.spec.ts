@@ -1,5 +1,6 @@
-// Every language whole, at every width (issue 16): every public route and every screen a
-// signed-in owner reaches, in all ten languages, at 360, 390 and 1366 px, against the real
+// Every language whole, at every width (issue 16): every public route, every screen a
+// signed-in owner reaches and every screen of the platform administrator's area (signed in
+// as the seeded platform admin, past the authenticator-app step: aal2), in all ten languages, at 360, 390 and 1366 px, against the real
 // stack and its seed. On each page and width:
 //   - the page does not scroll sideways (no element wider than the viewport);
 //   - the header is not cut off: its row of links fits or has collapsed into the menu, and
@@ -14,13 +15,16 @@
 // The route list is the route table (frontend/src/app/routes.ts) with every content slug and
 // the seeded ids (e2e/lib/route-samples.ts); a route neither visited nor left out below with
 // its reason fails the first test, so a later route is covered or flagged. Left out: the
-// admin area (/app/admin/**, being changed for two-factor sign-in; its own specs cover it),
-// the auth provider hand-offs (they redirect to the provider) and the /test/* harness pages.
+// auth provider hand-offs (they redirect to the provider) and the /test/* harness pages.
 // Speed: one page load per language and role; the other routes are reached by the app's own
 // client-side navigation, and each page is measured at the three widths by resizing the
-// viewport (the layout settles after each resize). Visitor and owner walk side by side.
+// viewport (the layout settles after each resize). Two lanes walk side by side: the visitor
+// and the owner, then the administrator (three browser contexts, one browser).
 // 920 page visits × 3 widths took 3.7-6.4 minutes on two cores shared with other work (the
-// old audit, one load per page and width, took 20+).
+// old audit, one load per page and width, took 20+). The admin area's 160 visits take
+// 50-110 s and start when the owner's lane ends, so they end before the visitor's lane:
+// 4.3 min without them (load 3-17), 5.5 min with them (load 14-17; visitor lane 306 s,
+// owner 179 s + admin 108 s), on 2026-11-28.
 // Run: node --import tsx --test e2e/languages.spec.ts (needs a built frontend).
 // PARLEY_LANGUAGES=de,el runs some languages only (a quicker local check); all ten by default.
 import assert from "node:assert/strict";
@@ -34,6 +38,7 @@ import { launchBrowser } from "./lib/browser.ts";
 import { repoRoot } from "./lib/app.ts";
 import { startFullApp, type FullApp } from "./lib/stack.ts";
 import { openTab, settle, type Tab } from "./lib/tabs.ts";
+import { aal2Session, enrollTotp } from "./lib/totp.ts";
 import { contentSlugs, EMAILS, fill, identityOf, localize, PASSWORD } from "./lib/route-samples.ts";
 
 const WIDTHS = [1366, 390, 360];
@@ -44,13 +49,24 @@ const LANGUAGES = (process.env.PARLEY_LANGUAGES?.split(",") ?? LOCALE_CODES) as 
 
 /** Routes not walked here, each with its reason. */
 const LEFT_OUT: { match: (def: RouteDef) => boolean; why: string }[] = [
-  { match: (d) => d.guard === "admin-auth", why: "the admin area is being changed (two-factor sign-in); e2e/admin*.spec.ts cover it" },
-  { match: (d) => d.id.startsWith("auth.providers."), why: "provider sign-in hands over to Google, Notion... (a redirect, no page of ours)" },
-  { match: (d) => d.id.startsWith("test."), why: "harness pages the widget and feature specs load, not pages a person opens" },
+  {
+    match: (d) => d.id.startsWith("auth.providers."),
+    why: "provider sign-in hands over to Google, Notion... (a redirect, no page of ours)",
+  },
+  {
+    match: (d) => d.id.startsWith("test."),
+    why: "harness pages the widget and feature specs load, not pages a person opens",
+  },
 ];
 const leftOut = (def: RouteDef) => LEFT_OUT.some((l) => l.match(def));
 
-type Lane = "visitor" | "owner";
+type Lane = "visitor" | "owner" | "admin";
+const LANES: readonly Lane[] = ["visitor", "owner", "admin"];
+const WALKER: Record<Lane, string> = {
+  visitor: "a visitor",
+  owner: "the seeded owner",
+  admin: "the seeded platform admin (aal2)",
+};
 interface Visit {
   id: string;
   /** Unprefixed URL. */
@@ -66,13 +82,21 @@ function urlsOf(def: RouteDef): string[] {
 }
 
 const unplaced: string[] = [];
-const visits: Record<Lane, Visit[]> = { visitor: [], owner: [] };
+const visits: Record<Lane, Visit[]> = { visitor: [], owner: [], admin: [] };
 for (const def of routeTable) {
   if (leftOut(def)) continue;
   const identity = identityOf(def);
   // A visitor walks the site, the sign-in pages and then the bot pages (which give it an
-  // anonymous session, as someone chatting has); the owner walks the app.
-  const lane: Lane | undefined = identity === "visitor" || identity === "bot-visitor" ? "visitor" : identity === "owner" ? "owner" : undefined;
+  // anonymous session, as someone chatting has); the owner walks the app; the platform
+  // admin walks the admin area.
+  const lane: Lane | undefined =
+    identity === "visitor" || identity === "bot-visitor"
+      ? "visitor"
+      : identity === "owner"
+        ? "owner"
+        : identity === "platform-admin"
+          ? "admin"
+          : undefined;
   if (!lane) {
     unplaced.push(`route ${def.id}: no walker for guard "${def.guard}" in e2e/languages.spec.ts`);
     continue;
@@ -108,7 +132,7 @@ const sentenceLike = (text: string) => text.length >= 12 && / \S+ /.test(text);
 function fixedParts(message: string): string[] {
   let flat = message;
   // Innermost brace groups first, until none is left.
-  for (let prev = ""; prev !== flat; ) {
+  for (let prev = ""; prev !== flat;) {
     prev = flat;
     flat = flat.replace(/\{[^{}]*\}/g, "\u0000");
   }
@@ -124,11 +148,20 @@ function contentSentences(): string[] {
   const out: string[] = [];
   for (const dir of fs.readdirSync(root)) {
     for (const file of fs.readdirSync(path.join(root, dir)).filter((f) => !/\.[a-z]{2}\.md$/.test(f))) {
-      const body = fs.readFileSync(path.join(root, dir, file), "utf8").replace(/^---[\s\S]*?---/, "").replace(/```[\s\S]*?```/g, "");
+      const body = fs
+        .readFileSync(path.join(root, dir, file), "utf8")
+        .replace(/^---[\s\S]*?---/, "")
+        .replace(/```[\s\S]*?```/g, "");
       for (const line of body.split("\n")) {
         if (/^\s*\|/.test(line)) continue;
-        const text = line.replace(/`[^`]*`/g, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[*_>#]/g, "").replace(/\s+/g, " ").trim();
-        for (const sentence of text.split(/(?<=[.:!?])\s+/)) if (sentence.length >= 30 && / \w+ \w+ /.test(sentence)) out.push(sentence);
+        const text = line
+          .replace(/`[^`]*`/g, " ")
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+          .replace(/[*_>#]/g, "")
+          .replace(/\s+/g, " ")
+          .trim();
+        for (const sentence of text.split(/(?<=[.:!?])\s+/))
+          if (sentence.length >= 30 && / \w+ \w+ /.test(sentence)) out.push(sentence);
       }
     }
   }
@@ -141,10 +174,26 @@ function contentSentences(): string[] {
  * English) that happens to equal a catalogue text, never the interface's own words.
  */
 const ALLOWED_ENGLISH: { text: string; where: RegExp; why: string }[] = [
-  { text: "Talk to a person", where: /\/power-ups$/, why: "label of the seeded hand-over power-up (supabase/seed.sql), the default label in English" },
-  { text: "Looked up your order", where: /\/power-ups$/, why: "label of the seeded order-lookup power-up (supabase/seed.sql)" },
-  { text: "I want to talk to sales Can someone contact me?", where: /\/power-ups\/[^/]+\/settings$/, why: "example phrases of the seeded lead power-up, in its text box" },
-  { text: "Create your account", where: /\/tests\/[^/]+$/, why: "a section of the seeded English help centre, quoted as a test result's source" },
+  {
+    text: "Talk to a person",
+    where: /\/power-ups$/,
+    why: "label of the seeded hand-over power-up (supabase/seed.sql), the default label in English",
+  },
+  {
+    text: "Looked up your order",
+    where: /\/power-ups$/,
+    why: "label of the seeded order-lookup power-up (supabase/seed.sql)",
+  },
+  {
+    text: "I want to talk to sales Can someone contact me?",
+    where: /\/power-ups\/[^/]+\/settings$/,
+    why: "example phrases of the seeded lead power-up, in its text box",
+  },
+  {
+    text: "Create your account",
+    where: /\/tests\/[^/]+$/,
+    why: "a section of the seeded English help centre, quoted as a test result's source",
+  },
 ];
 const allowed = (text: string, path: string) => ALLOWED_ENGLISH.some((a) => a.text === text && a.where.test(path));
 
@@ -224,10 +273,12 @@ const READ_TEXT = `(() => {
   return [document.title, clone.textContent, ...attrs].join(" | ").replace(/\\s+/g, " ");
 })()`;
 
-const frames = (n: number) => `new Promise((r) => { let i = ${n}; const f = () => (--i ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); })`;
+const frames = (n: number) =>
+  `new Promise((r) => { let i = ${n}; const f = () => (--i ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); })`;
 
 /** Client-side navigation through the app's router, as a link or the back button does. */
-const CLIENT_NAVIGATE = (url: string) => `(() => { history.pushState(null, "", ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent("popstate", { state: null })); })()`;
+const CLIENT_NAVIGATE = (url: string) =>
+  `(() => { history.pushState(null, "", ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent("popstate", { state: null })); })()`;
 /** True once the app rendered the location (its canonical link follows the route it shows). */
 const RENDERED = `(() => { const l = document.querySelector("link[rel=canonical]"); return !!l && new URL(l.href).pathname === location.pathname; })()`;
 
@@ -240,9 +291,11 @@ const tabs = new Map<Lane, Tab>();
 before(async () => {
   app = await startFullApp();
   browser = await launchBrowser();
-  for (const lane of ["visitor", "owner"] as const) {
-    const cookies = lane === "owner" ? await app.sessionCookies(EMAILS.owner, PASSWORD) : [];
-    tabs.set(lane, await openTab(browser, { cookies, viewport: { width: WIDTHS[0]!, height: HEIGHT } }));
+  for (const lane of LANES) {
+    tabs.set(
+      lane,
+      await openTab(browser, { cookies: await cookiesOf(lane), viewport: { width: WIDTHS[0]!, height: HEIGHT } }),
+    );
   }
 });
 
@@ -251,6 +304,35 @@ after(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+/** The session cookies of a lane's walker: none, the owner's, the platform admin's at aal2. */
+async function cookiesOf(lane: Lane) {
+  if (lane === "visitor") return [];
+  if (lane === "owner") return app.sessionCookies(EMAILS.owner, PASSWORD);
+  const who = { email: EMAILS["platform-admin"], password: PASSWORD };
+  const session = await aal2Session(app, { ...who, totpSecret: await enrollTotp(app, who) });
+  // The seed's audit log is empty: move the admin's own personal team to another plan and
+  // back, so the admin pages' audit tables show entries (target, before and after) as well.
+  const rest = (url: string, body?: unknown) =>
+    fetch(`${app.apiUrl}/rest/v1/${url}`, {
+      method: body ? "POST" : "GET",
+      headers: {
+        apikey: app.anonKey,
+        authorization: `Bearer ${session.access_token}`,
+        "content-type": "application/json",
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  const teams = (await (
+    await rest(`teams?select=id,plan_id&personal=is.true&created_by=eq.${session.user.id}`)
+  ).json()) as { id: string; plan_id: string }[];
+  assert.equal(teams.length, 1, "the platform admin's personal team");
+  for (const plan of [teams[0]!.plan_id === "pro" ? "business" : "pro", teams[0]!.plan_id]) {
+    const res = await rest("rpc/admin_set_team_plan", { team_id: teams[0]!.id, plan_id: plan });
+    assert.ok(res.ok, `admin_set_team_plan ${plan}: ${res.status} ${await res.text()}`);
+  }
+  return app.cookiesOf(session);
+}
 
 /** Walks one lane's routes in one language; returns what it found, one line per problem. */
 async function walk(lane: Lane, code: LocaleCode): Promise<string[]> {
@@ -286,9 +368,15 @@ async function walk(lane: Lane, code: LocaleCode): Promise<string[]> {
     const found = englishTexts.filter((s) => text.includes(s) && !allowed(s, visit.url));
     if (code === "en") {
       // The check itself: an English page shows some of the texts another language words otherwise.
-      if (!found.length) problems.push(`${url}: none of the English texts German translates was found here; is the text read at all?`);
+      if (!found.length)
+        problems.push(`${url}: none of the English texts German translates was found here; is the text read at all?`);
     } else if (found.length) {
-      problems.push(`${url}: English text ${found.slice(0, 4).map((s) => JSON.stringify(s)).join(", ")}`);
+      problems.push(
+        `${url}: English text ${found
+          .slice(0, 4)
+          .map((s) => JSON.stringify(s))
+          .join(", ")}`,
+      );
     }
   }
   return problems;
@@ -297,15 +385,19 @@ async function walk(lane: Lane, code: LocaleCode): Promise<string[]> {
 describe("the route table", () => {
   it("every route is walked or left out with its reason", () => {
     assert.deepEqual(unplaced, []);
-    const walked = new Set([...visits.visitor, ...visits.owner].map((v) => v.id));
-    assert.deepEqual(routeTable.filter((d) => !walked.has(d.id) && !leftOut(d)).map((d) => d.id), []);
+    const walked = new Set(LANES.flatMap((lane) => visits[lane]).map((v) => v.id));
+    assert.deepEqual(
+      routeTable.filter((d) => !walked.has(d.id) && !leftOut(d)).map((d) => d.id),
+      [],
+    );
   });
 });
 
-// Visitor and owner side by side (the machine waits on the stack as much as it computes).
+// Two lanes side by side (the machine waits on the stack as much as it computes): the
+// visitor's and the owner's, then the admin's (the third starts when either ends).
 describe("every page in every language at 360, 390 and 1366 px", { concurrency: 2 }, () => {
-  for (const lane of ["visitor", "owner"] as const) {
-    describe(`as ${lane === "visitor" ? "a visitor" : "the seeded owner"}`, { concurrency: 1 }, () => {
+  for (const lane of LANES) {
+    describe(`as ${WALKER[lane]}`, { concurrency: 1 }, () => {
       for (const code of LANGUAGES) {
         it(`${code}: ${visits[lane].length} pages fit${code === "en" ? "" : ` and speak ${code}`}`, async () => {
           assert.deepEqual(await walk(lane, code), []);

@@ -31,10 +31,22 @@ export function ConfirmedAction(props: {
   });
   return (
     <>
-      <Button theme={props.theme ?? "white"} size="sm" onClick={() => { mutation.reset(); setDone(false); setOpen(true); }}>
+      <Button
+        theme={props.theme ?? "white"}
+        size="sm"
+        onClick={() => {
+          mutation.reset();
+          setDone(false);
+          setOpen(true);
+        }}
+      >
         {props.label}
       </Button>
-      {done && <span role="status" className="admin-done"><FormattedMessage id={props.doneMessage} /></span>}
+      {done && (
+        <span role="status" className="admin-done">
+          <FormattedMessage id={props.doneMessage} />
+        </span>
+      )}
       <ConfirmDialog
         open={open}
         title={props.title}
@@ -69,11 +81,23 @@ export function TeamPlanControl({ teamId, teamName, planId }: { teamId: string; 
         options={options.length ? options : [{ value: planId, label: planId }]}
         onChange={(e) => setChoice(e.target.value)}
       />
-      <Button size="sm" theme="white" disabled={choice === planId} loading={mutation.isPending}
-        onClick={() => mutation.mutate({ kind: "set_team_plan", teamId, planId: choice })}>
+      <Button
+        size="sm"
+        theme="white"
+        disabled={choice === planId}
+        loading={mutation.isPending}
+        onClick={() => mutation.mutate({ kind: "set_team_plan", teamId, planId: choice })}
+      >
         <FormattedMessage id="admin.plan.move" />
       </Button>
-      {mutation.isSuccess && <span role="status"><FormattedMessage id="admin.plan.moved" values={{ team: teamName, plan: choice }} /></span>}
+      {mutation.isSuccess && (
+        <span role="status">
+          <FormattedMessage
+            id="admin.plan.moved"
+            values={{ team: teamName, plan: options.find((o) => o.value === choice)?.label ?? choice }}
+          />
+        </span>
+      )}
       {mutation.error ? <ErrorNote error={mutation.error} /> : null}
     </div>
   );

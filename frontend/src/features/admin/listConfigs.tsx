@@ -10,7 +10,7 @@ import type { CsvColumn } from "../../data/admin/export";
 import { isBanned } from "../../data/admin/types";
 import { ENUM_VALUES } from "../../lib/database";
 import type { AdminColumn } from "./AdminTable";
-import { adminPaths, UserLink, When, YesNo } from "./format";
+import { adminPaths, PlanName, SignInMethods, UserLink, When, YesNo } from "./format";
 
 export interface FilterDef {
   /** The URL query parameter. */
@@ -49,28 +49,60 @@ const users: ListConfig<"users"> = {
   searchable: true,
   filters: [
     {
-      param: "kind", arg: "kind_filter", label: "admin.users.kind", kind: "select",
-      options: (intl) => ["all", "registered", "anonymous", "banned"].map((v) => ({ value: v === "all" ? "" : v, label: intl.formatMessage({ id: `admin.users.kind.${v}` }) })),
+      param: "kind",
+      arg: "kind_filter",
+      label: "admin.users.kind",
+      kind: "select",
+      options: (intl) =>
+        ["all", "registered", "anonymous", "banned"].map((v) => ({
+          value: v === "all" ? "" : v,
+          label: intl.formatMessage({ id: `admin.users.kind.${v}` }),
+        })),
     },
   ],
   columns: [
     { key: "email", label: "admin.col.email", cell: (r) => <UserLink id={r.id} email={r.email} /> },
     { key: "name", label: "admin.col.name", cell: (r) => r.display_name ?? "—" },
-    { key: "providers", label: "admin.col.signIn", cell: (r) => (r.providers.length ? r.providers.join(", ") : "—") },
+    { key: "providers", label: "admin.col.signIn", cell: (r) => <SignInMethods providers={r.providers} /> },
     { key: "created", label: "admin.col.created", sort: "created_at", cell: (r) => <When value={r.created_at} /> },
     { key: "lastSignIn", label: "admin.col.lastSignIn", cell: (r) => <When value={r.last_sign_in_at} /> },
     {
-      key: "status", label: "admin.col.status",
-      cell: (r) => (isBanned(r) ? <span className="admin-badge admin-badge--danger"><FormattedMessage id="admin.users.banned" /></span> : r.is_anonymous ? <span className="admin-badge"><FormattedMessage id="admin.users.guest" /></span> : <FormattedMessage id="admin.users.active" />),
+      key: "status",
+      label: "admin.col.status",
+      cell: (r) =>
+        isBanned(r) ? (
+          <span className="admin-badge admin-badge--danger">
+            <FormattedMessage id="admin.users.banned" />
+          </span>
+        ) : r.is_anonymous ? (
+          <span className="admin-badge">
+            <FormattedMessage id="admin.users.guest" />
+          </span>
+        ) : (
+          <FormattedMessage id="admin.users.active" />
+        ),
     },
     {
-      key: "teams", label: "admin.col.teams",
+      key: "teams",
+      label: "admin.col.teams",
       cell: (r) => {
         const teams = (r.teams as { id: string; name: string }[] | null) ?? [];
-        return teams.length ? link(adminPaths.list("teams", { member: r.id }), <FormattedMessage id="admin.users.teamCount" values={{ count: teams.length, names: teams.map((t) => t.name).join(", ") }} />) : "—";
+        return teams.length
+          ? link(
+              adminPaths.list("teams", { member: r.id }),
+              <FormattedMessage
+                id="admin.users.teamCount"
+                values={{ count: teams.length, names: teams.map((t) => t.name).join(", ") }}
+              />,
+            )
+          : "—";
       },
     },
-    { key: "chats", label: "admin.col.chats", cell: (r) => link(adminPaths.list("chats", { user: r.id }), <FormattedMessage id="admin.link.chats" />) },
+    {
+      key: "chats",
+      label: "admin.col.chats",
+      cell: (r) => link(adminPaths.list("chats", { user: r.id }), <FormattedMessage id="admin.link.chats" />),
+    },
   ],
   csv: [
     { header: "id", value: (r) => r.id },
@@ -90,15 +122,40 @@ const teams: ListConfig<"teams"> = {
   title: "admin.nav.teams",
   searchable: true,
   filters: [
-    { param: "plan", arg: "plan_filter", label: "admin.col.plan", kind: "select", options: (intl, { plans }) => [{ value: "", label: intl.formatMessage({ id: "admin.filter.any" }) }, ...plans] },
-    { param: "personal", arg: "personal_filter", label: "admin.col.personal", kind: "boolean", options: booleanOptions },
+    {
+      param: "plan",
+      arg: "plan_filter",
+      label: "admin.col.plan",
+      kind: "select",
+      options: (intl, { plans }) => [{ value: "", label: intl.formatMessage({ id: "admin.filter.any" }) }, ...plans],
+    },
+    {
+      param: "personal",
+      arg: "personal_filter",
+      label: "admin.col.personal",
+      kind: "boolean",
+      options: booleanOptions,
+    },
     { param: "member", arg: "member_filter", label: "admin.filter.member", kind: "id" },
   ],
   columns: [
-    { key: "name", label: "admin.col.name", sort: "name", cell: (r) => <>{r.name} <small>({r.slug})</small></> },
-    { key: "plan", label: "admin.col.plan", cell: (r) => r.plan_id },
+    {
+      key: "name",
+      label: "admin.col.name",
+      sort: "name",
+      cell: (r) => (
+        <>
+          {r.name} <small>({r.slug})</small>
+        </>
+      ),
+    },
+    { key: "plan", label: "admin.col.plan", cell: (r) => <PlanName id={r.plan_id} /> },
     { key: "personal", label: "admin.col.personal", cell: (r) => <YesNo value={r.personal} /> },
-    { key: "members", label: "admin.col.members", cell: (r) => link(adminPaths.list("team-members", { team: r.id }), r.member_count) },
+    {
+      key: "members",
+      label: "admin.col.members",
+      cell: (r) => link(adminPaths.list("team-members", { team: r.id }), r.member_count),
+    },
     { key: "bots", label: "admin.col.bots", cell: (r) => link(adminPaths.list("bots", { team: r.id }), r.bot_count) },
     { key: "created", label: "admin.col.created", sort: "created_at", cell: (r) => <When value={r.created_at} /> },
   ],
@@ -119,12 +176,22 @@ const teamMembers: ListConfig<"team-members"> = {
   title: "admin.nav.teamMembers",
   searchable: false,
   filters: [
-    { param: "role", arg: "role_filter", label: "admin.col.role", kind: "select", options: (intl) => enumOptions(intl, ENUM_VALUES.team_role, "admin.role") },
+    {
+      param: "role",
+      arg: "role_filter",
+      label: "admin.col.role",
+      kind: "select",
+      options: (intl) => enumOptions(intl, ENUM_VALUES.team_role, "admin.role"),
+    },
     { param: "team", arg: "team_filter", label: "admin.filter.team", kind: "id" },
     { param: "user", arg: "user_filter", label: "admin.filter.user", kind: "id" },
   ],
   columns: [
-    { key: "team", label: "admin.col.team", cell: (r) => link(adminPaths.list("bots", { team: r.team_id }), r.team_name) },
+    {
+      key: "team",
+      label: "admin.col.team",
+      cell: (r) => link(adminPaths.list("bots", { team: r.team_id }), r.team_name),
+    },
     { key: "user", label: "admin.col.user", cell: (r) => <UserLink id={r.user_id} email={r.email} /> },
     { key: "name", label: "admin.col.name", cell: (r) => r.display_name ?? "—" },
     { key: "role", label: "admin.col.role", cell: (r) => <FormattedMessage id={`admin.role.${r.role}`} /> },
@@ -145,17 +212,40 @@ const bots: ListConfig<"bots"> = {
   title: "admin.nav.bots",
   searchable: true,
   filters: [
-    { param: "visibility", arg: "visibility_filter", label: "admin.col.visibility", kind: "select", options: (intl) => enumOptions(intl, ENUM_VALUES.bot_visibility, "admin.visibility") },
+    {
+      param: "visibility",
+      arg: "visibility_filter",
+      label: "admin.col.visibility",
+      kind: "select",
+      options: (intl) => enumOptions(intl, ENUM_VALUES.bot_visibility, "admin.visibility"),
+    },
     { param: "listed", arg: "listed_filter", label: "admin.col.listed", kind: "boolean", options: booleanOptions },
     { param: "team", arg: "team_filter", label: "admin.filter.team", kind: "id" },
   ],
   columns: [
-    { key: "name", label: "admin.col.name", sort: "name", cell: (r) => <LocalizedLink to={adminPaths.bot(r.id)}>{r.name}</LocalizedLink> },
-    { key: "team", label: "admin.col.team", cell: (r) => link(adminPaths.list("bots", { team: r.team_id }), r.team_name) },
-    { key: "visibility", label: "admin.col.visibility", cell: (r) => <FormattedMessage id={`admin.visibility.${r.visibility}`} /> },
+    {
+      key: "name",
+      label: "admin.col.name",
+      sort: "name",
+      cell: (r) => <LocalizedLink to={adminPaths.bot(r.id)}>{r.name}</LocalizedLink>,
+    },
+    {
+      key: "team",
+      label: "admin.col.team",
+      cell: (r) => link(adminPaths.list("bots", { team: r.team_id }), r.team_name),
+    },
+    {
+      key: "visibility",
+      label: "admin.col.visibility",
+      cell: (r) => <FormattedMessage id={`admin.visibility.${r.visibility}`} />,
+    },
     { key: "listed", label: "admin.col.listed", cell: (r) => <YesNo value={r.gallery_listed} /> },
     { key: "provider", label: "admin.col.provider", cell: (r) => r.model_provider },
-    { key: "chats", label: "admin.col.chats", cell: (r) => link(adminPaths.list("chats", { bot: r.id }), r.chat_count) },
+    {
+      key: "chats",
+      label: "admin.col.chats",
+      cell: (r) => link(adminPaths.list("chats", { bot: r.id }), r.chat_count),
+    },
     { key: "created", label: "admin.col.created", sort: "created_at", cell: (r) => <When value={r.created_at} /> },
   ],
   csv: [
@@ -179,13 +269,26 @@ const chats: ListConfig<"chats"> = {
   title: "admin.nav.chats",
   searchable: true,
   filters: [
-    { param: "channel", arg: "channel_filter", label: "admin.col.channel", kind: "select", options: (intl) => [{ value: "", label: intl.formatMessage({ id: "admin.filter.any" }) }, ...CHANNELS.map((c) => ({ value: c, label: c }))] },
+    {
+      param: "channel",
+      arg: "channel_filter",
+      label: "admin.col.channel",
+      kind: "select",
+      options: (intl) => [
+        { value: "", label: intl.formatMessage({ id: "admin.filter.any" }) },
+        ...CHANNELS.map((c) => ({ value: c, label: c })),
+      ],
+    },
     { param: "bot", arg: "bot_filter", label: "admin.filter.bot", kind: "id" },
     { param: "user", arg: "user_filter", label: "admin.filter.user", kind: "id" },
   ],
   columns: [
     { key: "title", label: "admin.col.title", cell: (r) => r.title ?? <FormattedMessage id="admin.chats.untitled" /> },
-    { key: "bot", label: "admin.col.bot", cell: (r) => <LocalizedLink to={adminPaths.bot(r.bot_id)}>{r.bot_name}</LocalizedLink> },
+    {
+      key: "bot",
+      label: "admin.col.bot",
+      cell: (r) => <LocalizedLink to={adminPaths.bot(r.bot_id)}>{r.bot_name}</LocalizedLink>,
+    },
     { key: "user", label: "admin.col.user", cell: (r) => <UserLink id={r.user_id} email={r.user_email} /> },
     { key: "channel", label: "admin.col.channel", cell: (r) => r.channel },
     { key: "messages", label: "admin.col.messages", sort: "message_count", cell: (r) => r.message_count },
@@ -206,4 +309,10 @@ const chats: ListConfig<"chats"> = {
   ],
 };
 
-export const LIST_CONFIGS: { [N in AdminListName]: ListConfig<N> } = { users, teams, "team-members": teamMembers, bots, chats };
+export const LIST_CONFIGS: { [N in AdminListName]: ListConfig<N> } = {
+  users,
+  teams,
+  "team-members": teamMembers,
+  bots,
+  chats,
+};

@@ -8,15 +8,17 @@ import { useAuditLogQuery } from "../../../data/admin/audit-log-query";
 import type { AuditLogParams } from "../../../data/admin/keys";
 import { AdminFrame } from "../../../features/admin/AdminFrame";
 import { Pager } from "../../../features/admin/AdminTable";
-import { AuditLogTable } from "../../../features/admin/AuditLogTable";
-
-const TARGET_TYPES = ["user", "team", "bot", "plan"];
+import { AuditLogTable, TARGET_TYPES } from "../../../features/admin/AuditLogTable";
 
 export default function AuditLogPage() {
   const intl = useIntl();
   const [query, setQuery] = useSearchParams();
   const params: AuditLogParams = useMemo(
-    () => ({ search: query.get("q") ?? undefined, targetType: query.get("type") ?? undefined, targetId: query.get("target") ?? undefined }),
+    () => ({
+      search: query.get("q") ?? undefined,
+      targetType: query.get("type") ?? undefined,
+      targetId: query.get("target") ?? undefined,
+    }),
     [query],
   );
   const key = JSON.stringify(params);
@@ -39,13 +41,23 @@ export default function AuditLogPage() {
     <AdminFrame title={title}>
       <div className="admin-toolbar">
         <form role="search" onSubmit={onSearch} className="admin-toolbar">
-          <Input label={intl.formatMessage({ id: "admin.search.auditLog" })} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
-          <Button type="submit" size="sm"><FormattedMessage id="admin.search.submit" /></Button>
+          <Input
+            label={intl.formatMessage({ id: "admin.search.auditLog" })}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <Button type="submit" size="sm">
+            <FormattedMessage id="admin.search.submit" />
+          </Button>
         </form>
         <Select
           label={intl.formatMessage({ id: "admin.col.targetType" })}
           value={params.targetType ?? ""}
-          options={[{ value: "", label: intl.formatMessage({ id: "admin.filter.any" }) }, ...TARGET_TYPES.map((t) => ({ value: t, label: t }))]}
+          options={[
+            { value: "", label: intl.formatMessage({ id: "admin.filter.any" }) },
+            ...TARGET_TYPES.map((t) => ({ value: t, label: intl.formatMessage({ id: `admin.col.${t}` }) })),
+          ]}
           onChange={(e) => set("type", e.target.value)}
         />
       </div>

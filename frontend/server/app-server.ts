@@ -81,6 +81,16 @@ function gzippedFile(file: string): Buffer {
 }
 
 const CONFIG_TAG = '<script src="/config.js"></script>';
+let visitorPage: { mtimeMs: number; script: string; html: Buffer; gzipped: Buffer } | undefined;
+
+/** visitor.html with /config.js' script in place of its tag, plain and gzipped (kept while the file and the config stay). */
+function visitorHtml(file: string, script: string): { html: Buffer; gzipped: Buffer } {
+  const { mtimeMs } = fs.statSync(file);
+  if (visitorPage && visitorPage.mtimeMs === mtimeMs && visitorPage.script === script) return visitorPage;
+  const html = Buffer.from(fs.readFileSync(file, "utf8").replace(CONFIG_TAG, () => `<script>${script}</script>`));
+  visitorPage = { mtimeMs, script, html, gzipped: zlib.gzipSync(html, { level: 9 }) };
+  return visitorPage;
+}
 
 /** Starts the app server on host:port (0 = a free port) and resolves with its URL and a stop function. */
 export async function startAppServer(o: { distDir: string; port: number; host?: string; config: () => RuntimeConfig }): Promise<{ url: string; port: number; stop(): Promise<void> }> {
@@ -152,8 +162,8 @@ export function createAppServer(distDir: string, config: () => RuntimeConfig): h
     else if (path.basename(file) === VISITOR_HTML) {
       // The lean entry's page gets /config.js' script in place of the tag: its head script then
       // asks for the bot at once, not one round trip later (static hosts serve the file as is).
-      const html = fs.readFileSync(file, "utf8").replace(CONFIG_TAG, () => `<script>${runtimeConfigScript(config())}</script>`);
-      res.end(gzip ? zlib.gzipSync(html) : html);
+      const page = visitorHtml(file, runtimeConfigScript(config()));
+      res.end(gzip ? page.gzipped : page.html);
     } else if (gzip) res.end(gzippedFile(file));
     else fs.createReadStream(file).pipe(res);
   });

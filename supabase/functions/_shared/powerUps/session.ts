@@ -211,31 +211,6 @@ export class PowerUpSession {
   }
 }
 
-/** The bot's enabled power-ups of types the platform has not turned off, with their secrets (service role). */
-export async function openPowerUps(service: Db, context: { botId: string; chatId: string | null; log: Logger }): Promise<PowerUpSession> {
-  // Types a platform administrator turned off (platform_disabled_features) are skipped, whatever
-  // each power-up's own switch says; read beside the bot's power-ups, not after them.
-  const [found, turnedOff] = await Promise.all([
-    service
-      .from("power_ups")
-      .select("id, bot_id, type, name, label, description, enabled, example_phrases, settings")
-      .eq("bot_id", context.botId)
-      .eq("enabled", true)
-      .order("created_at"),
-    service.from("platform_disabled_features").select("type").eq("kind", "power_up"),
-  ]);
-  const rows = must(found, "power-ups") as PowerUpRow[];
-  const off = new Set(must(turnedOff, "disabled power-up types").map((o) => o.type));
-  const enabled = rows.filter((r) => !off.has(r.type));
-  const secrets: Record<string, Record<string, string>> = {};
-  const httpIds = enabled.filter((p) => p.type === "http").map((p) => p.id);
-  if (httpIds.length) {
-    const rows = must(await service.from("power_up_secrets").select("power_up_id, name, value").in("power_up_id", httpIds), "power-up secrets");
-    for (const r of rows) secrets[r.power_up_id] = { ...secrets[r.power_up_id], [r.name]: r.value };
-  }
-  return powerUpSession(enabled, secrets, service, context);
-}
-
 /**
  * A session from power-up rows already read (enabled, of types the platform has not turned off)
  * and their http secrets by power-up id: the answering engine reads both with its first stage

@@ -138,7 +138,9 @@ describe("admin area", () => {
       for (const action of ["user.ban", "user.unban", "team.plan_change"]) {
         const row = page.locator("table.admin-table tbody tr", { hasText: action });
         await row.first().waitFor();
-        assert.match(await row.first().innerText(), /platform-admin@parley\.test/);
+        const text = await row.first().innerText();
+        assert.match(text, /platform-admin@parley\.test/);
+        assert.ok(text.includes(en[`admin.action.${action}`]!), `${action} named in the reader's language: ${text}`);
       }
       const planRow = await page.locator("table.admin-table tbody tr", { hasText: "team.plan_change" }).first().innerText();
       assert.match(planRow, /"plan_id":"free"[\s\S]*"plan_id":"pro"/, "before and after");

@@ -23,6 +23,11 @@ export function isLocaleCode(value: unknown): value is LocaleCode {
   return typeof value === "string" && (LOCALE_CODES as readonly string[]).includes(value);
 }
 
+/** A language's own name ("Deutsch" for de), the code itself for one not among the ten. */
+export function languageName(code: string): string {
+  return LOCALES.find((l) => l.code === code)?.name ?? code;
+}
+
 export function langOf(code: LocaleCode): string {
   return LOCALES.find((l) => l.code === code)!.lang;
 }

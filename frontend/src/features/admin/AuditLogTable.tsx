@@ -20,6 +20,30 @@ export function TargetType({ type }: { type: string }) {
   );
 }
 
+/** The actions the database logs (private.log_admin_action callers); others show their id only. */
+export const AUDIT_ACTIONS = [
+  "user.ban",
+  "user.unban",
+  "user.password_reset",
+  "user.delete",
+  "team.plan_change",
+  "bot.unlist",
+  "bot.delete",
+  "plan.update",
+  "feature.enable",
+  "feature.disable",
+] as const;
+
+/** An action in the reader's language with its stored id beside it (what the audit search matches). */
+function AuditAction({ action }: { action: string }) {
+  if (!(AUDIT_ACTIONS as readonly string[]).includes(action)) return <code>{action}</code>;
+  return (
+    <>
+      <FormattedMessage id={`admin.action.${action}`} /> <code className="admin-action-id">{action}</code>
+    </>
+  );
+}
+
 function target(e: AuditEntry): ReactNode {
   if (!e.target_id) return <TargetType type={e.target_type} />;
   const label = (
@@ -42,7 +66,7 @@ const COLUMNS: AdminColumn<AuditEntry>[] = [
     cell: (e) =>
       e.actor_id ? <LocalizedLink to={adminPaths.user(e.actor_id)}>{e.actor_email ?? e.actor_id}</LocalizedLink> : "—",
   },
-  { key: "action", label: "admin.col.action", cell: (e) => <code>{e.action}</code> },
+  { key: "action", label: "admin.col.action", cell: (e) => <AuditAction action={e.action} /> },
   { key: "target", label: "admin.col.target", cell: target },
   { key: "before", label: "admin.col.before", cell: (e) => state(e.before) },
   { key: "after", label: "admin.col.after", cell: (e) => state(e.after) },

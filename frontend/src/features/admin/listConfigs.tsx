@@ -276,7 +276,7 @@ const chats: ListConfig<"chats"> = {
       kind: "select",
       options: (intl) => [
         { value: "", label: intl.formatMessage({ id: "admin.filter.any" }) },
-        ...CHANNELS.map((c) => ({ value: c, label: c })),
+        ...CHANNELS.map((c) => ({ value: c, label: intl.formatMessage({ id: `conversations.channel.${c}` }) })),
       ],
     },
     { param: "bot", arg: "bot_filter", label: "admin.filter.bot", kind: "id" },
@@ -290,7 +290,11 @@ const chats: ListConfig<"chats"> = {
       cell: (r) => <LocalizedLink to={adminPaths.bot(r.bot_id)}>{r.bot_name}</LocalizedLink>,
     },
     { key: "user", label: "admin.col.user", cell: (r) => <UserLink id={r.user_id} email={r.user_email} /> },
-    { key: "channel", label: "admin.col.channel", cell: (r) => r.channel },
+    {
+      key: "channel",
+      label: "admin.col.channel",
+      cell: (r) => <FormattedMessage id={`conversations.channel.${r.channel}`} />,
+    },
     { key: "messages", label: "admin.col.messages", sort: "message_count", cell: (r) => r.message_count },
     { key: "last", label: "admin.col.lastMessage", cell: (r) => <When value={r.last_message_at} /> },
     { key: "created", label: "admin.col.created", sort: "created_at", cell: (r) => <When value={r.created_at} /> },

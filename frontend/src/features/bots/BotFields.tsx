@@ -3,12 +3,8 @@ import { providerLabelId } from "../../components/labels";
 import { FormattedMessage, useIntl } from "react-intl";
 import { Input, Select } from "../../components/ui";
 import { BOT_LANGUAGES, MODEL_PROVIDERS, MODEL_SUGGESTIONS, type BotLanguage, type BotVisibility, type ModelProvider } from "../../data/bots/types";
-import { LOCALES } from "../../i18n/locales";
+import { languageName } from "../../i18n/locales";
 import "../../components/panels.css";
-
-export function languageName(code: string): string {
-  return LOCALES.find((l) => l.code === code)?.name ?? code;
-}
 
 /** Message ids use dashes: "openai_compatible" → bots.provider.openai-compatible. */
 export { providerLabelId };

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Button, Input, Select, Textarea } from "../../components/ui";
-import { LOCALES } from "../../i18n/locales";
+import { languageName } from "../../i18n/locales";
 import { BOT_LANGUAGES } from "../../data/bots/types";
 import { useSaveTestCaseMutation } from "../../data/tests/test-case-mutations";
 import type { HistoryTurn, TestCase } from "../../data/tests/types";
@@ -15,7 +15,6 @@ import "./tests.css";
 const MAX_TURNS = 20;
 const splitList = (s: string) => s.split("|").map((x) => x.trim()).filter(Boolean);
 const joinList = (list: string[]) => list.join(" | ");
-const languageName = (code: string) => LOCALES.find((l) => l.code === code)?.name ?? code;
 
 export function TestCaseForm({ botId, initial, defaultLanguage, onSaved, onCancel }: {
   botId: string;

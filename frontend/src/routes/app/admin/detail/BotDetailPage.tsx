@@ -6,6 +6,7 @@ import { LocalizedLink, useLocalePath } from "../../../../components/LocalizedLi
 import { useAdminBotQuery } from "../../../../data/admin/detail-queries";
 import { ConfirmedAction, TeamPlanControl } from "../../../../features/admin/ActionControls";
 import { AdminFrame } from "../../../../features/admin/AdminFrame";
+import { languageName } from "../../../../i18n/locales";
 import { AuditLogTable } from "../../../../features/admin/AuditLogTable";
 import {
   adminPaths,
@@ -93,7 +94,7 @@ export default function BotDetailPage() {
             <dt>
               <FormattedMessage id="admin.bot.language" />
             </dt>
-            <dd>{b.language}</dd>
+            <dd>{languageName(b.language)}</dd>
             <dt>
               <FormattedMessage id="admin.bot.creator" />
             </dt>
@@ -147,7 +148,8 @@ export default function BotDetailPage() {
           items={b.recent_chats}
           render={(c) => (
             <>
-              {c.title ?? intl.formatMessage({ id: "admin.chats.untitled" })} · {c.channel} · {c.message_count} (
+              {c.title ?? intl.formatMessage({ id: "admin.chats.untitled" })} ·{" "}
+              <FormattedMessage id={`conversations.channel.${c.channel}`} /> · {c.message_count} (
               <When value={c.created_at} />)
             </>
           )}

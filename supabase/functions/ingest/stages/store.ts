@@ -1,10 +1,10 @@
 // Stage 3: store a document a reader emitted. Hash the title and text (unchanged: skipped),
-// upsert the document (its hash cleared until the chunks are in, so an interrupted write is
-// redone next time), replace its chunks (embedded where the team has an embeddings provider),
-// then record the hash, with the page's HTTP validators and download time: a re-sync asks only
-// about documents whose chunks are complete.
+// chunk it (embedded where the team has an embeddings provider), then upsert the document with
+// its hash, HTTP validators and download time and replace its chunks in one call and one
+// transaction (public.ingest_store_document): a document has a hash only with its chunks complete,
+// and a re-sync asks only about those.
 import type { Db } from "../../_shared/clients.ts";
-import type { Json, TablesInsert } from "../../_shared/database.types.ts";
+import type { Json } from "../../_shared/database.types.ts";
 import { must } from "../../_shared/db.ts";
 import { sha256Hex } from "../../_shared/hash.ts";
 import { chunkText } from "../../_shared/knowledge/chunk.ts";
@@ -54,33 +54,10 @@ export async function storeDocument(
     return "unchanged";
   }
 
-  const saved = must(
-    await service
-      .from("documents")
-      .upsert(
-        {
-          data_source_id: source.id,
-          bot_id: source.bot_id,
-          title,
-          url,
-          language: doc.language ?? null,
-          content_hash: null,
-          size_bytes: doc.sizeBytes ?? new TextEncoder().encode(text).byteLength,
-          status: "ready",
-          error: null,
-          content: text.slice(0, MAX_CONTENT_CHARS),
-          navigation,
-          metadata: (doc.metadata ?? {}) as { [key: string]: Json | undefined },
-        },
-        { onConflict: "data_source_id,url" },
-      )
-      .select("id")
-      .single(),
-    "save document",
-  );
-  // a document new to this source has no chunks yet: one round trip less per page of a first crawl
-  if (before) must(await service.from("chunks").delete().eq("document_id", saved.id), "delete old chunks");
+  // chunks (and their embeddings) first: the document, its chunks and its hash are then written
+  // in one call and one transaction (public.ingest_store_document), one round trip a page
   const chunks = chunkText(text, { title });
+  const rows: Json[] = [];
   for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
     const batch = chunks.slice(i, i + CHUNK_BATCH);
     const vectors = embedding
@@ -89,26 +66,37 @@ export async function storeDocument(
           batch.map((c) => `${c.heading_path}\n${c.content}`),
         )
       : null;
-    const rows = batch.map((c, j) => ({
-      document_id: saved.id,
-      bot_id: source.bot_id,
-      position: c.position,
-      heading_path: c.heading_path,
-      content: c.content,
-      token_count: c.token_count,
-      // The embedding column exists only where pgvector does (hosted), so it is not in the generated types.
-      ...(vectors ? { embedding: JSON.stringify(vectors[j]) } : {}),
-    }));
-    must(await service.from("chunks").insert(rows as TablesInsert<"chunks">[]), "insert chunks");
+    for (const [j, c] of batch.entries()) {
+      rows.push({
+        position: c.position,
+        heading_path: c.heading_path,
+        content: c.content,
+        token_count: c.token_count,
+        // The embedding column exists only where pgvector does (hosted); the function names it only then.
+        ...(vectors ? { embedding: JSON.stringify(vectors[j]) } : {}),
+      });
+    }
   }
-  must(
-    await service
-      .from("documents")
-      .update({ content_hash: hash, ...http })
-      .eq("id", saved.id),
-    "save hash",
+  const id = must(
+    await service.rpc("ingest_store_document", {
+      p_document: {
+        data_source_id: source.id,
+        bot_id: source.bot_id,
+        title,
+        url,
+        language: doc.language ?? null,
+        content_hash: hash,
+        size_bytes: doc.sizeBytes ?? new TextEncoder().encode(text).byteLength,
+        content: text.slice(0, MAX_CONTENT_CHARS),
+        navigation,
+        metadata: (doc.metadata ?? {}) as Json,
+        ...http,
+      },
+      p_chunks: rows,
+    }),
+    "save document",
   );
-  existing.set(url, { id: saved.id, content_hash: hash, ...http, navigation });
+  existing.set(url, { id, content_hash: hash, ...http, navigation });
   return "stored";
 }
 

@@ -237,6 +237,7 @@ try {
   console.log(
     `\n  job ${job.status}: ${src.document_count} documents, ${src.chunk_count} chunks in ${seconds.toFixed(1)} s`,
   );
+  for (const e of job.errors.filter((e) => e.level === "error").slice(0, 5)) console.log(`  error: ${JSON.stringify(e)}`);
 
   // 4b. re-sync of the unchanged site: without and with conditional requests --------------
   const resync = {};

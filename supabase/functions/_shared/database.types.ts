@@ -2755,6 +2755,7 @@ export type Database = {
       };
       get_webhook_secret: { Args: { endpoint_id: string }; Returns: string };
       hand_back_chat: { Args: { chat_id: string }; Returns: undefined };
+      ingest_store_document: { Args: { p_chunks: Json; p_document: Json }; Returns: string };
       invite_team_member: {
         Args: { email: string; role?: Database["public"]["Enums"]["team_role"]; team_id: string };
         Returns: string;

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { PDFDocument, StandardFonts } from "npm:pdf-lib@1.17.1";
 import { Document, HeadingLevel, Packer, Paragraph } from "npm:docx@9.15.2";
 import { callFunction, serviceClient, signedInUser, stack } from "../_shared/testing.ts";
+import { chunkText } from "../_shared/knowledge/chunk.ts";
 import { embeddingConfigForTeam, hasEmbeddingColumn } from "../_shared/knowledge/embeddings.ts";
 import { createBot, signedInUser as userWithToken } from "../chat/test-helpers.ts";
 import {
@@ -119,95 +120,168 @@ Deno.test("web: crawl with sitemap, robots, redirects and broken links; re-sync 
   }
 });
 
-Deno.test("web: a re-sync asks conditionally; pages answering 304 are kept and their links followed, not downloaded", async () => {
-  // "/b" sends only Last-Modified (a static server without ETags); the others an ETag.
-  const pages = new Map<string, { version: number; body: string }>([
-    ["/", { version: 1, body: `<h1>Home</h1><p>Start here.</p><a href="/a">A</a> <a href="/b">B</a>` }],
-    ["/a", { version: 1, body: `<h1>Alpha</h1><p>Alpha explains the first step.</p><a href="/a/deep">Deep</a>` }],
-    ["/a/deep", { version: 1, body: `<h1>Deep</h1><p>Only the alpha page links here.</p>` }],
-    ["/b", { version: 1, body: `<h1>Beta</h1><p>Beta explains the second step.</p>` }],
-  ]);
-  const full: string[] = [];
-  const notModified: string[] = [];
-  const site = serve((req) => {
-    const { pathname } = new URL(req.url);
-    const p = pages.get(pathname);
-    if (!p) return new Response("", { status: 404 });
-    const validator: Record<string, string> =
-      pathname === "/b"
-        ? { "last-modified": new Date(Date.UTC(2026, 0, p.version)).toUTCString() }
-        : { etag: `"${pathname}-${p.version}"` };
-    const fresh =
-      "etag" in validator
-        ? req.headers.get("if-none-match") === validator.etag
-        : req.headers.get("if-modified-since") === validator["last-modified"];
-    if (fresh) {
-      notModified.push(pathname);
-      return new Response(null, { status: 304, headers: validator });
-    }
-    full.push(pathname);
-    return new Response(`<!doctype html><title>${pathname}</title><main>${p.body}</main>`, {
-      headers: { "content-type": "text/html", ...validator },
+Deno.test(
+  "web: a re-sync asks conditionally; pages answering 304 are kept and their links followed, not downloaded",
+  async () => {
+    // "/b" sends only Last-Modified (a static server without ETags); the others an ETag.
+    const pages = new Map<string, { version: number; body: string }>([
+      ["/", { version: 1, body: `<h1>Home</h1><p>Start here.</p><a href="/a">A</a> <a href="/b">B</a>` }],
+      ["/a", { version: 1, body: `<h1>Alpha</h1><p>Alpha explains the first step.</p><a href="/a/deep">Deep</a>` }],
+      ["/a/deep", { version: 1, body: `<h1>Deep</h1><p>Only the alpha page links here.</p>` }],
+      ["/b", { version: 1, body: `<h1>Beta</h1><p>Beta explains the second step.</p>` }],
+    ]);
+    const full: string[] = [];
+    const notModified: string[] = [];
+    const site = serve((req) => {
+      const { pathname } = new URL(req.url);
+      const p = pages.get(pathname);
+      if (!p) return new Response("", { status: 404 });
+      const validator: Record<string, string> =
+        pathname === "/b"
+          ? { "last-modified": new Date(Date.UTC(2026, 0, p.version)).toUTCString() }
+          : { etag: `"${pathname}-${p.version}"` };
+      const fresh =
+        "etag" in validator
+          ? req.headers.get("if-none-match") === validator.etag
+          : req.headers.get("if-modified-since") === validator["last-modified"];
+      if (fresh) {
+        notModified.push(pathname);
+        return new Response(null, { status: 304, headers: validator });
+      }
+      full.push(pathname);
+      return new Response(`<!doctype html><title>${pathname}</title><main>${p.body}</main>`, {
+        headers: { "content-type": "text/html", ...validator },
+      });
     });
-  });
-  const paths = (list: string[]) => [...list].sort();
-  try {
-    const owner = await ownerWithBot();
-    const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, delay_ms: 0 });
-    const first = await syncAndWait(owner.token, sourceId);
-    assert.equal(first.status, "succeeded", JSON.stringify(first.errors));
-    assert.deepEqual(paths(full), ["/", "/a", "/a/deep", "/b"]);
-    assert.deepEqual(notModified, []);
-    const { data: stored } = await serviceClient()
-      .from("documents")
-      .select("url, etag, last_modified, links")
-      .eq("data_source_id", sourceId)
-      .order("url");
-    const byPath = new Map(stored!.map((d) => [new URL(d.url).pathname, d]));
-    assert.equal(byPath.get("/a")!.etag, '"/a-1"');
-    assert.deepEqual(byPath.get("/a")!.links, [`${site.url}/a/deep`]);
-    assert.equal(byPath.get("/b")!.etag, null);
-    assert.equal(byPath.get("/b")!.last_modified, "Thu, 01 Jan 2026 00:00:00 GMT");
-    const docs = await documentsOf(sourceId);
+    const paths = (list: string[]) => [...list].sort();
+    try {
+      const owner = await ownerWithBot();
+      const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, delay_ms: 0 });
+      const first = await syncAndWait(owner.token, sourceId);
+      assert.equal(first.status, "succeeded", JSON.stringify(first.errors));
+      assert.deepEqual(paths(full), ["/", "/a", "/a/deep", "/b"]);
+      assert.deepEqual(notModified, []);
+      const { data: stored } = await serviceClient()
+        .from("documents")
+        .select("url, etag, last_modified, links")
+        .eq("data_source_id", sourceId)
+        .order("url");
+      const byPath = new Map(stored!.map((d) => [new URL(d.url).pathname, d]));
+      assert.equal(byPath.get("/a")!.etag, '"/a-1"');
+      assert.deepEqual(byPath.get("/a")!.links, [`${site.url}/a/deep`]);
+      assert.equal(byPath.get("/b")!.etag, null);
+      assert.equal(byPath.get("/b")!.last_modified, "Thu, 01 Jan 2026 00:00:00 GMT");
+      const docs = await documentsOf(sourceId);
 
-    // nothing changed: every page answers 304, nothing is downloaded, nothing is lost
-    full.length = 0;
-    const again = await syncAndWait(owner.token, sourceId);
-    assert.equal(again.status, "succeeded", JSON.stringify(again.errors));
-    assert.deepEqual(full, [], "no page is downloaded again");
-    assert.deepEqual(paths(notModified), ["/", "/a", "/a/deep", "/b"], "/a/deep is reached through /a's stored links");
-    assert.deepEqual(await documentsOf(sourceId), docs);
+      // nothing changed: every page answers 304, nothing is downloaded, nothing is lost
+      full.length = 0;
+      const again = await syncAndWait(owner.token, sourceId);
+      assert.equal(again.status, "succeeded", JSON.stringify(again.errors));
+      assert.deepEqual(full, [], "no page is downloaded again");
+      assert.deepEqual(
+        paths(notModified),
+        ["/", "/a", "/a/deep", "/b"],
+        "/a/deep is reached through /a's stored links",
+      );
+      assert.deepEqual(await documentsOf(sourceId), docs);
 
-    // one page changes: only it is downloaded, and its new text is indexed
-    full.length = 0;
-    notModified.length = 0;
-    pages.set("/a/deep", { version: 2, body: `<h1>Deep</h1><p>The deep page now covers rollbacks.</p>` });
-    const third = await syncAndWait(owner.token, sourceId);
-    assert.equal(third.status, "succeeded", JSON.stringify(third.errors));
-    assert.deepEqual(full, ["/a/deep"]);
-    assert.deepEqual(paths(notModified), ["/", "/a", "/b"]);
-    const deep = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/a/deep"))!;
-    assert.match(deep.chunks.map((c) => c.content).join(" "), /covers rollbacks/);
-    assert.doesNotMatch(deep.chunks.map((c) => c.content).join(" "), /Only the alpha page/, "the old chunks are gone");
+      // one page changes: only it is downloaded, and its new text is indexed
+      full.length = 0;
+      notModified.length = 0;
+      pages.set("/a/deep", { version: 2, body: `<h1>Deep</h1><p>The deep page now covers rollbacks.</p>` });
+      const third = await syncAndWait(owner.token, sourceId);
+      assert.equal(third.status, "succeeded", JSON.stringify(third.errors));
+      assert.deepEqual(full, ["/a/deep"]);
+      assert.deepEqual(paths(notModified), ["/", "/a", "/b"]);
+      const deep = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/a/deep"))!;
+      assert.match(deep.chunks.map((c) => c.content).join(" "), /covers rollbacks/);
+      assert.doesNotMatch(
+        deep.chunks.map((c) => c.content).join(" "),
+        /Only the alpha page/,
+        "the old chunks are gone",
+      );
 
-    // a page whose validator moves but whose text does not (a redeploy): downloaded, its hash is the
-    // same, so its chunks are not rewritten (same rows), and the new validator is remembered
-    const beforeB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
-    full.length = 0;
-    notModified.length = 0;
-    pages.set("/b", { version: 2, body: pages.get("/b")!.body });
-    const fourth = await syncAndWait(owner.token, sourceId);
-    assert.equal(fourth.status, "succeeded", JSON.stringify(fourth.errors));
-    assert.deepEqual(full, ["/b"]);
-    assert.deepEqual(paths(notModified), ["/", "/a", "/a/deep"]);
-    const afterB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
-    assert.deepEqual(afterB, beforeB, "same document, same chunk rows");
-    const { data: b } = await serviceClient().from("documents").select("last_modified").eq("id", afterB.id).single();
-    assert.equal(b!.last_modified, "Fri, 02 Jan 2026 00:00:00 GMT");
-  } finally {
-    await site.close();
-  }
-});
+      // a page whose validator moves but whose text does not (a redeploy): downloaded, its hash is the
+      // same, so its chunks are not rewritten (same rows), and the new validator is remembered
+      const beforeB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
+      full.length = 0;
+      notModified.length = 0;
+      pages.set("/b", { version: 2, body: pages.get("/b")!.body });
+      const fourth = await syncAndWait(owner.token, sourceId);
+      assert.equal(fourth.status, "succeeded", JSON.stringify(fourth.errors));
+      assert.deepEqual(full, ["/b"]);
+      assert.deepEqual(paths(notModified), ["/", "/a", "/a/deep"]);
+      const afterB = (await documentsOf(sourceId)).find((d) => d.url.endsWith("/b"))!;
+      assert.deepEqual(afterB, beforeB, "same document, same chunk rows");
+      const { data: b } = await serviceClient().from("documents").select("last_modified").eq("id", afterB.id).single();
+      assert.equal(b!.last_modified, "Fri, 02 Jan 2026 00:00:00 GMT");
+    } finally {
+      await site.close();
+    }
+  },
+);
+
+Deno.test(
+  "web: short pages are stored in one call, a page too long for one RPC body in parts; both replace their chunks",
+  async () => {
+    const sentence = (topic: string, i: number) => `Sentence ${i} about ${topic} adds one more detail for the reader.`;
+    const section = (topic: string, n: number) =>
+      `<h2>${topic}</h2><p>${Array.from({ length: n }, (_, i) => sentence(topic, i)).join(" ")}</p>`;
+    const pages = new Map<string, string>([
+      ["/", `<h1>Home</h1>${section("home", 5)}<a href="/long">Long</a>`],
+      ["/long", `<h1>Long</h1>${Array.from({ length: 12 }, (_, i) => section(`part ${i}`, 150)).join("")}`],
+    ]);
+    const site = serve((req) => {
+      const body = pages.get(new URL(req.url).pathname);
+      if (body === undefined) return new Response("", { status: 404 });
+      return new Response(`<!doctype html><title>${new URL(req.url).pathname}</title><main>${body}</main>`, {
+        headers: { "content-type": "text/html", etag: `"${body.length}"` },
+      });
+    });
+    try {
+      const owner = await ownerWithBot();
+      const sourceId = await createSource(owner.client, owner.bot.id, "web", { url: `${site.url}/`, delay_ms: 0 });
+      const first = await syncAndWait(owner.token, sourceId);
+      assert.equal(first.status, "succeeded", JSON.stringify(first.errors));
+      const docs = await documentsOf(sourceId);
+      const long = docs.find((d) => d.url.endsWith("/long"))!;
+      assert.ok(long.content.length > 100_000, "the long page's text alone is over the 60 KB RPC body");
+      for (const d of docs) {
+        const expected = chunkText(d.content, { title: d.title });
+        assert.equal(d.chunks.length, expected.length, `${d.url}: every chunk is stored`);
+        assert.match(d.content_hash, /^[0-9a-f]{64}$/, `${d.url}: the hash is recorded with the chunks`);
+      }
+      assert.match(long.chunks.map((c) => c.content).join(" "), /Sentence 149 about part 11/);
+      const { data: validators } = await serviceClient()
+        .from("documents")
+        .select("url, etag")
+        .eq("data_source_id", sourceId);
+      assert.ok(
+        validators!.every((d) => d.etag),
+        "validators are stored on both paths",
+      );
+
+      // both change: the old chunks are replaced, not added to
+      pages.set("/", `<h1>Home</h1>${section("welcome", 5)}<a href="/long">Long</a>`);
+      pages.set("/long", `<h1>Long</h1>${Array.from({ length: 12 }, (_, i) => section(`chapter ${i}`, 150)).join("")}`);
+      const second = await syncAndWait(owner.token, sourceId);
+      assert.equal(second.status, "succeeded", JSON.stringify(second.errors));
+      const after = await documentsOf(sourceId);
+      assert.deepEqual(
+        after.map((d) => d.id),
+        docs.map((d) => d.id),
+        "same documents",
+      );
+      for (const d of after) {
+        const text = d.chunks.map((c) => c.content).join(" ");
+        assert.doesNotMatch(text, /about home|about part/, `${d.url}: the old chunks are gone`);
+        assert.equal(d.chunks.length, chunkText(d.content, { title: d.title }).length);
+      }
+    } finally {
+      await site.close();
+    }
+  },
+);
 
 Deno.test("web: a stranger cannot sync, a job can be cancelled and retried, routes refuse bad input", async () => {
   const site = slowWebsite();
@@ -551,47 +625,57 @@ Deno.test("schedules: /tick starts due sources and only answers the service role
   assert.equal(job!.trigger, "schedule");
 });
 
-Deno.test("embeddings: used only where chunks.embedding exists (pgvector); without it ingestion and retrieval go on", async () => {
-  const calls: string[] = [];
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
-    const body = await req.json();
-    calls.push(new URL(req.url).pathname);
-    return Response.json({
-      object: "list",
-      data: body.input.map((_: string, index: number) => ({ object: "embedding", index, embedding: Array(1536).fill(0.01) })),
+Deno.test(
+  "embeddings: used only where chunks.embedding exists (pgvector); without it ingestion and retrieval go on",
+  async () => {
+    const calls: string[] = [];
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+      const body = await req.json();
+      calls.push(new URL(req.url).pathname);
+      return Response.json({
+        object: "list",
+        data: body.input.map((_: string, index: number) => ({
+          object: "embedding",
+          index,
+          embedding: Array(1536).fill(0.01),
+        })),
+      });
     });
-  });
-  try {
-    const owner = await ownerWithBot();
-    const service = serviceClient();
-    const { error: keyError } = await service.from("team_provider_keys").insert({
-      team_id: owner.bot.team_id,
-      provider: "openai_compatible",
-      base_url: `http://127.0.0.1:${server.addr.port}/v1`,
-    });
-    assert.equal(keyError, null);
-    const hasColumn = await hasEmbeddingColumn(service);
-    const config = await embeddingConfigForTeam(service, owner.bot.team_id);
-    assert.equal(config?.url ?? null, hasColumn ? `http://127.0.0.1:${server.addr.port}/v1/embeddings` : null);
+    try {
+      const owner = await ownerWithBot();
+      const service = serviceClient();
+      const { error: keyError } = await service.from("team_provider_keys").insert({
+        team_id: owner.bot.team_id,
+        provider: "openai_compatible",
+        base_url: `http://127.0.0.1:${server.addr.port}/v1`,
+      });
+      assert.equal(keyError, null);
+      const hasColumn = await hasEmbeddingColumn(service);
+      const config = await embeddingConfigForTeam(service, owner.bot.team_id);
+      assert.equal(config?.url ?? null, hasColumn ? `http://127.0.0.1:${server.addr.port}/v1/embeddings` : null);
 
-    const sourceId = await createSource(owner.client, owner.bot.id, "text", {
-      title: "Lamp care",
-      text: "Dust the brass arm with a dry cloth once a week.",
-    });
-    const job = await syncAndWait(owner.token, sourceId);
-    assert.equal(job.status, "succeeded", JSON.stringify(job.errors));
-    // The embedded PostgreSQL has no pgvector: the provider is never called. Where the
-    // column exists (hosted Supabase) every chunk is embedded through it.
-    assert.deepEqual(calls.length > 0, hasColumn);
-    if (hasColumn) assert.ok(calls.every((p) => p === "/v1/embeddings"));
+      const sourceId = await createSource(owner.client, owner.bot.id, "text", {
+        title: "Lamp care",
+        text: "Dust the brass arm with a dry cloth once a week.",
+      });
+      const job = await syncAndWait(owner.token, sourceId);
+      assert.equal(job.status, "succeeded", JSON.stringify(job.errors));
+      // The embedded PostgreSQL has no pgvector: the provider is never called. Where the
+      // column exists (hosted Supabase) every chunk is embedded through it.
+      assert.deepEqual(calls.length > 0, hasColumn);
+      if (hasColumn) assert.ok(calls.every((p) => p === "/v1/embeddings"));
 
-    const { data: hits, error } = await owner.client.rpc("match_chunks", { p_bot_id: owner.bot.id, p_query: "how do I clean the brass arm" });
-    assert.equal(error, null);
-    assert.equal(hits[0].document_title, "Lamp care");
-  } finally {
-    await server.shutdown();
-  }
-});
+      const { data: hits, error } = await owner.client.rpc("match_chunks", {
+        p_bot_id: owner.bot.id,
+        p_query: "how do I clean the brass arm",
+      });
+      assert.equal(error, null);
+      assert.equal(hits[0].document_title, "Lamp care");
+    } finally {
+      await server.shutdown();
+    }
+  },
+);
 
 Deno.test("every ingest write refuses a platform administrator and a member of another team (issue 13)", async () => {
   const owner = await ownerWithBot();
@@ -613,7 +697,14 @@ Deno.test("every ingest write refuses a platform administrator and a member of a
   if (jobError) throw jobError;
   const { data: doc, error: docError } = await service
     .from("documents")
-    .insert({ data_source_id: sourceId, bot_id: owner.bot.id, title: "Page", url: "notion:page", content: "x", content_hash: "h" })
+    .insert({
+      data_source_id: sourceId,
+      bot_id: owner.bot.id,
+      title: "Page",
+      url: "notion:page",
+      content: "x",
+      content_hash: "h",
+    })
     .select("id")
     .single();
   if (docError) throw docError;

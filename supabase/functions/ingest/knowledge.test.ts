@@ -2,7 +2,13 @@
 // extraction, URL globs, settings, YouTube and Notion parsing.
 import assert from "node:assert/strict";
 import { chunkText, splitSentences } from "../_shared/knowledge/chunk.ts";
-import { extractHtml, missingHeadings } from "../_shared/knowledge/readers/html.ts";
+import {
+  contentRegion,
+  extractHtml,
+  MIN_REGION_RATIO,
+  missingHeadings,
+  parseHTML,
+} from "../_shared/knowledge/readers/html.ts";
 import { csvToDocuments, fileKind } from "../_shared/knowledge/readers/files.ts";
 import { notionId } from "../_shared/knowledge/readers/notion.ts";
 import { crawlWeb, globToRegExp, parseSitemap, urlMatches } from "../_shared/knowledge/readers/web.ts";
@@ -285,7 +291,10 @@ Deno.test("crawl: concurrency is validated and respected; the delay spaces reque
   const began = performance.now();
   const spaced = await crawlStar({ concurrency: 4, delay_ms: 100 }, 6, 10);
   const after = spaced.starts.map((t) => Math.round(t - began));
-  assert.ok(after.every((t, k) => t >= k * 100 - 10), `request starts ${after.join(", ")} ms after the crawl began`);
+  assert.ok(
+    after.every((t, k) => t >= k * 100 - 10),
+    `request starts ${after.join(", ")} ms after the crawl began`,
+  );
 });
 
 Deno.test("files: kinds and CSV rows as documents", () => {
@@ -396,13 +405,25 @@ Deno.test("embeddings through an OpenAI-compatible /v1/embeddings server", async
 });
 
 Deno.test("navigation-only pages: a table of contents is one, an article with a few links is not", () => {
-  const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/ch${i}">Chapter ${i}: working with part ${i}</a></li>`).join("");
-  const toc = extractHtml(`<html><body><main><h1>Contents</h1><ul>${items}</ul></main></body></html>`, "https://d.test/");
+  const items = Array.from(
+    { length: 12 },
+    (_, i) => `<li><a href="/ch${i}">Chapter ${i}: working with part ${i}</a></li>`,
+  ).join("");
+  const toc = extractHtml(
+    `<html><body><main><h1>Contents</h1><ul>${items}</ul></main></body></html>`,
+    "https://d.test/",
+  );
   assert.equal(toc.navigation, true);
   assert.ok(toc.linkShare > 0.8, String(toc.linkShare));
   // a link list with one-line descriptions: less link text, but short lines
-  const described = Array.from({ length: 8 }, (_, i) => `<li><a href="/c${i}">COMMAND ${i}</a> — do thing ${i}</li>`).join("");
-  assert.equal(extractHtml(`<html><body><main><ul>${described}</ul></main></body></html>`, "https://d.test/").navigation, true);
+  const described = Array.from(
+    { length: 8 },
+    (_, i) => `<li><a href="/c${i}">COMMAND ${i}</a> — do thing ${i}</li>`,
+  ).join("");
+  assert.equal(
+    extractHtml(`<html><body><main><ul>${described}</ul></main></body></html>`, "https://d.test/").navigation,
+    true,
+  );
   const prose = "Loosen the knob under the lamp head, then turn the arm slowly to the angle you need. ".repeat(6);
   const article = extractHtml(
     `<html><body><main><h1>Rotate the arm</h1><p>${prose} See <a href="/care">care</a> and <a href="/parts">parts</a>.</p></main></body></html>`,
@@ -413,7 +434,8 @@ Deno.test("navigation-only pages: a table of contents is one, an article with a 
 });
 
 Deno.test("Readability dropping whole sections of a reference page: the visible text is kept", () => {
-  const para = (w: string, n: number) => `<p>${`The ${w} of this command is explained in this sentence. `.repeat(n)}</p>`;
+  const para = (w: string, n: number) =>
+    `<p>${`The ${w} of this command is explained in this sentence. `.repeat(n)}</p>`;
   const html = `<html><head><title>CREATE THING</title></head><body>
     <div class="refnamediv"><h1>CREATE THING</h1><p>CREATE THING — define a new thing</p></div>
     <div class="refsect1"><h2>Description</h2>${para("purpose", 8)}</div>
@@ -422,10 +444,58 @@ Deno.test("Readability dropping whole sections of a reference page: the visible 
   const page = extractHtml(html, "https://d.test/thing");
   assert.match(page.text, /^## Description$/m);
   assert.match(page.text, /^## Notes$/m);
-  assert.deepEqual(missingHeadings("## Description\n\ntext\n\n### Notes\n\n```\n## not a heading\n```", "# Notes\n\ntext"), [
-    "description",
-  ]);
+  assert.deepEqual(
+    missingHeadings("## Description\n\ntext\n\n### Notes\n\n```\n## not a heading\n```", "# Notes\n\ntext"),
+    ["description"],
+  );
 });
+
+Deno.test(
+  "HTML without <main>: the element holding every heading and paragraph is read when it holds nearly all the text",
+  () => {
+    const para = (w: string, n: number) =>
+      `<p>${`The ${w} of this command is explained in this sentence. `.repeat(n)}</p>`;
+    // generated documentation: link bars in tables above and below one content <div>
+    const bar = (where: string) =>
+      `<div class="nav${where}"><table><tr><td><a href="/prev">Prev</a></td><th>Commands</th><td><a href="/">Home</a></td><td><a href="/next">Next</a></td></tr></table></div>`;
+    const content = `<div class="refentry"><div class="refnamediv"><h2>CREATE THING</h2><p>CREATE THING — define a new thing</p></div>
+    <div class="refsect1"><h2>Description</h2>${para("purpose", 20)}<pre># not a heading\nCREATE THING t;</pre></div>
+    <div class="refsect1"><h2>Parameters</h2>${Array.from({ length: 8 }, () => para("parameter", 6)).join("")}</div></div>`;
+    const page = extractHtml(
+      `<html><head><title>CREATE THING</title></head><body>${bar("header")}${content}${bar("footer")}</body></html>`,
+      "https://d.test/thing",
+    );
+    assert.equal(page.extraction, "region");
+    assert.match(page.text, /^## CREATE THING\n\nCREATE THING — define a new thing\n\n## Description\n/);
+    assert.match(page.text, /\n```\n# not a heading\nCREATE THING t;\n```\n/, "code stays code");
+    assert.match(page.text, /## Parameters\n/);
+    assert.doesNotMatch(page.text, /Prev|Next|Home|Commands/, "the link bars outside the region are left out");
+    assert.ok(page.text.length >= MIN_REGION_RATIO * page.visibleChars);
+    assert.equal(page.navigation, false);
+    const { document } = parseHTML(`<html><body>${bar("header")}${content}</body></html>`);
+    assert.equal(contentRegion(document.body).getAttribute("class"), "refentry");
+
+    // a paragraph outside it (a sidebar, a banner's tagline): no such element but the body, Readability reads the page
+    const sidebar = `<div class="side"><p>Our newsletter: sign up.</p></div>`;
+    const withSidebar = extractHtml(
+      `<html><body>${bar("header")}${content}${sidebar}</body></html>`,
+      "https://d.test/thing",
+    );
+    assert.notEqual(withSidebar.extraction, "region");
+    assert.match(withSidebar.text, /## Description/);
+
+    // an element holding all the paragraphs but less than MIN_REGION_RATIO of the text: Readability too
+    const links = Array.from({ length: 60 }, (_, i) => `<li><a href="/p${i}">Related page number ${i}</a></li>`).join(
+      "",
+    );
+    const withLinks = extractHtml(
+      `<html><body>${content}<div class="related"><ul>${links}</ul></div></body></html>`,
+      "https://d.test/thing",
+    );
+    assert.notEqual(withLinks.extraction, "region");
+    assert.match(withLinks.text, /## Parameters/);
+  },
+);
 
 Deno.test("sitemaps: loc and lastmod of each entry, entities decoded, unreadable dates left out", () => {
   const xml = `<?xml version="1.0"?><urlset>

@@ -1,0 +1,399 @@
+-- Retrieval, third pass (issue 17): match_chunks scores with BM25 over per-bot lexeme document
+-- frequencies, generates its candidates from the query's rarest lexemes with a cap, and reads
+-- trigrams only where they pay. Same signature, columns, access rule and grants.
+--
+-- Why: Postgres' ts_rank / ts_rank_cd know no IDF (in "how many bytes does a bigint use" the
+-- rare "bigint" weighed what "use" weighed), and the previous first stage ranked every chunk
+-- matching any query lexeme (5,182 of 10,958 for one question), scanned a bot's rows per query
+-- word with `ilike`, and ran word_similarity over a pool of up to 290 chunks: 100-250 ms a call
+-- at 11k chunks (bench/chat/results-explain.md).
+--
+--   * private.bot_lexemes (bot, lexeme, chunks): in how many of the bot's chunks each lexeme of
+--     `chunks.fts` occurs; private.bot_chunk_stats (bot, chunks, lexemes): the chunk count and the
+--     sum of their lexeme counts (average chunk length). Kept exact by statement-level triggers
+--     on chunks (insert, delete, update of the text) with transition tables: one grouped upsert
+--     per statement, rows locked in (bot, lexeme) order so concurrent writers cannot deadlock.
+--     RLS on, no policies, no grants: only these definer functions read them.
+--   * chunks_bot_id_fts_idx: GIN on (bot_id, fts) (btree_gin) replaces the fts-only index, so a
+--     lexeme lookup visits only this bot's rows, whatever other bots hold.
+--   * private.match_chunk_candidates(bot, query): the query's lexemes (at most 12, the rarest)
+--     with their IDF = ln(1 + (N - df + 0.5) / (df + 0.5)). A lexeme no chunk has (a misspelling,
+--     another inflection) is replaced by up to two of the bot's lexemes with trigram similarity
+--     >= 0.4 (GIN trigram index on the vocabulary; weighted by the similarity). Candidates:
+--       1. every chunk holding one of the rarest lexemes, taken rarest first while their document
+--          frequencies sum to <= 800 (a complete set, bounded by construction);
+--       2. up to 200 chunks holding all the query's lexemes, and, when that is empty, up to 200
+--          holding the two rarest (both capped: for a query of common words, the worst case);
+--       3. for `simple` bots (jp, cn, pl: no stemmer, CJK runs are one "word") or when 1-2 found
+--          fewer than 10 chunks: up to 20 chunks per query word (at most 6) containing it
+--          (`ilike` on the (bot_id, content) trigram index), else similar to it (`<%`).
+--     They are ordered by the sum of the IDF of the lexemes they hold (from the id lists alone,
+--     no chunk read) and the best 120 are scored: BM25 (k1 1.2, b 0.75; an occurrence in the heading
+--     path counts 3), proximity (ts_rank_cd of the any-lexeme query, 120 rows only), the IDF-weighted
+--     share of the query found in the chunk and in the document title, the share of the title the
+--     query covers, the navigation flag, how many candidates share the document, and, for the
+--     candidates of step 3, word_similarity of the whole query (at most 120 rows).
+--   * public.match_chunks: rows ordered by a fixed linear rule over those features (fitted on the
+--     tune half of bench/ingest/questions.json with bench/ingest/tune.mjs, checked on the
+--     held-out half: bench/ingest/REPORT.md), ties by document url and chunk position (results
+--     repeat). `score` is that value.
+-- Every step's cost is bounded by a cap (800 ids, 200 + 200 rows, 6 × 20 rows, 120 scored), not
+-- by how many chunks match. The vector variant (hosted, pgvector) calls this function for its
+-- lexical list and is unchanged.
+
+-- per-bot lexeme statistics ----------------------------------------------------------------------
+create table private.bot_lexemes (
+  bot_id uuid not null,
+  lexeme text not null,
+  chunks integer not null,
+  primary key (bot_id, lexeme)
+);
+comment on table private.bot_lexemes is
+  'Document frequency of each lexeme of chunks.fts per bot (how many of the bot''s chunks hold it), kept by triggers on chunks; match_chunks'' IDF and its vocabulary for misspelt words.';
+create index bot_lexemes_trgm_idx on private.bot_lexemes using gin (bot_id, lexeme extensions.gin_trgm_ops);
+alter table private.bot_lexemes enable row level security;
+revoke all on private.bot_lexemes from public, anon, authenticated;
+
+create table private.bot_chunk_stats (
+  bot_id uuid primary key,
+  chunks integer not null,
+  lexemes bigint not null
+);
+comment on table private.bot_chunk_stats is
+  'Per bot: how many chunks it has and the sum of their lexeme counts (BM25''s average chunk length), kept by triggers on chunks.';
+alter table private.bot_chunk_stats enable row level security;
+revoke all on private.bot_chunk_stats from public, anon, authenticated;
+
+-- The lexemes of a statement's new rows (+1 a chunk) and old rows (-1 a chunk). Transition tables
+-- exist only for their own event, hence one trigger per event and one branch per event here.
+create function private.count_chunk_lexemes() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  -- rows locked in key order (an upsert takes them in its select's order): writers never deadlock
+  if tg_op = 'INSERT' then
+    insert into private.bot_lexemes as b (bot_id, lexeme, chunks)
+    select n.bot_id, l.lexeme, count(*) from new_rows n, unnest(tsvector_to_array(n.fts)) l(lexeme)
+    group by 1, 2 order by 1, 2
+    on conflict (bot_id, lexeme) do update set chunks = b.chunks + excluded.chunks;
+    insert into private.bot_chunk_stats as s (bot_id, chunks, lexemes)
+    select n.bot_id, count(*), sum(length(n.fts)) from new_rows n group by 1 order by 1
+    on conflict (bot_id) do update set chunks = s.chunks + excluded.chunks, lexemes = s.lexemes + excluded.lexemes;
+  elsif tg_op = 'DELETE' then
+    insert into private.bot_lexemes as b (bot_id, lexeme, chunks)
+    select o.bot_id, l.lexeme, -count(*) from old_rows o, unnest(tsvector_to_array(o.fts)) l(lexeme)
+    group by 1, 2 order by 1, 2
+    on conflict (bot_id, lexeme) do update set chunks = b.chunks + excluded.chunks;
+    delete from private.bot_lexemes b where b.chunks <= 0
+      and (b.bot_id, b.lexeme) in (select distinct o.bot_id, l.lexeme from old_rows o, unnest(tsvector_to_array(o.fts)) l(lexeme));
+    insert into private.bot_chunk_stats as s (bot_id, chunks, lexemes)
+    select o.bot_id, -count(*), -sum(length(o.fts)) from old_rows o group by 1 order by 1
+    on conflict (bot_id) do update set chunks = s.chunks + excluded.chunks, lexemes = s.lexemes + excluded.lexemes;
+  elsif exists (select 1 from new_rows n join old_rows o on o.id = n.id where o.fts is distinct from n.fts) then
+    -- an update that changes the text (one that sets an embedding changes nothing here)
+    insert into private.bot_lexemes as b (bot_id, lexeme, chunks)
+    select x.bot_id, x.lexeme, sum(x.n) from (
+      select n.bot_id, l.lexeme, 1 as n from new_rows n, unnest(tsvector_to_array(n.fts)) l(lexeme)
+      union all
+      select o.bot_id, l.lexeme, -1 from old_rows o, unnest(tsvector_to_array(o.fts)) l(lexeme)
+    ) x
+    group by 1, 2 having sum(x.n) <> 0 order by 1, 2
+    on conflict (bot_id, lexeme) do update set chunks = b.chunks + excluded.chunks;
+    delete from private.bot_lexemes b where b.chunks <= 0
+      and (b.bot_id, b.lexeme) in (select distinct o.bot_id, l.lexeme from old_rows o, unnest(tsvector_to_array(o.fts)) l(lexeme));
+    insert into private.bot_chunk_stats as s (bot_id, chunks, lexemes)
+    select x.bot_id, sum(x.n), sum(x.len) from (
+      select n.bot_id, 1 as n, length(n.fts)::bigint as len from new_rows n
+      union all
+      select o.bot_id, -1, -length(o.fts)::bigint from old_rows o
+    ) x
+    group by 1 order by 1
+    on conflict (bot_id) do update set chunks = s.chunks + excluded.chunks, lexemes = s.lexemes + excluded.lexemes;
+  end if;
+  return null;
+end;
+$$;
+comment on function private.count_chunk_lexemes() is
+  'Statement trigger on chunks: adds the lexemes of inserted rows to, and takes those of deleted rows from, private.bot_lexemes and private.bot_chunk_stats (an update does both).';
+revoke execute on function private.count_chunk_lexemes() from public, anon, authenticated;
+create trigger chunks_count_lexemes_insert after insert on public.chunks
+  referencing new table as new_rows for each statement execute function private.count_chunk_lexemes();
+create trigger chunks_count_lexemes_delete after delete on public.chunks
+  referencing old table as old_rows for each statement execute function private.count_chunk_lexemes();
+create trigger chunks_count_lexemes_update after update on public.chunks
+  referencing new table as new_rows old table as old_rows for each statement execute function private.count_chunk_lexemes();
+
+-- the statistics of the chunks that exist already
+insert into private.bot_lexemes (bot_id, lexeme, chunks)
+select c.bot_id, l.lexeme, count(*) from public.chunks c, unnest(tsvector_to_array(c.fts)) l(lexeme) group by 1, 2;
+insert into private.bot_chunk_stats (bot_id, chunks, lexemes)
+select c.bot_id, count(*), sum(length(c.fts)) from public.chunks c group by 1;
+
+-- a lexeme lookup visits only the bot's rows
+create index chunks_bot_id_fts_idx on public.chunks using gin (bot_id, fts);
+drop index public.chunks_fts_idx;
+
+-- candidates and their features ------------------------------------------------------------------
+drop function private.match_chunk_candidates(uuid, text);
+create function private.match_chunk_candidates(p_bot_id uuid, p_query text)
+returns table (
+  chunk_id uuid,
+  document_id uuid,
+  fused double precision,
+  fused_rank integer,
+  body_cov double precision,
+  head_cov double precision,
+  title_cov double precision,
+  title_share double precision,
+  navigation boolean,
+  doc_hits integer,
+  bm25 double precision,
+  proximity double precision,
+  trgm double precision,
+  url text,
+  chunk_position integer
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+-- a generic plan of a lexeme lookup (bot and lexeme unknown) scans the bot's rows; plan each call
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_config regconfig;
+  v_n double precision;
+  v_avgdl double precision;
+  v_query text := left(btrim(coalesce(p_query, '')), 2000);
+  v_lex text[] := '{}';      -- the query's lexemes (and stand-ins for unknown ones), rarest first
+  v_df integer[] := '{}';
+  v_idf double precision[] := '{}';
+  v_total double precision;
+  v_any tsquery;
+  v_ids uuid[] := '{}';      -- candidate ids, one entry per (lexeme, chunk) found ...
+  v_w double precision[] := '{}'; -- ... with that lexeme's IDF
+  v_hits uuid[];
+  v_sum integer := 0;
+  v_rest text[] := '{}';
+  v_pool uuid[] := '{}';
+  v_terms text[];
+  v_term text;
+  v_sim_threshold text := current_setting('pg_trgm.similarity_threshold', true);
+  v_wsim_threshold text := current_setting('pg_trgm.word_similarity_threshold', true);
+  r record;
+  v_sub record;
+  i integer;
+begin
+  if v_query = '' or p_bot_id is null then
+    return;
+  end if;
+  select private.language_regconfig(b.language) into v_config from public.bots b where b.id = p_bot_id;
+  if v_config is null then
+    return;
+  end if;
+  select s.chunks, s.lexemes::double precision / greatest(s.chunks, 1) into v_n, v_avgdl
+  from private.bot_chunk_stats s where s.bot_id = p_bot_id;
+  v_n := greatest(coalesce(v_n, 0), 0);
+  v_avgdl := greatest(coalesce(v_avgdl, 1), 1);
+
+  -- the query's first 12 lexemes; one no chunk holds (a misspelling, another inflection) is
+  -- replaced by up to two of the bot's lexemes that look like it (trigram similarity >= 0.4)
+  perform set_config('pg_trgm.similarity_threshold', '0.4', true);
+  for r in
+    select q.lexeme, coalesce(b.chunks, 0) as df
+    from (select u.lexeme, min(p) as pos from unnest(to_tsvector(v_config, v_query)) u, unnest(u.positions) p
+          group by u.lexeme order by min(p) limit 12) q
+    left join private.bot_lexemes b on b.bot_id = p_bot_id and b.lexeme = q.lexeme
+  loop
+    if r.df > 0 then
+      v_lex := v_lex || r.lexeme;
+      v_df := v_df || r.df;
+      v_idf := v_idf || ln(1 + (v_n - r.df + 0.5) / (r.df + 0.5));
+    elsif char_length(r.lexeme) >= 4 then
+      for v_sub in
+        select b.lexeme, b.chunks as df, extensions.similarity(b.lexeme, r.lexeme) as sim
+        from private.bot_lexemes b
+        where b.bot_id = p_bot_id and b.lexeme operator(extensions.%) r.lexeme
+        order by sim desc, b.lexeme
+        limit 2
+      loop
+        if not v_sub.lexeme = any (v_lex) then
+          v_lex := v_lex || v_sub.lexeme;
+          v_df := v_df || v_sub.df;
+          v_idf := v_idf || v_sub.sim * ln(1 + (v_n - v_sub.df + 0.5) / (v_sub.df + 0.5));
+        end if;
+      end loop;
+    end if;
+  end loop;
+  perform set_config('pg_trgm.similarity_threshold', v_sim_threshold, true);
+  select coalesce(array_agg(l.lexeme order by l.df, l.lexeme), '{}'), coalesce(array_agg(l.df order by l.df, l.lexeme), '{}'),
+    coalesce(array_agg(l.idf order by l.df, l.lexeme), '{}')
+  into v_lex, v_df, v_idf
+  from unnest(v_lex, v_df, v_idf) as l(lexeme, df, idf);
+  v_total := coalesce((select sum(x) from unnest(v_idf) x), 0);
+  if cardinality(v_lex) > 0 then
+    v_any := array_to_string(array(select quote_literal(l) from unnest(v_lex) l), ' | ')::tsquery;
+  end if;
+
+  -- 1. every chunk holding one of the rarest lexemes, while their frequencies sum to <= 800
+  for i in 1 .. cardinality(v_lex) loop
+    if v_sum + v_df[i] > 800 then
+      v_rest := v_rest || v_lex[i];
+      continue;
+    end if;
+    v_sum := v_sum + v_df[i];
+    select coalesce(array_agg(c.id), '{}') into v_hits
+    from (select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ quote_literal(v_lex[i])::tsquery limit 800) c;
+    v_ids := v_ids || v_hits;
+    v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
+  end loop;
+  -- 2. the lexemes too common for that: up to 200 chunks holding all of them, else the two rarest
+  if cardinality(v_rest) > 0 then
+    select coalesce(array_agg(c.id), '{}') into v_hits
+    from (select c.id from public.chunks c where c.bot_id = p_bot_id
+          and c.fts @@ array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery limit 200) c;
+    if cardinality(v_hits) = 0 and cardinality(v_rest) > 2 then
+      select coalesce(array_agg(c.id), '{}') into v_hits
+      from (select c.id from public.chunks c where c.bot_id = p_bot_id
+            and c.fts @@ (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery limit 200) c;
+    end if;
+    for i in 1 .. cardinality(v_lex) loop
+      if v_lex[i] = any (v_rest) and (cardinality(v_hits) > 0) then
+        v_ids := v_ids || v_hits;
+        v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
+      end if;
+    end loop;
+  end if;
+
+  -- 3. trigrams, where they pay: simple-configuration bots (jp, cn, pl), or full text found little
+  if v_config = 'pg_catalog.simple'::regconfig or cardinality(v_ids) < 10 then
+    select coalesce(array_agg(w.word order by w.pos), '{}') into v_terms
+    from (
+      select t.word, min(t.pos) as pos
+      from regexp_split_to_table(lower(v_query), '[[:space:][:punct:]　-〿ぁ-ゟ！？（），．：；＿]+') with ordinality as t(word, pos)
+      where char_length(t.word) >= case when octet_length(t.word) = char_length(t.word) then 3 else 2 end
+        and char_length(t.word) <= 100
+        and to_tsvector(v_config, t.word) <> ''::tsvector
+      group by t.word
+      order by min(t.pos)
+      limit 6
+    ) w;
+    perform set_config('pg_trgm.word_similarity_threshold',
+      case when v_config = 'pg_catalog.simple'::regconfig then '0.3' else '0.5' end, true);
+    foreach v_term in array v_terms loop
+      select coalesce(array_agg(c.id), '{}') into v_hits
+      from (select c.id from public.chunks c where c.bot_id = p_bot_id
+            and c.content ilike '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%' limit 10) c;
+      if cardinality(v_hits) = 0 then
+        select coalesce(array_agg(c.id), '{}') into v_hits
+        from (select c.id from public.chunks c where c.bot_id = p_bot_id and v_term operator(extensions.<%) c.content limit 10) c;
+      end if;
+      v_pool := v_pool || v_hits;
+    end loop;
+    perform set_config('pg_trgm.word_similarity_threshold', v_wsim_threshold, true);
+  end if;
+
+  return query
+  with found as (
+    select f.id, sum(f.w) as w from unnest(v_ids, v_w) as f(id, w) group by f.id
+  ),
+  best as (
+    select found.id, found.w from found order by found.w desc, found.id limit 60
+  ),
+  pool as (
+    select p.id, extensions.word_similarity(v_query, c.content)::double precision as sim
+    from (select distinct x as id from unnest(v_pool) x) p
+    join public.chunks c on c.id = p.id
+  ),
+  cand as materialized (
+    select coalesce(b.id, p.id) as id, coalesce(b.w, 0) as w, coalesce(p.sim, 0) as sim,
+      c.document_id, c.position, c.fts, d.url, d.title, d.navigation
+    from best b
+    full join pool p on p.id = b.id
+    join public.chunks c on c.id = coalesce(b.id, p.id)
+    join public.documents d on d.id = c.document_id
+  ),
+  q as materialized (
+    select l.lexeme, l.idf, quote_literal(l.lexeme)::tsquery as tq, (quote_literal(l.lexeme) || ':A')::tsquery as tq_head
+    from unnest(v_lex, v_idf) as l(lexeme, idf)
+  ),
+  docs as materialized (
+    select k.document_id, to_tsvector(v_config, min(k.title)) as tv from cand k group by k.document_id
+  ),
+  scored as (
+    select k.*, dc.tv,
+      -- per lexeme: IDF × ts_rank of that lexeme alone (saturating in its occurrences, a heading
+      -- occurrence weighing 5 times a text one), over BM25's chunk-length normalisation (b 0.75)
+      (select coalesce(sum(q.idf * ts_rank(array[0.1, 0.2, 0.2, 1.0]::real[], k.fts, q.tq)), 0) from q)
+        / (0.25 + 0.75 * length(k.fts) / v_avgdl) as bm,
+      (select coalesce(sum(q.idf), 0) from q where k.fts @@ q.tq) as cov,
+      (select coalesce(sum(q.idf), 0) from q where k.fts @@ q.tq_head) as head,
+      (select coalesce(sum(q.idf), 0) from q where dc.tv @@ q.tq) as tcov,
+      (select count(*) from q where dc.tv @@ q.tq) as tmatch
+    from cand k
+    join docs dc on dc.document_id = k.document_id
+  )
+  select s.id, s.document_id,
+    (s.w + s.sim)::double precision,
+    (row_number() over (order by s.w + s.sim desc, s.url, s.position))::integer,
+    coalesce(s.cov / nullif(v_total, 0), 0)::double precision,
+    coalesce(s.head / nullif(v_total, 0), 0)::double precision,
+    coalesce(s.tcov / nullif(v_total, 0), 0)::double precision,
+    coalesce(s.tmatch::double precision / nullif(length(s.tv), 0), 0)::double precision,
+    s.navigation,
+    (count(*) over (partition by s.document_id))::integer,
+    coalesce(s.bm / nullif(v_total, 0), 0)::double precision,
+    case when v_any is null then 0 else ts_rank_cd(s.fts, v_any, 32) end::double precision,
+    s.sim,
+    s.url,
+    s.position
+  from scored s;
+end;
+$$;
+comment on function private.match_chunk_candidates(uuid, text) is
+  'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 120 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
+revoke execute on function private.match_chunk_candidates(uuid, text) from public, anon, authenticated;
+
+-- the rule ----------------------------------------------------------------------------------------
+create or replace function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer default 8)
+returns table (
+  chunk_id uuid,
+  document_id uuid,
+  data_source_id uuid,
+  content text,
+  heading_path text,
+  document_title text,
+  document_url text,
+  score double precision
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_count integer := least(greatest(coalesce(p_match_count, 8), 1), 50);
+begin
+  if btrim(coalesce(p_query, '')) = '' or p_bot_id is null or not private.can_chat_with_bot(p_bot_id) then
+    return;
+  end if;
+  return query
+  select c.id, c.document_id, d.data_source_id, c.content, c.heading_path, d.title, d.url, m.score
+  from (
+    select k.chunk_id, k.url, k.chunk_position,
+      1 * k.bm25 + 2 * k.proximity + 0.5 * k.body_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
+        - case when k.navigation then 1 else 0 end as score
+    from private.match_chunk_candidates(p_bot_id, p_query) k
+  ) m
+  join public.chunks c on c.id = m.chunk_id
+  join public.documents d on d.id = c.document_id
+  order by m.score desc, m.url, m.chunk_position
+  limit v_count;
+end;
+$$;
+comment on function public.match_chunks(uuid, text, integer) is
+  'The best passages of a bot''s data for a query: candidates from the query''s rarest lexemes (capped) and, for simple-configuration bots or few matches, trigrams; scored by BM25 with per-bot document frequencies, proximity, coverage of the chunk, its heading and title; navigation-only pages down. Empty when the caller may not chat with the bot.';
+revoke execute on function public.match_chunks(uuid, text, integer) from public, anon;
+grant execute on function public.match_chunks(uuid, text, integer) to authenticated, service_role;

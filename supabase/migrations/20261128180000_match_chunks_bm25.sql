@@ -233,8 +233,13 @@ begin
   into v_lex, v_df, v_idf
   from unnest(v_lex, v_df, v_idf) as l(lexeme, df, idf);
   v_total := coalesce((select sum(x) from unnest(v_idf) x), 0);
-  if cardinality(v_lex) > 0 then
-    v_any := array_to_string(array(select quote_literal(l) from unnest(v_lex) l), ' | ')::tsquery;
+  if cardinality(v_lex) > 1 then
+    -- proximity counts two different lexemes near each other (pairs of the five rarest): a
+    -- chunk repeating one common query word is no cover
+    select string_agg('(' || quote_literal(a.l) || ' & ' || quote_literal(b.l) || ')', ' | ')::tsquery into v_any
+    from unnest(v_lex[1:5]) with ordinality a(l, i) join unnest(v_lex[1:5]) with ordinality b(l, i) on a.i < b.i;
+  elsif cardinality(v_lex) = 1 then
+    v_any := quote_literal(v_lex[1])::tsquery;
   end if;
 
   -- 1. every chunk holding one of the rarest lexemes, while their frequencies sum to <= 800
@@ -383,7 +388,7 @@ begin
   select c.id, c.document_id, d.data_source_id, c.content, c.heading_path, d.title, d.url, m.score
   from (
     select k.chunk_id, k.url, k.chunk_position,
-      1 * k.bm25 + 2 * k.proximity + 0.5 * k.body_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
+      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 0.25 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
         - case when k.navigation then 1 else 0 end as score
     from private.match_chunk_candidates(p_bot_id, p_query) k
   ) m

@@ -2,7 +2,7 @@
 -- triggers on chunks, the (bot_id, fts) index, IDF ranking (a rare word outweighs a common one),
 -- misspelt words through the bot's vocabulary, repeatable order of ties, and who may read what.
 begin;
-select plan(22);
+select plan(21);
 
 select tests.create_team_fixture();
 update public.teams set plan_id = 'business' where slug in ('team-a', 'team-b'); -- plan limits are 510-billing's concern

@@ -3,6 +3,7 @@
 // halves (the method in README.md). Needs a stack kept up by `node bench/ingest/run.mjs --hold`;
 // reads private.match_chunk_candidates (the first stage and its features) as the superuser.
 //   node bench/ingest/tune.mjs [--features bm25,prox,title,body,nav]   (default: all of `features`)
+//   node bench/ingest/tune.mjs --weights '{"bm25":1,"title":1}'     (one rule, both halves)
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -62,6 +63,12 @@ const objective = (w) => {
 };
 let w = { bm25: 1 };
 console.log("first stage only:", { tune: measure(w, tune), holdout: measure(w, holdout) });
+const fixed = process.argv.indexOf("--weights"); // evaluate one rule, e.g. --weights '{"bm25":1,"title":1}'
+if (fixed > 0) {
+  const rule = JSON.parse(process.argv[fixed + 1]);
+  console.log("rule:", rule, { tune: measure(rule, tune), holdout: measure(rule, holdout) });
+  process.exit(0);
+}
 let best = objective(w);
 const i = process.argv.indexOf("--features");
 const chosen = i > 0 ? process.argv[i + 1].split(",") : Object.keys(features);

@@ -388,7 +388,7 @@ begin
   select c.id, c.document_id, d.data_source_id, c.content, c.heading_path, d.title, d.url, m.score
   from (
     select k.chunk_id, k.url, k.chunk_position,
-      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 0.25 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
+      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
         - case when k.navigation then 1 else 0 end as score
     from private.match_chunk_candidates(p_bot_id, p_query) k
   ) m

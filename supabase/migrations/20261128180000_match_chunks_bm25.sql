@@ -159,8 +159,6 @@ language plpgsql
 stable
 security definer
 set search_path = ''
--- a generic plan of a lexeme lookup (bot and lexeme unknown) scans the bot's rows; plan each call
-set plan_cache_mode = force_custom_plan
 as $$
 declare
   v_config regconfig;
@@ -249,20 +247,22 @@ begin
       continue;
     end if;
     v_sum := v_sum + v_df[i];
-    select coalesce(array_agg(c.id), '{}') into v_hits
-    from (select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ quote_literal(v_lex[i])::tsquery limit 800) c;
+    -- dynamic SQL: planned with the lexeme known (a cached generic plan scans the bot's rows)
+    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+      || ' where c.bot_id = $1 and c.fts @@ $2 limit 800) c'
+      into v_hits using p_bot_id, quote_literal(v_lex[i])::tsquery;
     v_ids := v_ids || v_hits;
     v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
   end loop;
   -- 2. the lexemes too common for that: up to 200 chunks holding all of them, else the two rarest
   if cardinality(v_rest) > 0 then
-    select coalesce(array_agg(c.id), '{}') into v_hits
-    from (select c.id from public.chunks c where c.bot_id = p_bot_id
-          and c.fts @@ array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery limit 200) c;
+    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+      || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
+      into v_hits using p_bot_id, array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery;
     if cardinality(v_hits) = 0 and cardinality(v_rest) > 2 then
-      select coalesce(array_agg(c.id), '{}') into v_hits
-      from (select c.id from public.chunks c where c.bot_id = p_bot_id
-            and c.fts @@ (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery limit 200) c;
+      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+        || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
+        into v_hits using p_bot_id, (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery;
     end if;
     for i in 1 .. cardinality(v_lex) loop
       if v_lex[i] = any (v_rest) and (cardinality(v_hits) > 0) then
@@ -288,12 +288,13 @@ begin
     perform set_config('pg_trgm.word_similarity_threshold',
       case when v_config = 'pg_catalog.simple'::regconfig then '0.3' else '0.5' end, true);
     foreach v_term in array v_terms loop
-      select coalesce(array_agg(c.id), '{}') into v_hits
-      from (select c.id from public.chunks c where c.bot_id = p_bot_id
-            and c.content ilike '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%' limit 10) c;
+      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+        || ' where c.bot_id = $1 and c.content ilike $2 limit 10) c'
+        into v_hits using p_bot_id, '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%';
       if cardinality(v_hits) = 0 then
-        select coalesce(array_agg(c.id), '{}') into v_hits
-        from (select c.id from public.chunks c where c.bot_id = p_bot_id and v_term operator(extensions.<%) c.content limit 10) c;
+        execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+          || ' where c.bot_id = $1 and $2 operator(extensions.<%) c.content limit 10) c'
+          into v_hits using p_bot_id, v_term;
       end if;
       v_pool := v_pool || v_hits;
     end loop;

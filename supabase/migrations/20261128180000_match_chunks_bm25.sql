@@ -1,4 +1,4 @@
--- Retrieval, third pass (issue 17): match_chunks scores with BM25 over per-bot lexeme document
+-- Retrieval, third pass (issue 17): match_chunks scores BM25-style, with IDF from per-bot lexeme document
 -- frequencies, generates its candidates from the query's rarest lexemes with a cap, and reads
 -- trigrams only where they pay. Same signature, columns, access rule and grants.
 --
@@ -16,30 +16,41 @@
 --     RLS on, no policies, no grants: only these definer functions read them.
 --   * chunks_bot_id_fts_idx: GIN on (bot_id, fts) (btree_gin) replaces the fts-only index, so a
 --     lexeme lookup visits only this bot's rows, whatever other bots hold.
---   * private.match_chunk_candidates(bot, query): the query's lexemes (at most 12, the rarest)
---     with their IDF = ln(1 + (N - df + 0.5) / (df + 0.5)). A lexeme no chunk has (a misspelling,
---     another inflection) is replaced by up to two of the bot's lexemes with trigram similarity
---     >= 0.4 (GIN trigram index on the vocabulary; weighted by the similarity). Candidates:
---       1. every chunk holding one of the rarest lexemes, taken rarest first while their document
---          frequencies sum to <= 800 (a complete set, bounded by construction);
---       2. up to 200 chunks holding all the query's lexemes, and, when that is empty, up to 200
---          holding the two rarest (both capped: for a query of common words, the worst case);
---       3. for `simple` bots (jp, cn, pl: no stemmer, CJK runs are one "word") or when 1-2 found
---          fewer than 10 chunks: up to 20 chunks per query word (at most 6) containing it
---          (`ilike` on the (bot_id, content) trigram index), else similar to it (`<%`).
---     They are ordered by the sum of the IDF of the lexemes they hold (from the id lists alone,
---     no chunk read) and the best 120 are scored: BM25 (k1 1.2, b 0.75; an occurrence in the heading
---     path counts 3), proximity (ts_rank_cd of the any-lexeme query, 120 rows only), the IDF-weighted
---     share of the query found in the chunk and in the document title, the share of the title the
---     query covers, the navigation flag, how many candidates share the document, and, for the
---     candidates of step 3, word_similarity of the whole query (at most 120 rows).
---   * public.match_chunks: rows ordered by a fixed linear rule over those features (fitted on the
---     tune half of bench/ingest/questions.json with bench/ingest/tune.mjs, checked on the
---     held-out half: bench/ingest/REPORT.md), ties by document url and chunk position (results
---     repeat). `score` is that value.
--- Every step's cost is bounded by a cap (800 ids, 200 + 200 rows, 6 × 20 rows, 120 scored), not
--- by how many chunks match. The vector variant (hosted, pgvector) calls this function for its
--- lexical list and is unchanged.
+--   * private.match_chunk_candidates(bot, query): the query's first 12 lexemes with their IDF
+--     = ln(1 + (N - df + 0.5) / (df + 0.5)) (N: the bot's chunks; df: its chunks holding the
+--     lexeme). A lexeme no chunk holds (a misspelling, another inflection) is replaced by up to
+--     two of the bot's lexemes with trigram similarity >= 0.4 (GIN trigram index on the
+--     vocabulary), their IDF times the similarity. Candidates, rarest lexemes first:
+--       1. every chunk holding one of the rarest lexemes, taken while their document frequencies
+--          sum to <= 800 (a complete set for those lexemes, bounded by construction);
+--       2. for the lexemes too common for that: up to 200 chunks holding all of them, and, when
+--          none does, up to 200 holding the two rarest of them (the worst case: a question of
+--          words most chunks hold);
+--       3. for `simple` bots (jp, cn, pl: no stemmer; a CJK run is one "word") or when 1-2 found
+--          fewer than 10 hits: up to 10 chunks per query word (at most 6) containing it (`ilike`
+--          on the (bot_id, content) trigram index), else similar to it (`<%`), scored by
+--          word_similarity of the whole query (at most 60 rows).
+--     The chunks of 1-2 are ordered by the summed IDF of the lexemes they were found by (from the
+--     id lists alone, no chunk read); the best 60 (and the pool of 3) get their features:
+--       bm25: per query lexeme, IDF × ts_rank of that lexeme alone (saturating in its occurrences;
+--         weights {D 0.1, C 0.2, B 0.2, A 1}: a heading-path occurrence weighs 5 times a text
+--         one), over BM25's length normalisation (0.25 + 0.75 × lexemes ÷ the bot's average),
+--         ÷ the query's summed IDF;
+--       proximity: ts_rank_cd (÷ 1 + itself) of the pairs of the five rarest lexemes, so two
+--         different query words near each other count and one common word repeated does not;
+--       the IDF-weighted share of the query in the chunk, in its heading path, in the document
+--       title; the share of the title the query covers; the navigation flag; how many
+--       candidates share the document; the trigram similarity (pool of 3 only).
+--   * public.match_chunks: rows ordered by
+--       bm25 + proximity + chunk share + title share + 0.25 × ln(candidates of the document)
+--       + trigram similarity − 1 for a navigation-only page,
+--     fitted on the tune half of bench/ingest/questions.json (bench/ingest/tune.mjs, coordinate
+--     ascent over a coarse grid), checked on the held-out half (bench/ingest/REPORT.md); ties by
+--     document url and chunk position, so results repeat. `score` is that value.
+-- Every step is bounded by a cap (800 ids, 200 + 200 rows, 6 × 10 rows, 60 + 60 scored), not by
+-- how many chunks match. The lookups run as dynamic SQL, planned with the lexeme known (a cached
+-- generic plan would scan the bot's rows). The vector variant (hosted, pgvector) calls
+-- match_chunks for its lexical list and is unchanged.
 
 -- per-bot lexeme statistics ----------------------------------------------------------------------
 create table private.bot_lexemes (
@@ -359,7 +370,7 @@ begin
 end;
 $$;
 comment on function private.match_chunk_candidates(uuid, text) is
-  'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 120 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
+  'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
 revoke execute on function private.match_chunk_candidates(uuid, text) from public, anon, authenticated;
 
 -- the rule ----------------------------------------------------------------------------------------

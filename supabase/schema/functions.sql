@@ -1675,7 +1675,6 @@ CREATE OR REPLACE FUNCTION private.match_chunk_candidates(p_bot_id uuid, p_query
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
- SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 declare
   v_config regconfig;
@@ -1764,20 +1763,22 @@ begin
       continue;
     end if;
     v_sum := v_sum + v_df[i];
-    select coalesce(array_agg(c.id), '{}') into v_hits
-    from (select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ quote_literal(v_lex[i])::tsquery limit 800) c;
+    -- dynamic SQL: planned with the lexeme known (a cached generic plan scans the bot's rows)
+    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+      || ' where c.bot_id = $1 and c.fts @@ $2 limit 800) c'
+      into v_hits using p_bot_id, quote_literal(v_lex[i])::tsquery;
     v_ids := v_ids || v_hits;
     v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
   end loop;
   -- 2. the lexemes too common for that: up to 200 chunks holding all of them, else the two rarest
   if cardinality(v_rest) > 0 then
-    select coalesce(array_agg(c.id), '{}') into v_hits
-    from (select c.id from public.chunks c where c.bot_id = p_bot_id
-          and c.fts @@ array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery limit 200) c;
+    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+      || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
+      into v_hits using p_bot_id, array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery;
     if cardinality(v_hits) = 0 and cardinality(v_rest) > 2 then
-      select coalesce(array_agg(c.id), '{}') into v_hits
-      from (select c.id from public.chunks c where c.bot_id = p_bot_id
-            and c.fts @@ (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery limit 200) c;
+      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+        || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
+        into v_hits using p_bot_id, (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery;
     end if;
     for i in 1 .. cardinality(v_lex) loop
       if v_lex[i] = any (v_rest) and (cardinality(v_hits) > 0) then
@@ -1803,12 +1804,13 @@ begin
     perform set_config('pg_trgm.word_similarity_threshold',
       case when v_config = 'pg_catalog.simple'::regconfig then '0.3' else '0.5' end, true);
     foreach v_term in array v_terms loop
-      select coalesce(array_agg(c.id), '{}') into v_hits
-      from (select c.id from public.chunks c where c.bot_id = p_bot_id
-            and c.content ilike '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%' limit 10) c;
+      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+        || ' where c.bot_id = $1 and c.content ilike $2 limit 10) c'
+        into v_hits using p_bot_id, '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%';
       if cardinality(v_hits) = 0 then
-        select coalesce(array_agg(c.id), '{}') into v_hits
-        from (select c.id from public.chunks c where c.bot_id = p_bot_id and v_term operator(extensions.<%) c.content limit 10) c;
+        execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
+          || ' where c.bot_id = $1 and $2 operator(extensions.<%) c.content limit 10) c'
+          into v_hits using p_bot_id, v_term;
       end if;
       v_pool := v_pool || v_hits;
     end loop;
@@ -1872,7 +1874,7 @@ begin
   from scored s;
 end;
 $function$;
-comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 120 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
+comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
 -- execute: owner only
 
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
@@ -4831,7 +4833,7 @@ begin
   select c.id, c.document_id, d.data_source_id, c.content, c.heading_path, d.title, d.url, m.score
   from (
     select k.chunk_id, k.url, k.chunk_position,
-      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 0.25 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
+      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
         - case when k.navigation then 1 else 0 end as score
     from private.match_chunk_candidates(p_bot_id, p_query) k
   ) m

@@ -2,7 +2,8 @@
 // Fits the rerank weights of match_chunks on the tune half of questions.json and reports both
 // halves (the method in README.md). Needs a stack kept up by `node bench/ingest/run.mjs --hold`;
 // reads private.match_chunk_candidates (the first stage and its features) as the superuser.
-//   node bench/ingest/tune.mjs [--features rrf,title,body,nav]   (default: all of `features`)
+//   node bench/ingest/tune.mjs [--features bm25,prox,title,body,nav]   (default: all of `features`)
+//   node bench/ingest/tune.mjs --weights '{"bm25":1,"title":1}'     (one rule, both halves)
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -26,7 +27,9 @@ for (const q of questions) {
 await client.end();
 
 const features = {
-  rrf: (c) => 30 * c.fused, // the first stage's fused score, ~1 at the top of both lists
+  bm25: (c) => c.bm25, // BM25 over the query's lexemes, ÷ its maximum (2.2 × the query's summed IDF)
+  prox: (c) => c.proximity, // ts_rank_cd of the any-lexeme query, normalised to [0, 1)
+  trgm: (c) => c.trgm, // word_similarity of the query (trigram pool only, else 0)
   title: (c) => c.title_cov,
   tshare: (c) => c.title_share,
   head: (c) => c.head_cov,
@@ -41,7 +44,7 @@ function measure(w, qs) {
   for (const q of qs) {
     const ranked = q.cands
       .map((c) => ({ c, s: Object.keys(w).reduce((s, k) => s + w[k] * features[k](c), 0) }))
-      .sort((a, b) => b.s - a.s || a.c.fused_rank - b.c.fused_rank);
+      .sort((a, b) => b.s - a.s || a.c.url.localeCompare(b.c.url) || a.c.chunk_position - b.c.chunk_position);
     const r = [...new Set(ranked.slice(0, 20).map((x) => x.c.page))].indexOf(q.page);
     if (r === 0) first++;
     if (r >= 0 && r < 5) r5++;
@@ -58,13 +61,19 @@ const objective = (w) => {
   const m = measure(w, tune);
   return m.mrr + 0.5 * m.first_place + 0.5 * m.recall_at_5;
 };
-let w = { rrf: 1 };
+let w = { bm25: 1 };
 console.log("first stage only:", { tune: measure(w, tune), holdout: measure(w, holdout) });
+const fixed = process.argv.indexOf("--weights"); // evaluate one rule, e.g. --weights '{"bm25":1,"title":1}'
+if (fixed > 0) {
+  const rule = JSON.parse(process.argv[fixed + 1]);
+  console.log("rule:", rule, { tune: measure(rule, tune), holdout: measure(rule, holdout) });
+  process.exit(0);
+}
 let best = objective(w);
 const i = process.argv.indexOf("--features");
 const chosen = i > 0 ? process.argv[i + 1].split(",") : Object.keys(features);
 for (let pass = 0; pass < 3; pass++) {
-  for (const k of chosen.filter((k) => k !== "rrf")) {
+  for (const k of chosen.filter((k) => k !== "bm25")) {
     for (const v of grid) {
       const o = objective({ ...w, [k]: v });
       if (o > best + 1e-9) [best, w] = [o, { ...w, [k]: v }];

@@ -35,6 +35,29 @@ create type public.webhook_delivery_status as enum ('pending', 'succeeded', 'fai
 create domain public.language_code as text CHECK ((VALUE = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'fr'::text, 'it'::text, 'jp'::text, 'cn'::text, 'el'::text, 'pl'::text, 'nl'::text])));
 comment on domain public.language_code is 'One of the ten interface languages: en de es fr it jp cn el pl nl.';
 
+-- private.bot_chunk_stats -----------------------------------------------------
+create table private.bot_chunk_stats (
+  bot_id uuid not null,
+  chunks integer not null,
+  lexemes bigint not null
+);
+comment on table private.bot_chunk_stats is 'Per bot: how many chunks it has and the sum of their lexeme counts (BM25''s average chunk length), kept by triggers on chunks.';
+alter table private.bot_chunk_stats add constraint bot_chunk_stats_pkey PRIMARY KEY (bot_id);
+-- row level security: enabled
+-- grants: none
+
+-- private.bot_lexemes ---------------------------------------------------------
+create table private.bot_lexemes (
+  bot_id uuid not null,
+  lexeme text not null,
+  chunks integer not null
+);
+comment on table private.bot_lexemes is 'Document frequency of each lexeme of chunks.fts per bot (how many of the bot''s chunks hold it), kept by triggers on chunks; match_chunks'' IDF and its vocabulary for misspelt words.';
+alter table private.bot_lexemes add constraint bot_lexemes_pkey PRIMARY KEY (bot_id, lexeme);
+CREATE INDEX bot_lexemes_trgm_idx ON private.bot_lexemes USING gin (bot_id, lexeme extensions.gin_trgm_ops);
+-- row level security: enabled
+-- grants: none
+
 -- private.chat_turn_passes ----------------------------------------------------
 create table private.chat_turn_passes (
   id uuid default gen_random_uuid() not null,
@@ -383,9 +406,12 @@ alter table public.chunks add constraint chunks_content_check CHECK (((char_leng
 alter table public.chunks add constraint chunks_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
 alter table public.chunks add constraint chunks_pkey PRIMARY KEY (id);
 CREATE INDEX chunks_bot_id_content_trgm_idx ON public.chunks USING gin (bot_id, content extensions.gin_trgm_ops);
+CREATE INDEX chunks_bot_id_fts_idx ON public.chunks USING gin (bot_id, fts);
 CREATE INDEX chunks_bot_id_idx ON public.chunks USING btree (bot_id);
 CREATE INDEX chunks_document_id_idx ON public.chunks USING btree (document_id, "position");
-CREATE INDEX chunks_fts_idx ON public.chunks USING gin (fts);
+CREATE TRIGGER chunks_count_lexemes_delete AFTER DELETE ON public.chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.count_chunk_lexemes();
+CREATE TRIGGER chunks_count_lexemes_insert AFTER INSERT ON public.chunks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.count_chunk_lexemes();
+CREATE TRIGGER chunks_count_lexemes_update AFTER UPDATE ON public.chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.count_chunk_lexemes();
 CREATE TRIGGER chunks_set_fts_config BEFORE INSERT ON public.chunks FOR EACH ROW EXECUTE FUNCTION private.set_chunk_fts_config();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update

@@ -1,7 +1,8 @@
 // Retrieval's second stage and what the web reader records for it (issue 17), against the
 // running stack: match_chunks reranks the first stage's candidates (query-term coverage of the
 // chunk and its title), navigation-only pages are recognised at ingest and ranked down, and a
-// re-sync does not request pages whose sitemap lastmod is not newer than their last download.
+// re-sync does not request pages whose sitemap lastmod is not newer than their last download, and
+// match_chunks' per-bot lexeme statistics (IDF) follow what the ingest function writes.
 import assert from "node:assert/strict";
 import { sql } from "../_shared/testing.ts";
 import { createSource, documentsOf, ownerWithBot, serve, syncAndWait } from "./test-fixtures.ts";
@@ -161,3 +162,41 @@ Deno.test("web: a re-sync does not request pages whose sitemap lastmod is not ne
     await site.close();
   }
 });
+
+Deno.test(
+  "IDF statistics follow the ingest function's writes: a sync counts the chunks, a re-sync of changed text moves the counts",
+  async () => {
+    const owner = await ownerWithBot();
+    const stats = async () => {
+      const [row] = await sql<{ chunks: number; actual: number; kettle: number | null; lamp: number | null }>(
+        `select s.chunks, (select count(*)::int from public.chunks c where c.bot_id = $1) as actual,
+         (select b.chunks from private.bot_lexemes b where b.bot_id = $1 and b.lexeme = 'kettl') as kettle,
+         (select b.chunks from private.bot_lexemes b where b.bot_id = $1 and b.lexeme = 'lamp') as lamp
+       from private.bot_chunk_stats s where s.bot_id = $1`,
+        [owner.bot.id],
+      );
+      return row;
+    };
+    const sourceId = await createSource(owner.client, owner.bot.id, "text", {
+      title: "Kettle",
+      text: "The copper kettle whistles when the water boils. Fill the kettle to the line and no higher.",
+    });
+    assert.equal((await syncAndWait(owner.token, sourceId)).status, "succeeded");
+    const first = await stats();
+    assert.ok(first.chunks > 0);
+    assert.equal(first.chunks, first.actual);
+    assert.equal(first.kettle, first.actual, "every chunk of the page holds 'kettle'");
+    assert.equal(first.lamp, null);
+
+    const { error } = await owner.client
+      .from("data_sources")
+      .update({ settings: { title: "Lamp", text: "The brass lamp glows when the switch is on." } })
+      .eq("id", sourceId);
+    assert.equal(error, null);
+    assert.equal((await syncAndWait(owner.token, sourceId)).status, "succeeded");
+    const second = await stats();
+    assert.equal(second.chunks, second.actual);
+    assert.equal(second.kettle, null, "the old text's lexemes are gone with its chunks");
+    assert.equal(second.lamp, second.actual);
+  },
+);

@@ -158,7 +158,7 @@ export function extractivePhrases(language: string): Phrases {
  * bench/answers/questions.json and picks the threshold with the best balanced accuracy on its
  * calibration half (bench/answers/REPORT.md).
  */
-export const ANSWER_THRESHOLD = 0.5;
+export const ANSWER_THRESHOLD = 0.475;
 /**
  * A term's rarity is counted among the retrieved sentences only, and a good retrieval makes the
  * question's topic words common there ("app" and "offline" in every passage about offline apps)

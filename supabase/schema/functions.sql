@@ -709,6 +709,9 @@ CREATE OR REPLACE FUNCTION private.count_message()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  the_team uuid;
+  the_month date;
 begin
   update public.chats c
   set message_count = c.message_count + 1,
@@ -717,10 +720,27 @@ begin
   where c.id = new.chat_id;
   -- Billing counts answers actually given, not failed attempts.
   if new.role = 'assistant' and new.error is null then
-    insert into public.team_usage as u (team_id, month, messages)
-    select b.team_id, date_trunc('month', now() at time zone 'utc')::date, 1
-    from public.bots b where b.id = new.bot_id
-    on conflict (team_id, month) do update set messages = u.messages + 1;
+    select b.team_id into the_team from public.bots b where b.id = new.bot_id;
+    if the_team is null then
+      return null;
+    end if;
+    the_month := date_trunc('month', now() at time zone 'utc')::date;
+    perform 1 from public.team_usage u where u.team_id = the_team and u.month = the_month for update skip locked;
+    if found then
+      with folded as (
+        delete from private.team_usage_pending p where p.team_id = the_team and p.month = the_month returning p.messages
+      )
+      update public.team_usage u set messages = u.messages + 1 + coalesce((select sum(f.messages) from folded f), 0)
+      where u.team_id = the_team and u.month = the_month;
+    elsif exists (select 1 from public.team_usage u where u.team_id = the_team and u.month = the_month) then
+      -- Another answer holds the row: count this one beside it (the next answer folds it in).
+      insert into private.team_usage_pending (team_id, month, messages) values (the_team, the_month, 1);
+    else
+      -- The month's first answer.
+      insert into public.team_usage as u (team_id, month, messages)
+      values (the_team, the_month, 1)
+      on conflict (team_id, month) do update set messages = u.messages + 1;
+    end if;
   end if;
   return null;
 end;
@@ -749,16 +769,32 @@ CREATE OR REPLACE FUNCTION private.count_web_turn()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  web uuid;
 begin
-  update public.channels c
-  set message_count = c.message_count + 1,
-      last_event_at = greatest(c.last_event_at, new.created_at)
+  select c.id into web from public.channels c
   where c.bot_id = new.bot_id and c.type = 'web'
     and exists (select 1 from public.chats ch where ch.id = new.chat_id and ch.channel in ('web', 'widget'));
+  if web is null then
+    return null;
+  end if;
+  perform 1 from public.channels c where c.id = web for update skip locked;
+  if found then
+    with folded as (
+      delete from private.channel_turns_pending p where p.channel_id = web returning p.n, p.at
+    )
+    update public.channels c
+    set message_count = c.message_count + 1 + coalesce((select sum(f.n) from folded f), 0)::integer,
+        last_event_at = greatest(c.last_event_at, new.created_at, (select max(f.at) from folded f))
+    where c.id = web;
+  else
+    -- Another turn holds the row: count this one beside it (the next turn folds it in).
+    insert into private.channel_turns_pending (channel_id, n, at) values (web, 1, new.created_at);
+  end if;
   return null;
 end;
 $function$;
-comment on function private.count_web_turn() is 'Trigger: a turn of a web or widget chat counts on the bot''s web channel.';
+comment on function private.count_web_turn() is 'Trigger: a turn of a web or widget chat counts on the bot''s web channel (when another turn holds the row, in private.channel_turns_pending, folded in by the next).';
 -- execute: owner only
 
 -- private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
@@ -1807,7 +1843,9 @@ begin
               where b.team_id = plan_usage.team_id);
     when 'messages_per_month' then
       return coalesce((select u.messages from public.team_usage u
-                       where u.team_id = plan_usage.team_id and u.month = month_start::date), 0);
+                       where u.team_id = plan_usage.team_id and u.month = month_start::date), 0)
+           + coalesce((select sum(p.messages) from private.team_usage_pending p
+                       where p.team_id = plan_usage.team_id and p.month = month_start::date), 0);
     when 'test_runs_per_month' then
       return (select count(*) from public.test_runs r join public.bots b on b.id = r.bot_id
               where b.team_id = plan_usage.team_id and r.created_at >= month_start);
@@ -1821,7 +1859,7 @@ begin
   end case;
 end;
 $function$;
-comment on function private.plan_usage(team_id uuid, limit_name text) is 'How much of a limit the team uses: items it has, characters stored, this UTC month''s answers or test runs; for api_access the API channels, for powered_by_removable the bots hiding the line.';
+comment on function private.plan_usage(team_id uuid, limit_name text) is 'How much of a limit the team uses: items it has, characters stored, this UTC month''s answers (team_usage with its pending counts) or test runs; for api_access the API channels, for powered_by_removable the bots hiding the line.';
 -- execute: authenticated; service_role
 
 -- private.power_up_secret_names(power_up_id uuid)
@@ -2751,15 +2789,50 @@ AS $function$
 declare
   counter_key text := 'chat:bot:' || spend_bot_chat_budget.bot_id::text;
   budget integer := coalesce(private.bot_chat_budget(spend_bot_chat_budget.bot_id), 600);
+  started timestamptz;
+  used integer;
 begin
-  if private.consume_rate_limit(counter_key, budget, 60) then
+  perform 1 from private.rate_limits r where r.key = counter_key for update skip locked;
+  if found then
+    -- The row is ours until commit: fold the pending hits of its window in, count this turn.
+    with folded as (
+      delete from private.rate_limit_pending p where p.key = counter_key returning p.at
+    )
+    update private.rate_limits r
+    set hits = case when r.window_start + interval '60 seconds' > now()
+                    then r.hits + 1 + (select count(*) from folded f where f.at >= r.window_start)::integer
+                    else 1 + (select count(*) from folded f where f.at >= now())::integer end,
+        window_start = case when r.window_start + interval '60 seconds' > now() then r.window_start else now() end
+    where r.key = counter_key
+    returning r.hits, r.window_start into used, started;
+  elsif exists (select 1 from private.rate_limits r where r.key = counter_key) then
+    -- Another turn holds the row: count against its committed hits and the window's pending ones.
+    select r.window_start,
+           case when r.window_start + interval '60 seconds' > now()
+                then r.hits + (select count(*) from private.rate_limit_pending p where p.key = counter_key and p.at >= r.window_start)::integer
+                else 0 end + 1
+    into started, used
+    from private.rate_limits r where r.key = counter_key;
+    if started + interval '60 seconds' <= now() then
+      started := now();
+    end if;
+    if used <= budget then
+      insert into private.rate_limit_pending (key, at) values (counter_key, greatest(now(), started));
+    end if;
+  else
+    if private.consume_rate_limit(counter_key, budget, 60) then
+      return null;
+    end if;
+    return (select greatest(1, ceil(extract(epoch from (r.window_start + interval '60 seconds' - now())))::integer)
+            from private.rate_limits r where r.key = counter_key);
+  end if;
+  if used <= budget then
     return null;
   end if;
-  return (select greatest(1, ceil(extract(epoch from (r.window_start + interval '60 seconds' - now())))::integer)
-          from private.rate_limits r where r.key = counter_key);
+  return greatest(1, ceil(extract(epoch from (started + interval '60 seconds' - now())))::integer);
 end;
 $function$;
-comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait.';
+comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait. When another turn holds the counter''s row, the hit is written to private.rate_limit_pending and folded in by the next turn.';
 -- execute: authenticated; service_role
 
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
@@ -4725,9 +4798,9 @@ $function$;
 comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
 -- execute: service_role
 
--- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid)
-CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid)
- RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)
+-- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer)
+CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid, history_limit integer DEFAULT 0)
+ RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean, needs_human boolean, history jsonb)
  LANGUAGE plpgsql
  SET search_path TO ''
 AS $function$
@@ -4737,7 +4810,12 @@ declare
   is_new boolean := false;
   the_message uuid := gen_random_uuid();
   wait integer;
+  with_human boolean := false;
+  earlier jsonb;
 begin
+  if open_chat_turn.history_limit is not null and open_chat_turn.history_limit not between 0 and 100 then
+    raise exception 'history_limit must be between 0 and 100' using errcode = '22023';
+  end if;
   if open_chat_turn.external_thread_id is not null then
     -- A channel's conversation: only the service side, after checking the platform's signature.
     if (select auth.role()) is distinct from 'service_role' then
@@ -4746,7 +4824,7 @@ begin
     if not exists (select 1 from public.bots b where b.id = open_chat_turn.bot_id) then
       raise exception 'Bot not found' using errcode = 'PT404', hint = 'bot_not_found';
     end if;
-    select c.id into the_chat from public.chats c
+    select c.id, c.needs_human into the_chat, with_human from public.chats c
     where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
       and c.external_thread_id = open_chat_turn.external_thread_id;
     if the_chat is null then
@@ -4756,19 +4834,19 @@ begin
       on conflict (bot_id, channel, external_thread_id) where external_thread_id is not null do nothing
       returning c.id into the_chat;
       is_new := the_chat is not null;
+      with_human := false;
       if the_chat is null then
         -- Another message of the same conversation created it a moment ago.
-        select c.id into the_chat from public.chats c
+        select c.id, c.needs_human into the_chat, with_human from public.chats c
         where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
           and c.external_thread_id = open_chat_turn.external_thread_id;
       end if;
     end if;
   elsif the_chat is not null then
     -- A visitor's own chat with this bot (RLS: their own, while they may still use the bot).
-    if not exists (
-      select 1 from public.chats c
-      where c.id = the_chat and c.bot_id = open_chat_turn.bot_id and c.user_id = (select auth.uid())
-    ) then
+    select c.needs_human into with_human from public.chats c
+    where c.id = the_chat and c.bot_id = open_chat_turn.bot_id and c.user_id = (select auth.uid());
+    if not found then
       raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
     end if;
   else
@@ -4783,6 +4861,19 @@ begin
       -- The token is still valid but its user was deleted (or the bot is gone: then RLS refused first).
       raise exception 'Your session is not valid. Sign in again.' using errcode = 'PT401', hint = 'session_required';
     end;
+  end if;
+
+  -- The chat's earlier turns (before this one), newest first, as the caller reads them.
+  if not is_new and coalesce(open_chat_turn.history_limit, 0) > 0 then
+    select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'error', m.error)
+                              order by m.created_at desc), '[]')
+    into earlier
+    from (
+      select m.id, m.role, m.content, m.error, m.created_at from public.messages m
+      where m.chat_id = the_chat
+      order by m.created_at desc
+      limit open_chat_turn.history_limit
+    ) m;
   end if;
 
   insert into public.messages (id, chat_id, role, content, images)
@@ -4800,10 +4891,10 @@ begin
       using errcode = 'PT429', hint = 'rate_limited', detail = wait::text;
   end if;
 
-  return query select the_chat, the_message, is_new;
+  return query select the_chat, the_message, is_new, coalesce(with_human, false), earlier;
 end;
 $function$;
-comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created).';
+comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created, needs_human: a person has taken the chat over, history: with history_limit > 0 the chat''s latest turns before this one, newest first, {id, role, content, error}; null for a new chat).';
 -- execute: authenticated; service_role
 
 -- public.power_up_secret_names(power_up_id uuid)

@@ -163,16 +163,20 @@ comment on function private.avatar_path_from_url(value text) is 'A stored avatar
 -- private.bot_chat_budget(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.bot_chat_budget(bot_id uuid)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+begin
   -- Primary-key lookups only: the bot, its team, the team's plan.
-  select p.chat_requests_per_minute
-  from public.bots b
-  join public.teams t on t.id = b.team_id
-  join public.plans p on p.id = t.plan_id
-  where b.id = bot_chat_budget.bot_id;
+  return (
+    select p.chat_requests_per_minute
+    from public.bots b
+    join public.teams t on t.id = b.team_id
+    join public.plans p on p.id = t.plan_id
+    where b.id = bot_chat_budget.bot_id
+  );
+end;
 $function$;
 comment on function private.bot_chat_budget(bot_id uuid) is 'Answers a bot may give per minute, whoever asks (all visitors and channels together): its team''s plan''s chat_requests_per_minute. Null for an unknown bot.';
 -- execute: service_role
@@ -195,11 +199,12 @@ comment on function private.bot_has_password(bot_id uuid) is 'Does the bot have 
 -- private.can_chat_with_bot(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.can_chat_with_bot(bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select exists (
+begin
+  return exists (
     select 1
     from public.bots b
     where b.id = can_chat_with_bot.bot_id
@@ -219,6 +224,7 @@ AS $function$
         or (select auth.role()) = 'service_role'
       )
   );
+end;
 $function$;
 comment on function private.can_chat_with_bot(bot_id uuid) is 'May the caller chat with this bot? public: anyone; password: after a grant; private: its team, platform admins and the service side.';
 -- execute: authenticated; service_role
@@ -657,19 +663,18 @@ comment on function private.complete_webhook_delivery(delivery_id uuid, ok boole
 -- private.consume_chat_turn_pass(pass uuid, bot_id uuid)
 CREATE OR REPLACE FUNCTION private.consume_chat_turn_pass(pass uuid, bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  with used as (
-    delete from private.chat_turn_passes p
-    where p.id = consume_chat_turn_pass.pass
-      and p.bot_id = consume_chat_turn_pass.bot_id
-      and p.user_id = (select auth.uid())
-      and p.expires_at > now()
-    returning 1
-  )
-  select exists (select 1 from used);
+begin
+  delete from private.chat_turn_passes p
+  where p.id = consume_chat_turn_pass.pass
+    and p.bot_id = consume_chat_turn_pass.bot_id
+    and p.user_id = (select auth.uid())
+    and p.expires_at > now();
+  return found;
+end;
 $function$;
 comment on function private.consume_chat_turn_pass(pass uuid, bot_id uuid) is 'Uses up the caller''s pass for this bot: true when it existed and was unexpired.';
 -- execute: authenticated; service_role
@@ -1430,16 +1435,18 @@ comment on function private.is_over_plan_limit(team_id uuid, limit_name text, it
 -- private.is_own_chat(chat_id uuid)
 CREATE OR REPLACE FUNCTION private.is_own_chat(chat_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select coalesce(
+begin
+  return coalesce(
     -- user_id first only narrows (messages of other people's chats skip the call); owns_chat decides.
     (select private.owns_chat(c.user_id, c.bot_id) from public.chats c
      where c.id = is_own_chat.chat_id and c.user_id = (select auth.uid())),
     false
   );
+end;
 $function$;
 comment on function private.is_own_chat(chat_id uuid) is 'private.owns_chat for a chat id: is the chat the caller''s own, with a bot the caller may still use?';
 -- execute: authenticated; service_role
@@ -1484,11 +1491,12 @@ comment on function private.is_uuid(term text) is 'Is a search term a uuid (an i
 -- private.is_visitor_identity(value jsonb)
 CREATE OR REPLACE FUNCTION private.is_visitor_identity(value jsonb)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select value is null or (
+begin
+  return value is null or (
     jsonb_typeof(value) = 'object'
     and octet_length(value::text) <= 4096
     and (select count(*) from jsonb_object_keys(value)) between 1 and 20
@@ -1499,6 +1507,7 @@ AS $function$
          or (jsonb_typeof(e.value) = 'string' and char_length(e.value #>> '{}') > 200)
     )
   );
+end;
 $function$;
 comment on function private.is_visitor_identity(value jsonb) is 'Check for chats.visitor: null, or an object of 1-20 plain keys with scalar values (strings up to 200 characters), at most 4 KB.';
 -- execute: authenticated; service_role
@@ -1793,14 +1802,16 @@ comment on function private.next_sync_time(schedule public.sync_schedule, from_t
 -- private.owns_chat(chat_user_id uuid, chat_bot_id uuid)
 CREATE OR REPLACE FUNCTION private.owns_chat(chat_user_id uuid, chat_bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select coalesce(
+begin
+  return coalesce(
     owns_chat.chat_user_id = (select auth.uid()) and private.can_chat_with_bot(owns_chat.chat_bot_id),
     false
   );
+end;
 $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
 -- execute: authenticated; service_role
@@ -1808,17 +1819,21 @@ comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'T
 -- private.plan_limit(team_id uuid, limit_name text)
 CREATE OR REPLACE FUNCTION private.plan_limit(team_id uuid, limit_name text)
  RETURNS bigint
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select case
-    when jsonb_typeof(to_jsonb(p) -> plan_limit.limit_name) = 'boolean'
-      then case when (to_jsonb(p) ->> plan_limit.limit_name)::boolean then null else 0 end
-    else (to_jsonb(p) ->> plan_limit.limit_name)::bigint
-  end
-  from public.teams t join public.plans p on p.id = t.plan_id
-  where t.id = plan_limit.team_id;
+begin
+  return (
+    select case
+      when jsonb_typeof(to_jsonb(p) -> plan_limit.limit_name) = 'boolean'
+        then case when (to_jsonb(p) ->> plan_limit.limit_name)::boolean then null else 0 end
+      else (to_jsonb(p) ->> plan_limit.limit_name)::bigint
+    end
+    from public.teams t join public.plans p on p.id = t.plan_id
+    where t.id = plan_limit.team_id
+  );
+end;
 $function$;
 comment on function private.plan_limit(team_id uuid, limit_name text) is 'The limit the team''s plan sets for limit_name (a plans column): a number, null = unlimited; a boolean limit is null when allowed, 0 when not.';
 -- execute: authenticated; service_role

@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
-import { ownerTeam, visitors } from "./fixtures.mjs";
+import { corpusQuestions } from "./corpus.mjs";
+import { extractiveBot, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -30,17 +30,7 @@ const db = new pg.Client({ connectionString: dbUrl });
 await db.connect();
 
 // An owner, a team on the business plan (6,000 answers a minute per bot, 100,000 a month), one bot.
-const { ownerId, teamId } = await ownerTeam(db, "Load");
-const {
-  rows: [bot],
-} = await db.query(
-  `insert into public.bots (team_id, name, visibility, model_provider, created_by) values ($1, 'Load', 'public', 'extractive', $2) returning id`,
-  [teamId, ownerId],
-);
-const documents = corpusDocuments(CORPUS, CHUNKS);
-await insertKnowledge(db, bot.id, documents);
-await db.query("analyze public.chunks");
-const chunkCount = documents.reduce((n, d) => n + d.chunks.length, 0);
+const { bot, chunkCount } = await extractiveBot(db, "Load", CORPUS, CHUNKS);
 const questions = corpusQuestions(CORPUS);
 
 // The visitors: anonymous users (as signInAnonymously makes them), each with its own address.

@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
-import { ownerTeam, visitors } from "./fixtures.mjs";
+import { corpusQuestions } from "./corpus.mjs";
+import { extractiveBot, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -28,15 +28,7 @@ const HISTORY = 20;
 const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
 await db.connect();
 
-const { ownerId, teamId } = await ownerTeam(db, "Turn SQL");
-const {
-  rows: [bot],
-} = await db.query(
-  `insert into public.bots (team_id, name, visibility, model_provider, created_by) values ($1, 'Turn SQL', 'public', 'extractive', $2) returning id`,
-  [teamId, ownerId],
-);
-await insertKnowledge(db, bot.id, corpusDocuments(CORPUS, CHUNKS));
-await db.query("analyze public.chunks");
+const { bot } = await extractiveBot(db, "Turn SQL", CORPUS, CHUNKS);
 const questions = corpusQuestions(CORPUS);
 const crowd = await visitors(db, TURNS);
 

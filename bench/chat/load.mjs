@@ -192,6 +192,34 @@ await sampling$;
 await sampler.end();
 await new Promise((r) => setTimeout(r, 600)); // statistics are flushed at most once a second
 const functionsAfter = await functionTimes();
+// The counters every turn updates, against what was stored: nothing lost or counted twice
+// (where the database has pending counts, issue 17, with them).
+const pendingOf = async (table, column, where) =>
+  (await db.query(`select to_regclass('private.${table}') is not null as ok`)).rows[0].ok
+    ? Number(
+        (await db.query(`select coalesce(sum(${column}), 0) as n from private.${table} where ${where}`, [bot.id]))
+          .rows[0].n,
+      )
+    : 0;
+const {
+  rows: [counts],
+} = await db.query(
+  `select (select count(*)::int from public.messages m where m.bot_id = $1) as messages,
+          (select count(*)::int from public.messages m where m.bot_id = $1 and m.role = 'assistant' and m.error is null) as answers,
+          (select c.message_count from public.channels c where c.bot_id = $1 and c.type = 'web') as web_count,
+          (select u.messages from public.team_usage u join public.bots b on b.team_id = u.team_id where b.id = $1) as usage`,
+  [bot.id],
+);
+const webPending = await pendingOf(
+  "channel_turns_pending",
+  "n",
+  "channel_id = (select id from public.channels where bot_id = $1 and type = 'web')",
+);
+const usagePending = await pendingOf(
+  "team_usage_pending",
+  "messages",
+  "team_id = (select team_id from public.bots where id = $1)",
+);
 await db.end();
 agent.destroy();
 
@@ -263,6 +291,8 @@ const report = [
   "| wait (CPU = running) | backends on average |",
   "| --- | ---: |",
   ...waitRows,
+  "",
+  `Counters after the run: the web channel's message_count ${counts.web_count} + ${webPending} pending = ${counts.web_count + webPending} (messages stored: ${counts.messages}); team_usage ${counts.usage} + ${usagePending} pending = ${counts.usage + usagePending} (answers stored: ${counts.answers}).`,
   "",
   "SQL functions (pg_stat_user_functions, track_functions = all): the 12 with the most self time.",
   "",

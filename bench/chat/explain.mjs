@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
-import { ownerTeam, visitors } from "./fixtures.mjs";
+import { corpusQuestions } from "./corpus.mjs";
+import { extractiveBot, visitors } from "./fixtures.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
@@ -20,16 +20,7 @@ const QUESTIONS = Number(process.env.QUESTIONS ?? 3);
 
 const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
 await db.connect();
-const { ownerId, teamId } = await ownerTeam(db, "Explain");
-const {
-  rows: [bot],
-} = await db.query(
-  `insert into public.bots (team_id, name, visibility, model_provider, created_by) values ($1, 'Explain', 'public', 'extractive', $2) returning id`,
-  [teamId, ownerId],
-);
-const documents = corpusDocuments(CORPUS, CHUNKS);
-await insertKnowledge(db, bot.id, documents);
-await db.query("analyze public.chunks");
+const { bot, chunkCount } = await extractiveBot(db, "Explain", CORPUS, CHUNKS);
 const [visitor] = await visitors(db, 1);
 
 const logs = [];
@@ -48,7 +39,7 @@ console.log(
   `load ${os
     .loadavg()
     .map((x) => x.toFixed(2))
-    .join(" / ")}; corpus ${CORPUS}, ${documents.reduce((n, d) => n + d.chunks.length, 0)} chunks`,
+    .join(" / ")}; corpus ${CORPUS}, ${chunkCount} chunks`,
 );
 for (const q of corpusQuestions(CORPUS).slice(0, QUESTIONS)) {
   for (const round of ["cold", "warm"]) {

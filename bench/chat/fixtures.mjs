@@ -2,6 +2,7 @@
 // scripts/with-stack.mjs): an owner with a team on the business plan (6,000 answers a minute per
 // bot, no bot limit), anonymous visitors (as signInAnonymously makes them) and their tokens.
 import crypto from "node:crypto";
+import { corpusDocuments, insertKnowledge } from "./corpus.mjs";
 
 const { SUPABASE_JWT_SECRET: secret } = process.env;
 
@@ -44,4 +45,19 @@ export async function visitors(db, count) {
     [ids],
   );
   return ids.map((id) => ({ id, token: mint(id) }));
+}
+
+/** An owner's team (business plan) with one public extractive bot answering from CORPUS: { bot, chunkCount }. */
+export async function extractiveBot(db, name, corpus, chunks) {
+  const { ownerId, teamId } = await ownerTeam(db, name);
+  const {
+    rows: [bot],
+  } = await db.query(
+    `insert into public.bots (team_id, name, visibility, model_provider, created_by) values ($1, $2, 'public', 'extractive', $3) returning id`,
+    [teamId, name, ownerId],
+  );
+  const documents = corpusDocuments(corpus, chunks);
+  await insertKnowledge(db, bot.id, documents);
+  await db.query("analyze public.chunks");
+  return { bot, chunkCount: documents.reduce((n, d) => n + d.chunks.length, 0) };
 }

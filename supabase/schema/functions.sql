@@ -163,16 +163,20 @@ comment on function private.avatar_path_from_url(value text) is 'A stored avatar
 -- private.bot_chat_budget(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.bot_chat_budget(bot_id uuid)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+begin
   -- Primary-key lookups only: the bot, its team, the team's plan.
-  select p.chat_requests_per_minute
-  from public.bots b
-  join public.teams t on t.id = b.team_id
-  join public.plans p on p.id = t.plan_id
-  where b.id = bot_chat_budget.bot_id;
+  return (
+    select p.chat_requests_per_minute
+    from public.bots b
+    join public.teams t on t.id = b.team_id
+    join public.plans p on p.id = t.plan_id
+    where b.id = bot_chat_budget.bot_id
+  );
+end;
 $function$;
 comment on function private.bot_chat_budget(bot_id uuid) is 'Answers a bot may give per minute, whoever asks (all visitors and channels together): its team''s plan''s chat_requests_per_minute. Null for an unknown bot.';
 -- execute: service_role
@@ -195,11 +199,12 @@ comment on function private.bot_has_password(bot_id uuid) is 'Does the bot have 
 -- private.can_chat_with_bot(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.can_chat_with_bot(bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select exists (
+begin
+  return exists (
     select 1
     from public.bots b
     where b.id = can_chat_with_bot.bot_id
@@ -219,6 +224,7 @@ AS $function$
         or (select auth.role()) = 'service_role'
       )
   );
+end;
 $function$;
 comment on function private.can_chat_with_bot(bot_id uuid) is 'May the caller chat with this bot? public: anyone; password: after a grant; private: its team, platform admins and the service side.';
 -- execute: authenticated; service_role
@@ -657,19 +663,18 @@ comment on function private.complete_webhook_delivery(delivery_id uuid, ok boole
 -- private.consume_chat_turn_pass(pass uuid, bot_id uuid)
 CREATE OR REPLACE FUNCTION private.consume_chat_turn_pass(pass uuid, bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  with used as (
-    delete from private.chat_turn_passes p
-    where p.id = consume_chat_turn_pass.pass
-      and p.bot_id = consume_chat_turn_pass.bot_id
-      and p.user_id = (select auth.uid())
-      and p.expires_at > now()
-    returning 1
-  )
-  select exists (select 1 from used);
+begin
+  delete from private.chat_turn_passes p
+  where p.id = consume_chat_turn_pass.pass
+    and p.bot_id = consume_chat_turn_pass.bot_id
+    and p.user_id = (select auth.uid())
+    and p.expires_at > now();
+  return found;
+end;
 $function$;
 comment on function private.consume_chat_turn_pass(pass uuid, bot_id uuid) is 'Uses up the caller''s pass for this bot: true when it existed and was unexpired.';
 -- execute: authenticated; service_role
@@ -763,6 +768,9 @@ CREATE OR REPLACE FUNCTION private.count_message()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  the_team uuid;
+  the_month date;
 begin
   update public.chats c
   set message_count = c.message_count + 1,
@@ -771,10 +779,27 @@ begin
   where c.id = new.chat_id;
   -- Billing counts answers actually given, not failed attempts.
   if new.role = 'assistant' and new.error is null then
-    insert into public.team_usage as u (team_id, month, messages)
-    select b.team_id, date_trunc('month', now() at time zone 'utc')::date, 1
-    from public.bots b where b.id = new.bot_id
-    on conflict (team_id, month) do update set messages = u.messages + 1;
+    select b.team_id into the_team from public.bots b where b.id = new.bot_id;
+    if the_team is null then
+      return null;
+    end if;
+    the_month := date_trunc('month', now() at time zone 'utc')::date;
+    perform 1 from public.team_usage u where u.team_id = the_team and u.month = the_month for update skip locked;
+    if found then
+      with folded as (
+        delete from private.team_usage_pending p where p.team_id = the_team and p.month = the_month returning p.messages
+      )
+      update public.team_usage u set messages = u.messages + 1 + coalesce((select sum(f.messages) from folded f), 0)
+      where u.team_id = the_team and u.month = the_month;
+    elsif exists (select 1 from public.team_usage u where u.team_id = the_team and u.month = the_month) then
+      -- Another answer holds the row: count this one beside it (the next answer folds it in).
+      insert into private.team_usage_pending (team_id, month, messages) values (the_team, the_month, 1);
+    else
+      -- The month's first answer.
+      insert into public.team_usage as u (team_id, month, messages)
+      values (the_team, the_month, 1)
+      on conflict (team_id, month) do update set messages = u.messages + 1;
+    end if;
   end if;
   return null;
 end;
@@ -803,16 +828,32 @@ CREATE OR REPLACE FUNCTION private.count_web_turn()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  web uuid;
 begin
-  update public.channels c
-  set message_count = c.message_count + 1,
-      last_event_at = greatest(c.last_event_at, new.created_at)
+  select c.id into web from public.channels c
   where c.bot_id = new.bot_id and c.type = 'web'
     and exists (select 1 from public.chats ch where ch.id = new.chat_id and ch.channel in ('web', 'widget'));
+  if web is null then
+    return null;
+  end if;
+  perform 1 from public.channels c where c.id = web for update skip locked;
+  if found then
+    with folded as (
+      delete from private.channel_turns_pending p where p.channel_id = web returning p.n, p.at
+    )
+    update public.channels c
+    set message_count = c.message_count + 1 + coalesce((select sum(f.n) from folded f), 0)::integer,
+        last_event_at = greatest(c.last_event_at, new.created_at, (select max(f.at) from folded f))
+    where c.id = web;
+  else
+    -- Another turn holds the row: count this one beside it (the next turn folds it in).
+    insert into private.channel_turns_pending (channel_id, n, at) values (web, 1, new.created_at);
+  end if;
   return null;
 end;
 $function$;
-comment on function private.count_web_turn() is 'Trigger: a turn of a web or widget chat counts on the bot''s web channel.';
+comment on function private.count_web_turn() is 'Trigger: a turn of a web or widget chat counts on the bot''s web channel (when another turn holds the row, in private.channel_turns_pending, folded in by the next).';
 -- execute: owner only
 
 -- private.create_api_key(bot_id uuid, name text, rate_limit_per_minute integer)
@@ -1448,16 +1489,18 @@ comment on function private.is_over_plan_limit(team_id uuid, limit_name text, it
 -- private.is_own_chat(chat_id uuid)
 CREATE OR REPLACE FUNCTION private.is_own_chat(chat_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select coalesce(
+begin
+  return coalesce(
     -- user_id first only narrows (messages of other people's chats skip the call); owns_chat decides.
     (select private.owns_chat(c.user_id, c.bot_id) from public.chats c
      where c.id = is_own_chat.chat_id and c.user_id = (select auth.uid())),
     false
   );
+end;
 $function$;
 comment on function private.is_own_chat(chat_id uuid) is 'private.owns_chat for a chat id: is the chat the caller''s own, with a bot the caller may still use?';
 -- execute: authenticated; service_role
@@ -1502,11 +1545,12 @@ comment on function private.is_uuid(term text) is 'Is a search term a uuid (an i
 -- private.is_visitor_identity(value jsonb)
 CREATE OR REPLACE FUNCTION private.is_visitor_identity(value jsonb)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select value is null or (
+begin
+  return value is null or (
     jsonb_typeof(value) = 'object'
     and octet_length(value::text) <= 4096
     and (select count(*) from jsonb_object_keys(value)) between 1 and 20
@@ -1517,6 +1561,7 @@ AS $function$
          or (jsonb_typeof(e.value) = 'string' and char_length(e.value #>> '{}') > 200)
     )
   );
+end;
 $function$;
 comment on function private.is_visitor_identity(value jsonb) is 'Check for chats.visitor: null, or an object of 1-20 plain keys with scalar values (strings up to 200 characters), at most 4 KB.';
 -- execute: authenticated; service_role
@@ -1897,14 +1942,16 @@ comment on function private.next_sync_time(schedule public.sync_schedule, from_t
 -- private.owns_chat(chat_user_id uuid, chat_bot_id uuid)
 CREATE OR REPLACE FUNCTION private.owns_chat(chat_user_id uuid, chat_bot_id uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select coalesce(
+begin
+  return coalesce(
     owns_chat.chat_user_id = (select auth.uid()) and private.can_chat_with_bot(owns_chat.chat_bot_id),
     false
   );
+end;
 $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
 -- execute: authenticated; service_role
@@ -1912,17 +1959,21 @@ comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'T
 -- private.plan_limit(team_id uuid, limit_name text)
 CREATE OR REPLACE FUNCTION private.plan_limit(team_id uuid, limit_name text)
  RETURNS bigint
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select case
-    when jsonb_typeof(to_jsonb(p) -> plan_limit.limit_name) = 'boolean'
-      then case when (to_jsonb(p) ->> plan_limit.limit_name)::boolean then null else 0 end
-    else (to_jsonb(p) ->> plan_limit.limit_name)::bigint
-  end
-  from public.teams t join public.plans p on p.id = t.plan_id
-  where t.id = plan_limit.team_id;
+begin
+  return (
+    select case
+      when jsonb_typeof(to_jsonb(p) -> plan_limit.limit_name) = 'boolean'
+        then case when (to_jsonb(p) ->> plan_limit.limit_name)::boolean then null else 0 end
+      else (to_jsonb(p) ->> plan_limit.limit_name)::bigint
+    end
+    from public.teams t join public.plans p on p.id = t.plan_id
+    where t.id = plan_limit.team_id
+  );
+end;
 $function$;
 comment on function private.plan_limit(team_id uuid, limit_name text) is 'The limit the team''s plan sets for limit_name (a plans column): a number, null = unlimited; a boolean limit is null when allowed, 0 when not.';
 -- execute: authenticated; service_role
@@ -1947,7 +1998,9 @@ begin
               where b.team_id = plan_usage.team_id);
     when 'messages_per_month' then
       return coalesce((select u.messages from public.team_usage u
-                       where u.team_id = plan_usage.team_id and u.month = month_start::date), 0);
+                       where u.team_id = plan_usage.team_id and u.month = month_start::date), 0)
+           + coalesce((select sum(p.messages) from private.team_usage_pending p
+                       where p.team_id = plan_usage.team_id and p.month = month_start::date), 0);
     when 'test_runs_per_month' then
       return (select count(*) from public.test_runs r join public.bots b on b.id = r.bot_id
               where b.team_id = plan_usage.team_id and r.created_at >= month_start);
@@ -1961,7 +2014,7 @@ begin
   end case;
 end;
 $function$;
-comment on function private.plan_usage(team_id uuid, limit_name text) is 'How much of a limit the team uses: items it has, characters stored, this UTC month''s answers or test runs; for api_access the API channels, for powered_by_removable the bots hiding the line.';
+comment on function private.plan_usage(team_id uuid, limit_name text) is 'How much of a limit the team uses: items it has, characters stored, this UTC month''s answers (team_usage with its pending counts) or test runs; for api_access the API channels, for powered_by_removable the bots hiding the line.';
 -- execute: authenticated; service_role
 
 -- private.power_up_secret_names(power_up_id uuid)
@@ -2891,15 +2944,50 @@ AS $function$
 declare
   counter_key text := 'chat:bot:' || spend_bot_chat_budget.bot_id::text;
   budget integer := coalesce(private.bot_chat_budget(spend_bot_chat_budget.bot_id), 600);
+  started timestamptz;
+  used integer;
 begin
-  if private.consume_rate_limit(counter_key, budget, 60) then
+  perform 1 from private.rate_limits r where r.key = counter_key for update skip locked;
+  if found then
+    -- The row is ours until commit: fold the pending hits of its window in, count this turn.
+    with folded as (
+      delete from private.rate_limit_pending p where p.key = counter_key returning p.at
+    )
+    update private.rate_limits r
+    set hits = case when r.window_start + interval '60 seconds' > now()
+                    then r.hits + 1 + (select count(*) from folded f where f.at >= r.window_start)::integer
+                    else 1 + (select count(*) from folded f where f.at >= now())::integer end,
+        window_start = case when r.window_start + interval '60 seconds' > now() then r.window_start else now() end
+    where r.key = counter_key
+    returning r.hits, r.window_start into used, started;
+  elsif exists (select 1 from private.rate_limits r where r.key = counter_key) then
+    -- Another turn holds the row: count against its committed hits and the window's pending ones.
+    select r.window_start,
+           case when r.window_start + interval '60 seconds' > now()
+                then r.hits + (select count(*) from private.rate_limit_pending p where p.key = counter_key and p.at >= r.window_start)::integer
+                else 0 end + 1
+    into started, used
+    from private.rate_limits r where r.key = counter_key;
+    if started + interval '60 seconds' <= now() then
+      started := now();
+    end if;
+    if used <= budget then
+      insert into private.rate_limit_pending (key, at) values (counter_key, greatest(now(), started));
+    end if;
+  else
+    if private.consume_rate_limit(counter_key, budget, 60) then
+      return null;
+    end if;
+    return (select greatest(1, ceil(extract(epoch from (r.window_start + interval '60 seconds' - now())))::integer)
+            from private.rate_limits r where r.key = counter_key);
+  end if;
+  if used <= budget then
     return null;
   end if;
-  return (select greatest(1, ceil(extract(epoch from (r.window_start + interval '60 seconds' - now())))::integer)
-          from private.rate_limits r where r.key = counter_key);
+  return greatest(1, ceil(extract(epoch from (started + interval '60 seconds' - now())))::integer);
 end;
 $function$;
-comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait.';
+comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait. When another turn holds the counter''s row, the hit is written to private.rate_limit_pending and folded in by the next turn.';
 -- execute: authenticated; service_role
 
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
@@ -4933,9 +5021,9 @@ $function$;
 comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
 -- execute: service_role
 
--- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid)
-CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid)
- RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean)
+-- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer)
+CREATE OR REPLACE FUNCTION public.open_chat_turn(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid, history_limit integer DEFAULT 0)
+ RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean, needs_human boolean, history jsonb)
  LANGUAGE plpgsql
  SET search_path TO ''
 AS $function$
@@ -4945,7 +5033,12 @@ declare
   is_new boolean := false;
   the_message uuid := gen_random_uuid();
   wait integer;
+  with_human boolean := false;
+  earlier jsonb;
 begin
+  if open_chat_turn.history_limit is not null and open_chat_turn.history_limit not between 0 and 100 then
+    raise exception 'history_limit must be between 0 and 100' using errcode = '22023';
+  end if;
   if open_chat_turn.external_thread_id is not null then
     -- A channel's conversation: only the service side, after checking the platform's signature.
     if (select auth.role()) is distinct from 'service_role' then
@@ -4954,7 +5047,7 @@ begin
     if not exists (select 1 from public.bots b where b.id = open_chat_turn.bot_id) then
       raise exception 'Bot not found' using errcode = 'PT404', hint = 'bot_not_found';
     end if;
-    select c.id into the_chat from public.chats c
+    select c.id, c.needs_human into the_chat, with_human from public.chats c
     where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
       and c.external_thread_id = open_chat_turn.external_thread_id;
     if the_chat is null then
@@ -4964,19 +5057,19 @@ begin
       on conflict (bot_id, channel, external_thread_id) where external_thread_id is not null do nothing
       returning c.id into the_chat;
       is_new := the_chat is not null;
+      with_human := false;
       if the_chat is null then
         -- Another message of the same conversation created it a moment ago.
-        select c.id into the_chat from public.chats c
+        select c.id, c.needs_human into the_chat, with_human from public.chats c
         where c.bot_id = open_chat_turn.bot_id and c.channel = open_chat_turn.channel
           and c.external_thread_id = open_chat_turn.external_thread_id;
       end if;
     end if;
   elsif the_chat is not null then
     -- A visitor's own chat with this bot (RLS: their own, while they may still use the bot).
-    if not exists (
-      select 1 from public.chats c
-      where c.id = the_chat and c.bot_id = open_chat_turn.bot_id and c.user_id = (select auth.uid())
-    ) then
+    select c.needs_human into with_human from public.chats c
+    where c.id = the_chat and c.bot_id = open_chat_turn.bot_id and c.user_id = (select auth.uid());
+    if not found then
       raise exception 'Chat not found' using errcode = 'PT404', hint = 'chat_not_found';
     end if;
   else
@@ -4991,6 +5084,19 @@ begin
       -- The token is still valid but its user was deleted (or the bot is gone: then RLS refused first).
       raise exception 'Your session is not valid. Sign in again.' using errcode = 'PT401', hint = 'session_required';
     end;
+  end if;
+
+  -- The chat's earlier turns (before this one), newest first, as the caller reads them.
+  if not is_new and coalesce(open_chat_turn.history_limit, 0) > 0 then
+    select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'error', m.error)
+                              order by m.created_at desc), '[]')
+    into earlier
+    from (
+      select m.id, m.role, m.content, m.error, m.created_at from public.messages m
+      where m.chat_id = the_chat
+      order by m.created_at desc
+      limit open_chat_turn.history_limit
+    ) m;
   end if;
 
   insert into public.messages (id, chat_id, role, content, images)
@@ -5008,10 +5114,10 @@ begin
       using errcode = 'PT429', hint = 'rate_limited', detail = wait::text;
   end if;
 
-  return query select the_chat, the_message, is_new;
+  return query select the_chat, the_message, is_new, coalesce(with_human, false), earlier;
 end;
 $function$;
-comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created).';
+comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created, needs_human: a person has taken the chat over, history: with history_limit > 0 the chat''s latest turns before this one, newest first, {id, role, content, error}; null for a new chat).';
 -- execute: authenticated; service_role
 
 -- public.power_up_secret_names(power_up_id uuid)

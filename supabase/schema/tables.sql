@@ -58,6 +58,19 @@ CREATE INDEX bot_lexemes_trgm_idx ON private.bot_lexemes USING gin (bot_id, lexe
 -- row level security: enabled
 -- grants: none
 
+-- private.channel_turns_pending -----------------------------------------------
+create table private.channel_turns_pending (
+  id bigint generated always as identity not null,
+  channel_id uuid not null,
+  n integer not null,
+  at timestamp with time zone not null
+);
+comment on table private.channel_turns_pending is 'Web turns counted while the web channel''s row was locked by another turn; folded into channels.message_count by the next turn that updates it (private.count_web_turn).';
+alter table private.channel_turns_pending add constraint channel_turns_pending_pkey PRIMARY KEY (id);
+CREATE INDEX channel_turns_pending_channel_idx ON private.channel_turns_pending USING btree (channel_id);
+-- row level security: enabled
+-- grants: none
+
 -- private.chat_turn_passes ----------------------------------------------------
 create table private.chat_turn_passes (
   id uuid default gen_random_uuid() not null,
@@ -71,6 +84,18 @@ CREATE INDEX chat_turn_passes_expires_at_idx ON private.chat_turn_passes USING b
 -- row level security: enabled
 -- grants: none
 
+-- private.rate_limit_pending --------------------------------------------------
+create table private.rate_limit_pending (
+  id bigint generated always as identity not null,
+  key text not null,
+  at timestamp with time zone default now() not null
+);
+comment on table private.rate_limit_pending is 'Hits of a bot''s per-minute budget counted while its private.rate_limits row was locked by another turn; folded in by the next turn that updates it (private.spend_bot_chat_budget).';
+alter table private.rate_limit_pending add constraint rate_limit_pending_pkey PRIMARY KEY (id);
+CREATE INDEX rate_limit_pending_key_idx ON private.rate_limit_pending USING btree (key, at);
+-- row level security: enabled
+-- grants: none
+
 -- private.rate_limits ---------------------------------------------------------
 create table private.rate_limits (
   key text not null,
@@ -80,6 +105,19 @@ create table private.rate_limits (
 comment on table private.rate_limits is 'Fixed-window counters for private.consume_rate_limit (chat, bot-login, ...).';
 alter table private.rate_limits add constraint rate_limits_pkey PRIMARY KEY (key);
 CREATE INDEX rate_limits_window_start_idx ON private.rate_limits USING btree (window_start);
+-- row level security: enabled
+-- grants: none
+
+-- private.team_usage_pending --------------------------------------------------
+create table private.team_usage_pending (
+  id bigint generated always as identity not null,
+  team_id uuid not null,
+  month date not null,
+  messages integer not null
+);
+comment on table private.team_usage_pending is 'Answers counted while the team''s team_usage row was locked by another answer; folded into team_usage.messages by the next answer that updates it (private.count_message). private.plan_usage adds them.';
+alter table private.team_usage_pending add constraint team_usage_pending_pkey PRIMARY KEY (id);
+CREATE INDEX team_usage_pending_team_idx ON private.team_usage_pending USING btree (team_id, month);
 -- row level security: enabled
 -- grants: none
 

@@ -2800,11 +2800,14 @@ export type Database = {
           content: string;
           external_thread_id?: string;
           external_user_id?: string;
+          history_limit?: number;
           images?: Json;
           turn_pass?: string;
         };
         Returns: {
           created: boolean;
+          history: Json;
+          needs_human: boolean;
           opened_chat_id: string;
           user_message_id: string;
         }[];

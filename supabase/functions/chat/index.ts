@@ -5,10 +5,27 @@
 // decides), retrieves, generates and stores the answer. Streams Server-Sent Events (meta,
 // token, sources, done | error), or with `Accept: application/json` answers once.
 import { requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
-import { createUserClient } from "../_shared/clients.ts";
+import { createUserClient, type Db } from "../_shared/clients.ts";
 import { jsonAnswer, sseAnswer, startAnswer } from "../_shared/engine/index.ts";
 import { clientIp, handler, HttpError, readJson } from "../_shared/http.ts";
 import { chatRequestSchema } from "./schema.ts";
+
+// The caller's client, kept for the caller's next messages: supabase-js builds its auth, storage,
+// functions and realtime parts in createClient (~1-2 ms of CPU under load, issue 17), and a
+// visitor sends several messages with the same token. The client holds nothing but the token's
+// Authorization header (no session, no refresh), so it answers exactly as a new one would.
+const USER_CLIENTS = 256;
+const userClients = new Map<string, Db>();
+
+function userClient(req: Request): Db {
+  const key = req.headers.get("Authorization") ?? "";
+  let client = userClients.get(key);
+  if (client) userClients.delete(key); // most recently used last
+  else client = createUserClient(req);
+  userClients.set(key, client);
+  if (userClients.size > USER_CLIENTS) userClients.delete(userClients.keys().next().value!);
+  return client;
+}
 
 Deno.serve(
   handler("chat", async (req, { log }) => {
@@ -25,7 +42,7 @@ Deno.serve(
       botId: body.bot_id,
       message: body.message,
       images: body.images?.map((i) => i.path),
-      conversation: { kind: "visitor", client: createUserClient(req), userId, ip: clientIp(req), chatId: body.chat_id, channel: body.channel },
+      conversation: { kind: "visitor", client: userClient(req), userId, ip: clientIp(req), chatId: body.chat_id, channel: body.channel },
       signal: abort.signal,
       log,
       startedAt,

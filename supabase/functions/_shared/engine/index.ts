@@ -19,11 +19,11 @@ import { generate } from "./generate.ts";
 import { type LoadedImage, loadImages } from "./images.ts";
 import { startTurn } from "./limits.ts";
 import { messageProblem } from "./message.ts";
-import { history, loadHistoryRows, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
+import { history, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
 import { chooseProvider } from "./provider.ts";
 import { retrieve } from "./retrieve.ts";
 import { storeAnswer } from "./store.ts";
-import { answerWithoutModel, chatNeedsHuman, powerUpSession, quietDone } from "../powerUps/engine.ts";
+import { answerWithoutModel, powerUpSession, quietDone } from "../powerUps/engine.ts";
 import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
 
 export type * from "./types.ts";
@@ -65,16 +65,15 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
     : [];
   if (images.length) mark("images");
 
-  // Who reads the chat's history and the bot's knowledge: the visitor's own client (RLS), else
-  // the service side (channels, test runner, tasks).
+  // Who reads the bot's knowledge: the visitor's own client (RLS), else the service side
+  // (channels, test runner, tasks).
   const reader: Db = conversation.kind === "visitor" ? conversation.client : service;
   // The stages that do not depend on the stored turn start now, beside it (stage 1, open): the
-  // retrieval (as the reader: RLS decides what it finds), the provider and,
-  // in a continued chat, its history and whether a person has taken it over. Their results are
-  // used only once open_chat_turn accepted the turn; a refused turn leaves them unread.
+  // retrieval (as the reader: RLS decides what it finds) and the provider. Their results are used
+  // only once open_chat_turn accepted the turn; a refused turn leaves them unread. The chat's
+  // history and whether a person has taken it over come back with the stored turn (one round trip).
   // The power-ups' session learns the chat's id once the turn is stored (its calls are written with it).
   const powerUpContext = { botId: bot.id, chatId: null as string | null, log: log.with({ bot_id: bot.id }) };
-  const knownChat = conversation.kind === "visitor" ? conversation.chatId ?? null : null;
   const timed = <T>(stage: string, p: Promise<T>) => {
     p.then(() => mark(stage), () => mark(stage));
     return p;
@@ -83,18 +82,16 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
   const early = {
     retrieved: timed("retrieve", retrieve(service, reader, bot, message, MATCH_COUNT, log)),
     choice: timed("provider", chooseProvider(service, bot)),
-    historyRows: knownChat ? timed("history", loadHistoryRows(reader, knownChat, HISTORY_MESSAGES)) : null,
-    needsHuman: knownChat ? chatNeedsHuman(service, knownChat) : null,
   };
   // A refused turn never reads them: keep their failures from being unhandled.
-  for (const p of Object.values(early)) p?.catch(() => {});
+  for (const p of Object.values(early)) p.catch(() => {});
 
   // Stage 1: open.
   let turn: OpenedTurn | null = null;
   if (conversation.kind === "visitor") {
-    turn = await openVisitorTurn(bot.id, message, images, conversation, turnPass);
+    turn = await openVisitorTurn(bot.id, message, images, conversation, turnPass, HISTORY_MESSAGES);
   } else if (conversation.kind === "channel") {
-    turn = await openChannelTurn(service, bot.id, message, conversation);
+    turn = await openChannelTurn(service, bot.id, message, conversation, HISTORY_MESSAGES);
   }
   mark("open");
   const messageId = crypto.randomUUID();
@@ -105,22 +102,15 @@ export async function startAnswer(request: AnswerRequest): Promise<Answer> {
 
   async function* run(): AsyncGenerator<AnswerEvent> {
     // A chat handed to a person: the bot stays quiet until the team hands it back.
-    const needsHuman = turn && (early.needsHuman ?? (turn.created ? null : chatNeedsHuman(service, turn.chatId)));
-    if (needsHuman && await needsHuman) {
+    if (turn?.needsHuman) {
       yield quietDone(messageId, started);
       return;
     }
-    const [historyRows, retrieved, choice] = await Promise.all([
-      conversation.kind === "ephemeral" || turn!.created
-        ? null
-        : early.historyRows ?? loadHistoryRows(reader, turn!.chatId, HISTORY_MESSAGES),
-      early.retrieved,
-      early.choice,
-    ]);
+    const [retrieved, choice] = await Promise.all([early.retrieved, early.choice]);
     const earlier = conversation.kind === "ephemeral"
       ? conversation.history ?? []
-      : historyRows
-      ? history(historyRows, turn!.userMessageId, HISTORY_MESSAGES)
+      : turn
+      ? history(turn.historyRows, turn.userMessageId, HISTORY_MESSAGES)
       : [];
     if (retrieved.error) {
       // Retrieval failed (e.g. a statement timeout): say so rather than pretend nothing matched.

@@ -5,7 +5,7 @@
 // there, after the access check, only for those two. A refused turn stores nothing.
 import type { Db } from "../clients.ts";
 import type { Json } from "../database.types.ts";
-import { dbFailure, type DbError, isSessionInvalid, must, sessionInvalid } from "../db.ts";
+import { dbFailure, type DbError, isSessionInvalid, sessionInvalid } from "../db.ts";
 import { HttpError, rateLimited } from "../http.ts";
 import { botUnavailableMessage } from "../billing-messages.ts";
 import type { LoadedImage } from "./images.ts";
@@ -16,6 +16,10 @@ export interface OpenedTurn {
   userMessageId: string;
   /** The chat was created with this turn (no history to load). */
   created: boolean;
+  /** A person has taken the chat over: the bot stays quiet. */
+  needsHuman: boolean;
+  /** The chat's latest turns before this one, newest first (an existing chat, read with the turn as its opener). */
+  historyRows: HistoryRow[];
 }
 
 /** Why the caller may not use the bot: 403 password_required for a password bot, 404 otherwise. */
@@ -62,10 +66,16 @@ async function unavailableText(client: Db, botId: string): Promise<string> {
 
 function toTurn(data: unknown): OpenedTurn {
   const row = (Array.isArray(data) ? data[0] : data) as
-    | { opened_chat_id: string; user_message_id: string; created: boolean }
+    | { opened_chat_id: string; user_message_id: string; created: boolean; needs_human: boolean; history: HistoryRow[] | null }
     | undefined;
   if (!row) throw new Error("open_chat_turn returned no row");
-  return { chatId: row.opened_chat_id, userMessageId: row.user_message_id, created: row.created };
+  return {
+    chatId: row.opened_chat_id,
+    userMessageId: row.user_message_id,
+    created: row.created,
+    needsHuman: row.needs_human === true,
+    historyRows: row.history ?? [],
+  };
 }
 
 export async function openVisitorTurn(
@@ -77,6 +87,8 @@ export async function openVisitorTurn(
    * budget for it. A visitor calling open_chat_turn directly has no pass and spends nothing of the
    * owner's budget (migration 20261123001100). */
   pass: string | null,
+  /** How many earlier turns to return with it (the engine's history). */
+  historyLimit: number,
 ): Promise<OpenedTurn> {
   const { data, error } = await conversation.client.rpc("open_chat_turn", {
     bot_id: botId,
@@ -85,6 +97,7 @@ export async function openVisitorTurn(
     images: images.map(({ path, mime, size }) => ({ path, mime, size })) as Json,
     channel: conversation.channel ?? "web",
     turn_pass: pass ?? undefined,
+    history_limit: historyLimit,
   });
   if (error) throw await refusal(error, conversation.client, botId);
   return toTurn(data);
@@ -95,6 +108,7 @@ export async function openChannelTurn(
   botId: string,
   message: string,
   conversation: ChannelConversation,
+  historyLimit: number,
 ): Promise<OpenedTurn> {
   const { data, error } = await service.rpc("open_chat_turn", {
     bot_id: botId,
@@ -102,6 +116,7 @@ export async function openChannelTurn(
     channel: conversation.channel,
     external_thread_id: conversation.externalThreadId,
     external_user_id: conversation.externalUserId,
+    history_limit: historyLimit,
   });
   if (error) throw await refusal(error, service, botId);
   return toTurn(data);
@@ -109,23 +124,7 @@ export async function openChannelTurn(
 
 export type HistoryRow = { id: string; role: string; content: string; error: string | null };
 
-/**
- * The chat's latest `limit + 1` turns, newest first, read while the new turn is being stored (so
- * it may or may not be among them: `history` drops it).
- */
-export async function loadHistoryRows(client: Db, chatId: string, limit: number): Promise<HistoryRow[]> {
-  return must(
-    await client
-      .from("messages")
-      .select("id, role, content, error")
-      .eq("chat_id", chatId)
-      .order("created_at", { ascending: false })
-      .limit(limit + 1),
-    "history",
-  ) ?? [];
-}
-
-/** Earlier turns of the chat, oldest first, without the new turn and without failed or empty answers. */
+/** Earlier turns of the chat (open_chat_turn's, newest first), oldest first, without the new turn and without failed or empty answers. */
 export function history(
   rows: HistoryRow[],
   exceptMessageId: string,

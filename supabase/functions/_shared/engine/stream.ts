@@ -46,6 +46,15 @@ export async function jsonAnswer(answer: Answer): Promise<Response> {
   });
 }
 
+/**
+ * Token frames that follow each other within this many ms leave in one write (issue 17): the
+ * extractive answer sends a few words every 8 ms and a model a token every few ms, and each
+ * write costs CPU in the function, the gateway and the reader (200 visitors at once:
+ * bench/chat/load.mjs). The first token goes out at once, later ones at most this late (about
+ * 30 frames a second, so the answer still visibly grows); every other event flushes them first.
+ */
+export const TOKEN_COALESCE_MS = 32;
+
 /** text/event-stream: meta, token*, sources, done | error. `onCancel` runs when the reader leaves. */
 export function sseAnswer(answer: Answer, onCancel: () => void): Response {
   const encoder = new TextEncoder();
@@ -53,13 +62,36 @@ export function sseAnswer(answer: Answer, onCancel: () => void): Response {
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       let open = true;
-      const send = <K extends keyof ChatEvents>(event: K, data: ChatEvents[K]) => {
-        if (!open) return;
+      let pending = "";
+      let gathering: ReturnType<typeof setTimeout> | undefined;
+      const write = (text: string) => {
+        if (!open || !text) return;
         try {
-          controller.enqueue(encoder.encode(sseFrame(event, data)));
+          controller.enqueue(encoder.encode(text));
         } catch {
           open = false;
         }
+      };
+      // The window's end: what gathered in it leaves, and a new window opens if anything did.
+      const windowEnds = () => {
+        gathering = undefined;
+        if (!pending) return;
+        write(pending);
+        pending = "";
+        gathering = setTimeout(windowEnds, TOKEN_COALESCE_MS);
+      };
+      const send = <K extends keyof ChatEvents>(event: K, data: ChatEvents[K]) => {
+        if (!open) return;
+        pending += sseFrame(event, data);
+        if (event === "token") {
+          // Leading edge: a token outside a window leaves now and opens one.
+          if (gathering === undefined) windowEnds();
+          return;
+        }
+        clearTimeout(gathering);
+        gathering = undefined;
+        write(pending);
+        pending = "";
       };
       if (answer.meta) send("meta", answer.meta);
       // Read to the end even after the reader left, so the answer (or its failure) is stored.
@@ -68,9 +100,11 @@ export function sseAnswer(answer: Answer, onCancel: () => void): Response {
         if (done) break;
         send(value.event, value.data as never);
       }
+      clearTimeout(gathering);
+      write(pending);
       // Benchmarks (bench/chat): the stages' timings as a closing SSE comment, which readers ignore.
       if (open && answer.timings && env.optional("PARLEY_CHAT_TIMINGS") === "1") {
-        controller.enqueue(encoder.encode(`: timings ${JSON.stringify(answer.timings)}\n\n`));
+        write(`: timings ${JSON.stringify(answer.timings)}\n\n`);
       }
       if (open) {
         open = false;

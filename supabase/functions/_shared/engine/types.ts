@@ -72,7 +72,7 @@ export interface Answer {
   events: AsyncIterable<AnswerEvent>;
   /**
    * ms from the request's start to the end of each stage (limits_and_bot, open, retrieve,
-   * power_ups, provider, history, model_call, first_token, stored), filled while `events` is read;
+   * power_ups, provider, model_call, first_token, stored), filled while `events` is read;
    * sent to the client only with PARLEY_CHAT_TIMINGS=1 (benchmarks: stream.ts).
    */
   timings?: Record<string, number>;

@@ -4,7 +4,7 @@ import type { ChatEvents } from "../contracts/chat.ts";
 import type { GenerateEvent } from "../providers/types.ts";
 import type { PowerUpSession } from "./session.ts";
 
-export { chatNeedsHuman, powerUpSession } from "./session.ts";
+export { powerUpSession } from "./session.ts";
 
 /** The chat is with a person: no answer, nothing stored. */
 export function quietDone(messageId: string, started: number): { event: "done"; data: ChatEvents["done"] } {

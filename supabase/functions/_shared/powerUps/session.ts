@@ -225,9 +225,3 @@ export function powerUpSession(
   const powerUps = rows.map(parsePowerUp).filter((p): p is PowerUp => p !== null);
   return new PowerUpSession(powerUps, new Map(Object.entries(secrets)), service, context);
 }
-
-/** Is the chat with a person (the bot stays quiet)? */
-export async function chatNeedsHuman(service: Db, chatId: string): Promise<boolean> {
-  const row = must(await service.from("chats").select("needs_human").eq("id", chatId).maybeSingle(), "chat handoff state");
-  return row?.needs_human === true;
-}

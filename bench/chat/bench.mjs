@@ -144,7 +144,7 @@ async function one(token, botId, q) {
   // request's start to the end of each stage; stream.ts).
   const timings = /^: timings (.*)$/m.exec(text);
   if (res.status !== 200 || !text.includes("event: done")) {
-    failures.push(`chat ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+    failures.push(`chat ${res.status}: ${text.replace(/\s+/g, " ").slice(-300)}`);
     return null;
   }
   const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(text)[1]);

@@ -140,7 +140,7 @@ describe("admin area", () => {
         await row.first().waitFor();
         const text = await row.first().innerText();
         assert.match(text, /platform-admin@parley\.test/);
-        assert.ok(text.includes(en[`admin.action.${action}`]!), `${action} named in the reader's language: ${text}`);
+        assert.ok(text.includes(en[`admin.action.${action.replace(/_/g, "-")}`]!), `${action} named in the reader's language: ${text}`);
       }
       const planRow = await page.locator("table.admin-table tbody tr", { hasText: "team.plan_change" }).first().innerText();
       assert.match(planRow, /"plan_id":"free"[\s\S]*"plan_id":"pro"/, "before and after");

@@ -34,12 +34,13 @@ export const AUDIT_ACTIONS = [
   "feature.disable",
 ] as const;
 
-/** An action in the reader's language with its stored id beside it (what the audit search matches). */
+/** An action in the reader's language with its stored id beside it (what the audit search matches); message ids use dashes. */
 function AuditAction({ action }: { action: string }) {
   if (!(AUDIT_ACTIONS as readonly string[]).includes(action)) return <code>{action}</code>;
   return (
     <>
-      <FormattedMessage id={`admin.action.${action}`} /> <code className="admin-action-id">{action}</code>
+      <FormattedMessage id={`admin.action.${action.replace(/_/g, "-")}`} />{" "}
+      <code className="admin-action-id">{action}</code>
     </>
   );
 }

@@ -5,18 +5,12 @@
 // `CORPUS=postgres AB_SQL=file.sql node scripts/with-stack.mjs -- node bench/chat/ab.mjs`.
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { corpusQuestions } from "./corpus.mjs";
-import { extractiveBot, visitors } from "./fixtures.mjs";
+import { connectDb, extractiveBot, visitors } from "./fixtures.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
 const CORPUS = process.env.CORPUS ?? "postgres";
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
-await db.connect();
+const db = await connectDb();
 const { bot, chunkCount } = await extractiveBot(db, "AB", CORPUS, 10000);
 const [visitor] = await visitors(db, 1);
 const defs = async () =>

@@ -3,15 +3,11 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { corpusDocuments, corpusQuestions, insertKnowledge } from "./corpus.mjs";
-import { ownerTeam, visitors } from "./fixtures.mjs";
+import { connectDb, ownerTeam, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const require = createRequire(path.join(root, "stack", "package.json"));
-const pg = require("pg");
 
 const failures = [];
 const REQUESTS = Number(process.env.REQUESTS ?? 50);
@@ -22,7 +18,7 @@ const SHOP_DELAY_MS = Number(process.env.SHOP_DELAY_MS ?? 50);
 const CORPUS = process.env.CORPUS ?? "synthetic";
 // TOOL=0: leave out the tool-call bot (issue 19's scenario).
 const WITH_TOOL = process.env.TOOL !== "0";
-const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_DB_URL: dbUrl } = process.env;
+const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey } = process.env;
 
 async function setup(db) {
   const documents = await corpusDocuments(CORPUS, CHUNKS);
@@ -220,8 +216,7 @@ async function actionTimes(botId) {
   return rows.map((r) => r.duration_ms);
 }
 
-const db = new pg.Client({ connectionString: dbUrl });
-await db.connect();
+const db = await connectDb();
 const t = performance.now();
 const { teamId, bots } = await setup(db);
 console.log(

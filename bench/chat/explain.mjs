@@ -6,20 +6,14 @@
 // Runs under scripts/with-stack.mjs: `CORPUS=postgres node scripts/with-stack.mjs -- node bench/chat/explain.mjs`.
 // Env: CORPUS (synthetic), CHUNKS (10000), QUESTIONS (3), PLANS=1 to print the plans whole.
 import os from "node:os";
-import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { corpusQuestions } from "./corpus.mjs";
-import { extractiveBot, visitors } from "./fixtures.mjs";
+import { connectDb, extractiveBot, visitors } from "./fixtures.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
 const CORPUS = process.env.CORPUS ?? "synthetic";
 const CHUNKS = Number(process.env.CHUNKS ?? 10000);
 const QUESTIONS = Number(process.env.QUESTIONS ?? 3);
 
-const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
-await db.connect();
+const db = await connectDb();
 const { bot, chunkCount } = await extractiveBot(db, "Explain", CORPUS, CHUNKS);
 const [visitor] = await visitors(db, 1);
 

@@ -1,8 +1,21 @@
-// What bench.mjs and load.mjs set up directly in the database (the stack's env of
+// What the chat benches set up directly in the database (the stack's env of
 // scripts/with-stack.mjs): an owner with a team on the business plan (6,000 answers a minute per
 // bot, no bot limit), anonymous visitors (as signInAnonymously makes them) and their tokens.
 import crypto from "node:crypto";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { corpusDocuments, insertKnowledge } from "./corpus.mjs";
+
+// pg is the stack's dependency, not the root workspace's.
+const pg = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), "../../stack/package.json"))("pg");
+
+/** A connected client of the stack's database (SUPABASE_DB_URL, as with-stack.mjs sets it). */
+export async function connectDb() {
+  const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
+  await db.connect();
+  return db;
+}
 
 const { SUPABASE_JWT_SECRET: secret } = process.env;
 

@@ -11,23 +11,19 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { corpusQuestions } from "./corpus.mjs";
-import { extractiveBot, visitors } from "./fixtures.mjs";
+import { connectDb, extractiveBot, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
 
 const VISITORS = Number(process.env.VISITORS ?? 200);
 const MESSAGES = Number(process.env.MESSAGES ?? 3);
 const CORPUS = process.env.CORPUS ?? "synthetic";
 const CHUNKS = Number(process.env.CHUNKS ?? 1000);
-const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey, SUPABASE_DB_URL: dbUrl } = process.env;
+const { SUPABASE_URL: api, SUPABASE_ANON_KEY: anonKey } = process.env;
 
-const db = new pg.Client({ connectionString: dbUrl });
-await db.connect();
+const db = await connectDb();
 
 // An owner, a team on the business plan (6,000 answers a minute per bot, 100,000 a month), one bot.
 const { bot, chunkCount } = await extractiveBot(db, "Load", CORPUS, CHUNKS);
@@ -136,8 +132,7 @@ function stackCpu() {
 const waits = {};
 let samples = 0;
 let activeSum = 0;
-const sampler = new pg.Client({ connectionString: dbUrl });
-await sampler.connect();
+const sampler = await connectDb();
 let sampling = true;
 const sampling$ = (async () => {
   while (sampling) {

@@ -11,22 +11,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { corpusQuestions } from "./corpus.mjs";
-import { extractiveBot, visitors } from "./fixtures.mjs";
+import { connectDb, extractiveBot, visitors } from "./fixtures.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const pg = createRequire(path.join(root, "stack", "package.json"))("pg");
 
 const TURNS = Number(process.env.TURNS ?? 100);
 const CONTINUED = Number(process.env.CONTINUED ?? 2);
 const CORPUS = process.env.CORPUS ?? "synthetic";
 const CHUNKS = Number(process.env.CHUNKS ?? 1000);
 const HISTORY = 20;
-const db = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL });
-await db.connect();
+const db = await connectDb();
 
 const { bot } = await extractiveBot(db, "Turn SQL", CORPUS, CHUNKS);
 const questions = corpusQuestions(CORPUS);

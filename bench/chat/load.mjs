@@ -171,9 +171,10 @@ const results = await Promise.all(
     const out = [];
     let chatId = null;
     for (let m = 0; m < MESSAGES; m++) {
+      const sentAt = performance.now() - started;
       const r = await send(v, questions[(i + m) % questions.length], chatId);
       chatId = r.chatId ?? chatId;
-      out.push(r);
+      out.push({ ...r, m, sentAt });
     }
     return out;
   }),
@@ -272,6 +273,17 @@ const report = [
   row("first byte (meta)", "firstByte"),
   row("first answer text (token)", "firstToken"),
   row("whole answer (done)", "full"),
+  ...Array.from({ length: MESSAGES }, (_, m) => {
+    const xs = ok.filter((r) => r.m === m);
+    const sent = xs.map((r) => r.sentAt);
+    return `| whole answer, message ${m + 1} of each visitor (sent ${pct(sent, 50).toFixed(0)} / ${pct(sent, 95).toFixed(0)} ms after the start) | ${pct(
+      xs.map((r) => r.full),
+      50,
+    ).toFixed(0)} | ${pct(
+      xs.map((r) => r.full),
+      95,
+    ).toFixed(0)} | ${Math.max(...xs.map((r) => r.full)).toFixed(0)} |`;
+  }),
   ...[...new Set(ok.flatMap((r) => Object.keys(r.stages ?? {})))].map((stage) => {
     const xs = ok.map((r) => r.stages?.[stage]).filter((x) => typeof x === "number");
     return `| server: ${stage} done at (${xs.length}) | ${pct(xs, 50).toFixed(0)} | ${pct(xs, 95).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`;

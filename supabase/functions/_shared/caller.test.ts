@@ -80,3 +80,23 @@ Deno.test("forged user tokens are 401 session_required; real keys and sessions v
   assert.equal((await callerClaims(withToken(stack.anonKey))).role, "anon");
   assert.equal((await callerClaims(new Request("http://functions.local/x"))).verified, false);
 });
+
+Deno.test("a verified token is remembered only until it expires", async () => {
+  // Signed with the project's own secret (the functions' SUPABASE_JWT_SECRET), expiring in 2 s.
+  const now = Math.floor(Date.now() / 1000);
+  const body = { ...claims("authenticated", crypto.randomUUID()), exp: now + 2 };
+  const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+  const payload = b64url(JSON.stringify(body));
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(Deno.env.get("SUPABASE_JWT_SECRET")!), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${head}.${payload}`)));
+  const token = `${head}.${payload}.${b64url(sig)}`;
+  for (let i = 0; i < 2; i++) {
+    const c = await callerClaims(withToken(token));
+    assert.equal(c.verified, true);
+    assert.equal(c.userId, body.sub);
+  }
+  await new Promise((r) => setTimeout(r, (body.exp + 1) * 1000 - Date.now()));
+  const late = await callerClaims(withToken(token));
+  assert.equal(late.verified, false);
+  assert.equal(late.role, null);
+});

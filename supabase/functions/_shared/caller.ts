@@ -68,7 +68,30 @@ async function verifyWithAuth(token: string): Promise<Record<string, unknown> | 
   return data ? (data.claims as Record<string, unknown>) : null;
 }
 
+/**
+ * Tokens that verified, with their claims, for a minute at most and never past their `exp`: a
+ * visitor sends several messages with the same token, and a signature check costs more than the
+ * lookup (issue 17). Only verified tokens are kept, keyed by the whole token.
+ */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 1024;
+const verified = new Map<string, { claims: Record<string, unknown>; until: number }>();
+
 async function verify(token: string): Promise<Record<string, unknown> | null> {
+  const now = Date.now();
+  const hit = verified.get(token);
+  if (hit && hit.until > now) return hit.claims;
+  if (hit) verified.delete(token);
+  const claims = await verifyUncached(token);
+  const exp = typeof claims?.exp === "number" ? claims.exp * 1000 : null;
+  if (claims && exp !== null && exp > now) {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { claims, until: Math.min(exp, now + VERIFIED_TTL_MS) });
+  }
+  return claims;
+}
+
+async function verifyUncached(token: string): Promise<Record<string, unknown> | null> {
   let header: Record<string, unknown>;
   let claims: Record<string, unknown>;
   try {

@@ -22,6 +22,7 @@ import { messageProblem } from "./message.ts";
 import { history, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
 import { chooseProvider } from "./provider.ts";
 import { retrieve } from "./retrieve.ts";
+import { FifoSlots } from "./slots.ts";
 import { storeAnswer } from "./store.ts";
 import { answerWithoutModel, powerUpSession, quietDone } from "../powerUps/engine.ts";
 import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
@@ -34,13 +35,26 @@ export { isStorableText, messageProblem } from "./message.ts";
 const HISTORY_MESSAGES = 20;
 const MATCH_COUNT = 8;
 
-export async function startAnswer(request: AnswerRequest): Promise<Answer> {
+/**
+ * Turns of this worker between their start and their stored question (stages 0 and 1), at
+ * once; the rest wait first come first served. A burst of visitors otherwise interleaves at
+ * PostgREST's connection pool and every turn of the burst ends late (bench/chat/load.mjs, issue
+ * 17). The answer itself (the model's stream, the store) runs outside: a slow model holds no slot.
+ */
+const turnSlots = new FifoSlots("PARLEY_TURN_CONCURRENCY", 8);
+
+export function startAnswer(request: AnswerRequest): Promise<Answer> {
+  return turnSlots.run(() => openAnswer(request));
+}
+
+async function openAnswer(request: AnswerRequest): Promise<Answer> {
   const started = request.startedAt ?? performance.now();
   const timings: Record<string, number> = {};
   /** ms from the request's start to the end of `stage` (the first time it is marked). */
   const mark = (stage: string) => {
     timings[stage] ??= Math.round(performance.now() - started);
   };
+  mark("turn_slot");
   const log = request.log ?? createLogger("engine");
   const { conversation } = request;
   const message = request.message.trim();

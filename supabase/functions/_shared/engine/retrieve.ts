@@ -12,27 +12,12 @@
 import type { Db } from "../clients.ts";
 import type { Logger } from "../log.ts";
 import { embeddingConfigForTeam, embedTexts } from "../knowledge/embeddings.ts";
-import { limitFromEnv } from "../rate-limit.ts";
+import { FifoSlots } from "./slots.ts";
 
 /** A question's embedding must not hold the answer up for long: text retrieval still works. */
 const QUERY_EMBEDDING_TIMEOUT_MS = 5_000;
 
-let running = 0;
-const queue: (() => void)[] = [];
-
-/** Runs `work` when one of the worker's retrieval slots is free (FIFO). */
-export async function inRetrievalSlot<T>(work: () => PromiseLike<T>): Promise<T> {
-  if (running < limitFromEnv("PARLEY_RETRIEVAL_CONCURRENCY", 8)) running++;
-  else await new Promise<void>((resolve) => queue.push(resolve));
-  try {
-    return await work();
-  } finally {
-    // The slot passes straight to the next in line, else it is freed.
-    const next = queue.shift();
-    if (next) next();
-    else running--;
-  }
-}
+const retrievalSlots = new FifoSlots("PARLEY_RETRIEVAL_CONCURRENCY", 8);
 
 export async function retrieve(
   service: Db,
@@ -45,7 +30,7 @@ export async function retrieve(
   const args = { p_bot_id: bot.id, p_query: question, p_match_count: matchCount };
   const config = await embeddingConfigForTeam(service, bot.team_id).catch(() => null);
   const vector = config ? (await embedTexts(config, [question], QUERY_EMBEDDING_TIMEOUT_MS))?.[0] : undefined;
-  return await inRetrievalSlot(async () => {
+  return await retrievalSlots.run(async () => {
     if (vector) {
       const res = await user.rpc("match_chunks", { ...args, p_query_embedding: JSON.stringify(vector) });
       if (!res.error) return res;

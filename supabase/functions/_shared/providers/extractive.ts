@@ -214,38 +214,64 @@ interface Term {
   special: boolean;
 }
 
+/** What a word gives, whatever its place in the text (`wordTerms`). */
+interface WordTerms {
+  stems: string[];
+  /** a number, a version or a code-like name */
+  special: boolean;
+  /** capitalised but not all capitals: a name when it is not the text's first word */
+  capitalised: boolean;
+}
+
+const NO_TERMS: WordTerms = { stems: [], special: false, capitalised: false };
+/** Words repeat across passages and answers: each is analysed once per worker (bounded). */
+const wordCache = new Map<string, WordTerms>();
+const WORD_CACHE_SIZE = 50_000;
+
+function wordTerms(word: string): WordTerms {
+  let terms = wordCache.get(word);
+  if (terms) return terms;
+  terms = analyseWord(word);
+  if (wordCache.size >= WORD_CACHE_SIZE) wordCache.clear();
+  wordCache.set(word, terms);
+  return terms;
+}
+
+function analyseWord(word: string): WordTerms {
+  if (CJK.test(word)) {
+    const chars = [...word];
+    const stems = chars.length === 1 ? [chars[0]!] : [];
+    for (let j = 0; j + 1 < chars.length; j++) stems.push(chars[j]! + chars[j + 1]!);
+    return { stems, special: false, capitalised: false };
+  }
+  const lower = word.toLowerCase();
+  const hasDigit = /\p{N}/u.test(lower);
+  if (!hasDigit && (lower.length < 2 || allStopwords.has(lower))) return NO_TERMS;
+  const special =
+    hasDigit ||
+    /[_.]/.test(lower) ||
+    /\p{Ll}\p{Lu}/u.test(word) ||
+    (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
+  const capitalised = /^\p{Lu}/u.test(word) && word !== word.toUpperCase();
+  if (hasDigit) return { stems: [lower], special, capitalised };
+  // Code-like words ("limits.parts", "partsLimit", "max-age") match by their parts too.
+  const parts = word
+    .split(/[-'._]+|(?<=\p{Ll})(?=\p{Lu})/u)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length >= 2 && !allStopwords.has(w));
+  const stems = parts.length > 1 ? [stem(lower.replace(/[-'._]+/g, ""))] : [];
+  for (const part of parts) stems.push(stem(part));
+  return { stems, special, capitalised };
+}
+
 /** The terms of a text, in order: stems of words (stopwords left out); CJK runs as character bigrams. */
 export function termsOf(text: string): Term[] {
   const out: Term[] = [];
   const words = text.normalize("NFKC").match(/[\p{L}\p{N}][\p{L}\p{N}_.\-']*/gu) ?? [];
   words.forEach((raw, i) => {
-    const word = raw.replace(/[.\-']+$/u, "");
-    if (CJK.test(word)) {
-      const chars = [...word];
-      if (chars.length === 1) out.push({ stem: chars[0]!, special: false });
-      for (let j = 0; j + 1 < chars.length; j++) out.push({ stem: chars[j]! + chars[j + 1]!, special: false });
-      return;
-    }
-    const lower = word.toLowerCase();
-    const hasDigit = /\p{N}/u.test(lower);
-    if (!hasDigit && (lower.length < 2 || allStopwords.has(lower))) return;
-    const special =
-      hasDigit ||
-      /[_.]/.test(lower) ||
-      (i > 0 && /^\p{Lu}/u.test(word) && word !== word.toUpperCase()) ||
-      /\p{Ll}\p{Lu}/u.test(word) ||
-      (word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word));
-    if (hasDigit) {
-      out.push({ stem: lower, special });
-      return;
-    }
-    // Code-like words ("limits.parts", "partsLimit", "max-age") match by their parts too.
-    const parts = word
-      .split(/[-'._]+|(?<=\p{Ll})(?=\p{Lu})/u)
-      .map((w) => w.toLowerCase())
-      .filter((w) => w.length >= 2 && !allStopwords.has(w));
-    if (parts.length > 1) out.push({ stem: stem(lower.replace(/[-'._]+/g, "")), special });
-    for (const part of parts) out.push({ stem: stem(part), special });
+    const w = wordTerms(raw.replace(/[.\-']+$/u, ""));
+    const special = w.special || (i > 0 && w.capitalised);
+    for (const stem of w.stems) out.push({ stem, special });
   });
   return out;
 }

@@ -21,13 +21,20 @@ export async function evaluate(
     const hits = await match(question.q);
     const ms = performance.now() - t;
     const pages = [...new Set(hits.map((r) => new URL(r.document_url).pathname.slice(1)))];
-    rows.push({ ...question, rank: pages.indexOf(question.page), got: pages.slice(0, 5), ms });
+    const relevant = judged.get(question.q) ?? new Set();
+    rows.push({
+      ...question,
+      rank: pages.indexOf(question.page),
+      judgedRank: pages.findIndex((p) => p === question.page || relevant.has(p)),
+      got: pages.slice(0, 5),
+      ms,
+    });
   }
-  const summary = (list) => ({
+  const summary = (list, key = "rank") => ({
     questions: list.length,
-    recall_at_5: round(list.filter((r) => r.rank >= 0 && r.rank < 5).length / list.length),
-    first_place: round(list.filter((r) => r.rank === 0).length / list.length),
-    mrr_at_20: round(list.reduce((s, r) => s + (r.rank >= 0 ? 1 / (r.rank + 1) : 0), 0) / list.length),
+    recall_at_5: round(list.filter((r) => r[key] >= 0 && r[key] < 5).length / list.length),
+    first_place: round(list.filter((r) => r[key] === 0).length / list.length),
+    mrr_at_20: round(list.reduce((s, r) => s + (r[key] >= 0 ? 1 / (r[key] + 1) : 0), 0) / list.length),
   });
   const groups = {};
   for (const key of ["kind", "split"]) {
@@ -40,6 +47,24 @@ export async function evaluate(
     latency_ms_p50: Math.round(ms[Math.floor(ms.length / 2)]),
     latency_ms_max: Math.round(ms.at(-1)),
     groups,
+    // The same ranking scored against every page judged to answer the question (judgments.json,
+    // JUDGING.md), not only the one labelled page: pages nobody judged count as not relevant.
+    judged: judged.size
+      ? {
+          ...summary(rows, "judgedRank"),
+          groups: Object.fromEntries(
+            ["kind", "split"].flatMap((key) =>
+              [...new Set(rows.map((r) => r[key]))].map((v) => [
+                `${key}=${v}`,
+                summary(
+                  rows.filter((r) => r[key] === v),
+                  "judgedRank",
+                ),
+              ]),
+            ),
+          ),
+        }
+      : null,
     not_first: rows
       .filter((r) => r.rank !== 0)
       .map((r) => ({
@@ -48,12 +73,24 @@ export async function evaluate(
         split: r.split,
         expected: r.page,
         rank: r.rank < 0 ? null : r.rank + 1,
+        judged_rank: r.judgedRank < 0 ? null : r.judgedRank + 1,
         got: r.got,
       })),
   };
 }
 
 const round = (x) => Number(x.toFixed(3));
+
+/** Question -> the pages judged relevant to it (pooled judgments, JUDGING.md). */
+const judgmentsFile = path.join(here, "judgments.json");
+const judged = new Map();
+if (fs.existsSync(judgmentsFile)) {
+  for (const j of JSON.parse(fs.readFileSync(judgmentsFile, "utf8"))) {
+    if (!j.relevant) continue;
+    if (!judged.has(j.question)) judged.set(j.question, new Set());
+    judged.get(j.question).add(j.page);
+  }
+}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const h = JSON.parse(fs.readFileSync("/tmp/bench-ingest-hold.json", "utf8"));

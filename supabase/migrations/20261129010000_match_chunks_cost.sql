@@ -1,7 +1,8 @@
 -- Retrieval cost (issue 17): match_chunks and match_chunk_candidates return exactly the rows, order
 -- and scores of 20261128180000_match_chunks_bm25 (bench/chat/ab.mjs checks that over the synthetic
--- and the real corpus) for less CPU: on the 20-chunk bot ~55 % less Postgres CPU per call, on the
--- 1,000-chunk synthetic bot ~20 %, on the real corpus (11,072 chunks) ~45 % (bench/chat/REPORT.md,
+-- and the real corpus) for less CPU: Postgres CPU per call on a fresh single-bot database ~30 %
+-- less on the 20-chunk bot, 15-27 % on the 1,000-chunk synthetic bot, ~45 % on the real corpus
+-- (11,072 chunks; more on a database holding other bots' chunks too) (bench/chat/REPORT.md,
 -- "Retrieval cost"). Same signatures, columns, access rule and grants. What changed, each measured
 -- with perf on the backend:
 --   * match_chunks joined chunks and documents to every candidate as if there were 1,000 (a

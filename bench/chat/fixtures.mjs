@@ -70,7 +70,6 @@ export async function extractiveBot(db, name, corpus, chunks) {
     [teamId, name, ownerId],
   );
   const documents = corpusDocuments(corpus, chunks);
-  await insertKnowledge(db, bot.id, documents);
-  await db.query("analyze public.chunks");
+  await insertKnowledge(db, bot.id, documents); // vacuums and analyzes
   return { bot, chunkCount: documents.reduce((n, d) => n + d.chunks.length, 0) };
 }

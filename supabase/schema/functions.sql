@@ -1718,80 +1718,94 @@ comment on function private.mail_addresses(user_ids uuid[]) is 'The e-mail addre
 CREATE OR REPLACE FUNCTION private.match_chunk_candidates(p_bot_id uuid, p_query text)
  RETURNS TABLE(chunk_id uuid, document_id uuid, fused double precision, fused_rank integer, body_cov double precision, head_cov double precision, title_cov double precision, title_share double precision, navigation boolean, doc_hits integer, bm25 double precision, proximity double precision, trgm double precision, url text, chunk_position integer)
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ STABLE SECURITY DEFINER ROWS 60
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   v_config regconfig;
   v_n double precision;
   v_avgdl double precision;
   v_query text := left(btrim(coalesce(p_query, '')), 2000);
-  v_lex text[] := '{}';      -- the query's lexemes (and stand-ins for unknown ones), rarest first
-  v_df integer[] := '{}';
-  v_idf double precision[] := '{}';
+  v_qlex text[];
+  v_qdf integer[];
+  v_lex text[];
+  v_idf double precision[];
+  v_k integer;
+  v_rest text[];
   v_total double precision;
   v_any tsquery;
-  v_ids uuid[] := '{}';      -- candidate ids, one entry per (lexeme, chunk) found ...
-  v_w double precision[] := '{}'; -- ... with that lexeme's IDF
-  v_hits uuid[];
-  v_sum integer := 0;
-  v_rest text[] := '{}';
+  v_best uuid[];
+  v_best_w double precision[];
+  v_entries integer;
   v_pool uuid[] := '{}';
   v_terms text[];
-  v_term text;
-  v_sim_threshold text := current_setting('pg_trgm.similarity_threshold', true);
-  v_wsim_threshold text := current_setting('pg_trgm.word_similarity_threshold', true);
-  r record;
-  v_sub record;
-  i integer;
+  v_setting text;
+  v_lookup boolean := false;
+  v_tq tsquery[];
+  v_all tsquery;
+  v_two tsquery;
 begin
   if v_query = '' or p_bot_id is null then
     return;
   end if;
-  select private.language_regconfig(b.language) into v_config from public.bots b where b.id = p_bot_id;
+  select private.language_regconfig(b.language), greatest(coalesce(s.chunks, 0), 0),
+    greatest(coalesce(s.lexemes::double precision / greatest(s.chunks, 1), 1), 1)
+  into v_config, v_n, v_avgdl
+  from public.bots b left join private.bot_chunk_stats s on s.bot_id = b.id
+  where b.id = p_bot_id;
   if v_config is null then
     return;
   end if;
-  select s.chunks, s.lexemes::double precision / greatest(s.chunks, 1) into v_n, v_avgdl
-  from private.bot_chunk_stats s where s.bot_id = p_bot_id;
-  v_n := greatest(coalesce(v_n, 0), 0);
-  v_avgdl := greatest(coalesce(v_avgdl, 1), 1);
 
-  -- the query's first 12 lexemes; one no chunk holds (a misspelling, another inflection) is
-  -- replaced by up to two of the bot's lexemes that look like it (trigram similarity >= 0.4)
-  perform set_config('pg_trgm.similarity_threshold', '0.4', true);
-  for r in
-    select q.lexeme, coalesce(b.chunks, 0) as df
-    from (select u.lexeme, min(p) as pos from unnest(to_tsvector(v_config, v_query)) u, unnest(u.positions) p
-          group by u.lexeme order by min(p) limit 12) q
-    left join private.bot_lexemes b on b.bot_id = p_bot_id and b.lexeme = q.lexeme
-  loop
-    if r.df > 0 then
-      v_lex := v_lex || r.lexeme;
-      v_df := v_df || r.df;
-      v_idf := v_idf || ln(1 + (v_n - r.df + 0.5) / (r.df + 0.5));
-    elsif char_length(r.lexeme) >= 4 then
-      for v_sub in
-        select b.lexeme, b.chunks as df, extensions.similarity(b.lexeme, r.lexeme) as sim
-        from private.bot_lexemes b
-        where b.bot_id = p_bot_id and b.lexeme operator(extensions.%) r.lexeme
-        order by sim desc, b.lexeme
-        limit 2
-      loop
-        if not v_sub.lexeme = any (v_lex) then
-          v_lex := v_lex || v_sub.lexeme;
-          v_df := v_df || v_sub.df;
-          v_idf := v_idf || v_sub.sim * ln(1 + (v_n - v_sub.df + 0.5) / (v_sub.df + 0.5));
-        end if;
-      end loop;
-    end if;
-  end loop;
-  perform set_config('pg_trgm.similarity_threshold', v_sim_threshold, true);
-  select coalesce(array_agg(l.lexeme order by l.df, l.lexeme), '{}'), coalesce(array_agg(l.df order by l.df, l.lexeme), '{}'),
-    coalesce(array_agg(l.idf order by l.df, l.lexeme), '{}')
-  into v_lex, v_df, v_idf
-  from unnest(v_lex, v_df, v_idf) as l(lexeme, df, idf);
-  v_total := coalesce((select sum(x) from unnest(v_idf) x), 0);
+  -- the query's first 12 lexemes and their document frequencies, in the order they occur
+  select coalesce(array_agg(q.lexeme order by q.pos), '{}'), coalesce(array_agg(coalesce(b.chunks, 0) order by q.pos), '{}')
+  into v_qlex, v_qdf
+  from (select u.lexeme, min(p) as pos from unnest(to_tsvector(v_config, v_query)) u, unnest(u.positions) p
+        group by u.lexeme order by min(p) limit 12) q
+  left join private.bot_lexemes b on b.bot_id = p_bot_id and b.lexeme = q.lexeme;
+
+  -- one no chunk holds (a misspelling, another inflection) is replaced by up to two of the bot's
+  -- lexemes that look like it (trigram similarity >= 0.4) not already taken; then rarest first
+  if exists (select 1 from unnest(v_qlex, v_qdf) r(lexeme, df) where r.df <= 0 and char_length(r.lexeme) >= 4) then
+    v_lookup := true;
+    v_setting := current_setting('pg_trgm.similarity_threshold', true);
+    perform set_config('pg_trgm.similarity_threshold', '0.4', true);
+  end if;
+  with r as (
+    select r.lexeme, r.df, r.ord from unnest(v_qlex, v_qdf) with ordinality r(lexeme, df, ord)
+  ),
+  e as (
+    select r.ord, 0::bigint as sub, r.lexeme, r.df, ln(1 + (v_n - r.df + 0.5) / (r.df + 0.5)) as idf
+    from r where r.df > 0
+    union all
+    select r.ord, s.sub, s.lexeme, s.df, s.sim * ln(1 + (v_n - s.df + 0.5) / (s.df + 0.5))
+    from r cross join lateral (
+      select b.lexeme, b.chunks as df, extensions.similarity(b.lexeme, r.lexeme) as sim,
+        row_number() over (order by extensions.similarity(b.lexeme, r.lexeme) desc, b.lexeme) as sub
+      from private.bot_lexemes b
+      where b.bot_id = p_bot_id and b.lexeme operator(extensions.%) r.lexeme
+      order by sim desc, b.lexeme
+      limit 2
+    ) s
+    where r.df <= 0 and char_length(r.lexeme) >= 4
+  ),
+  l as (
+    select e.lexeme, e.df, e.idf, row_number() over (order by e.df, e.lexeme) as i
+    from e
+    where e.sub = 0 or not exists (select 1 from e o where o.lexeme = e.lexeme and (o.ord, o.sub) < (e.ord, e.sub))
+  ),
+  s as (
+    select l.*, sum(l.df) over (order by l.i) as cum from l
+  )
+  select coalesce(array_agg(s.lexeme order by s.i), '{}'), coalesce(array_agg(s.idf order by s.i), '{}'),
+    count(*) filter (where s.cum <= 800), coalesce(array_agg(s.lexeme order by s.i) filter (where s.cum > 800), '{}'),
+    coalesce(sum(s.idf order by s.i), 0), coalesce(array_agg(quote_literal(s.lexeme)::tsquery order by s.i), '{}')
+  into v_lex, v_idf, v_k, v_rest, v_total, v_tq
+  from s;
+  if v_lookup then
+    perform set_config('pg_trgm.similarity_threshold', v_setting, true);
+  end if;
   if cardinality(v_lex) > 1 then
     -- proximity counts two different lexemes near each other (pairs of the five rarest): a
     -- chunk repeating one common query word is no cover
@@ -1801,40 +1815,47 @@ begin
     v_any := quote_literal(v_lex[1])::tsquery;
   end if;
 
-  -- 1. every chunk holding one of the rarest lexemes, while their frequencies sum to <= 800
-  for i in 1 .. cardinality(v_lex) loop
-    if v_sum + v_df[i] > 800 then
-      v_rest := v_rest || v_lex[i];
-      continue;
-    end if;
-    v_sum := v_sum + v_df[i];
-    -- dynamic SQL: planned with the lexeme known (a cached generic plan scans the bot's rows)
-    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
-      || ' where c.bot_id = $1 and c.fts @@ $2 limit 800) c'
-      into v_hits using p_bot_id, quote_literal(v_lex[i])::tsquery;
-    v_ids := v_ids || v_hits;
-    v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
-  end loop;
-  -- 2. the lexemes too common for that: up to 200 chunks holding all of them, else the two rarest
+  -- 1. every chunk holding one of the v_k rarest lexemes (their frequencies sum to <= 800);
+  -- 2. for the rest: up to 200 chunks holding all of them, else the two rarest of them;
+  -- each (lexeme, chunk) found weighs the lexeme's IDF, summed in lexeme order
   if cardinality(v_rest) > 0 then
-    execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
-      || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
-      into v_hits using p_bot_id, array_to_string(array(select quote_literal(l) from unnest(v_rest) l), ' & ')::tsquery;
-    if cardinality(v_hits) = 0 and cardinality(v_rest) > 2 then
-      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
-        || ' where c.bot_id = $1 and c.fts @@ $2 limit 200) c'
-        into v_hits using p_bot_id, (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery;
+    v_all := array_to_string(array(select quote_literal(x) from unnest(v_rest) x), ' & ')::tsquery;
+    if cardinality(v_rest) > 2 then
+      v_two := (quote_literal(v_rest[1]) || ' & ' || quote_literal(v_rest[2]))::tsquery;
     end if;
-    for i in 1 .. cardinality(v_lex) loop
-      if v_lex[i] = any (v_rest) and (cardinality(v_hits) > 0) then
-        v_ids := v_ids || v_hits;
-        v_w := v_w || array_fill(v_idf[i], array[cardinality(v_hits)]);
-      end if;
-    end loop;
   end if;
+  with l as (
+    select l.lexeme, l.idf, l.tq, l.i from unnest(v_lex, v_idf, v_tq) with ordinality l(lexeme, idf, tq, i)
+  ),
+  rest as (
+    select coalesce(
+      nullif(array(select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ v_all limit 200), '{}'),
+      case when v_two is not null then array(select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ v_two limit 200) end) as ids
+    where v_all is not null
+  ),
+  hits as (
+    select l.i, l.idf, h.id
+    from l cross join lateral (
+      select c.id from public.chunks c where c.bot_id = p_bot_id and c.fts @@ l.tq limit 800
+    ) h
+    where l.i <= v_k
+    union all
+    select l.i, l.idf, h.id
+    from rest cross join unnest(rest.ids) h(id) join l on l.lexeme = any (v_rest)
+  ),
+  found as (
+    select hits.id, sum(hits.idf order by hits.i) as w from hits group by hits.id
+  ),
+  best as (
+    select found.id, found.w from found order by found.w desc, found.id limit 60
+  )
+  select coalesce(array_agg(best.id order by best.w desc, best.id), '{}'), coalesce(array_agg(best.w order by best.w desc, best.id), '{}'),
+    (select count(*) from hits)
+  into v_best, v_best_w, v_entries
+  from best;
 
   -- 3. trigrams, where they pay: simple-configuration bots (jp, cn, pl), or full text found little
-  if v_config = 'pg_catalog.simple'::regconfig or cardinality(v_ids) < 10 then
+  if v_config = 'pg_catalog.simple'::regconfig or v_entries < 10 then
     select coalesce(array_agg(w.word order by w.pos), '{}') into v_terms
     from (
       select t.word, min(t.pos) as pos
@@ -1846,28 +1867,23 @@ begin
       order by min(t.pos)
       limit 6
     ) w;
+    v_setting := current_setting('pg_trgm.word_similarity_threshold', true);
     perform set_config('pg_trgm.word_similarity_threshold',
       case when v_config = 'pg_catalog.simple'::regconfig then '0.3' else '0.5' end, true);
-    foreach v_term in array v_terms loop
-      execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
-        || ' where c.bot_id = $1 and c.content ilike $2 limit 10) c'
-        into v_hits using p_bot_id, '%' || replace(replace(replace(v_term, '\', '\\'), '%', '\%'), '_', '\_') || '%';
-      if cardinality(v_hits) = 0 then
-        execute 'select coalesce(array_agg(c.id), ''{}'') from (select c.id from public.chunks c'
-          || ' where c.bot_id = $1 and $2 operator(extensions.<%) c.content limit 10) c'
-          into v_hits using p_bot_id, v_term;
-      end if;
-      v_pool := v_pool || v_hits;
-    end loop;
-    perform set_config('pg_trgm.word_similarity_threshold', v_wsim_threshold, true);
+    select coalesce(array_agg(x.id order by t.i, x.n), '{}') into v_pool
+    from unnest(v_terms) with ordinality t(term, i)
+    cross join lateral unnest(coalesce(
+      nullif(array(select c.id from public.chunks c
+        where c.bot_id = p_bot_id and c.content ilike '%' || replace(replace(replace(t.term, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+        limit 10), '{}'),
+      array(select c.id from public.chunks c where c.bot_id = p_bot_id and t.term operator(extensions.<%) c.content limit 10)
+    )) with ordinality x(id, n);
+    perform set_config('pg_trgm.word_similarity_threshold', v_setting, true);
   end if;
 
   return query
-  with found as (
-    select f.id, sum(f.w) as w from unnest(v_ids, v_w) as f(id, w) group by f.id
-  ),
-  best as (
-    select found.id, found.w from found order by found.w desc, found.id limit 60
+  with best as (
+    select b.id, b.w from unnest(v_best, v_best_w) as b(id, w)
   ),
   pool as (
     select p.id, extensions.word_similarity(v_query, c.content)::double precision as sim
@@ -1876,15 +1892,15 @@ begin
   ),
   cand as materialized (
     select coalesce(b.id, p.id) as id, coalesce(b.w, 0) as w, coalesce(p.sim, 0) as sim,
-      c.document_id, c.position, c.fts, d.url, d.title, d.navigation
+      c.document_id, c.position, (array[c.fts])[1] as fts, d.url, d.title, d.navigation
     from best b
     full join pool p on p.id = b.id
     join public.chunks c on c.id = coalesce(b.id, p.id)
     join public.documents d on d.id = c.document_id
   ),
   q as materialized (
-    select l.lexeme, l.idf, quote_literal(l.lexeme)::tsquery as tq, (quote_literal(l.lexeme) || ':A')::tsquery as tq_head
-    from unnest(v_lex, v_idf) as l(lexeme, idf)
+    select l.idf, l.tq, (quote_literal(l.lexeme) || ':A')::tsquery as tq_head
+    from unnest(v_lex, v_idf, v_tq) as l(lexeme, idf, tq)
   ),
   docs as materialized (
     select k.document_id, to_tsvector(v_config, min(k.title)) as tv from cand k group by k.document_id
@@ -1893,14 +1909,17 @@ begin
     select k.*, dc.tv,
       -- per lexeme: IDF × ts_rank of that lexeme alone (saturating in its occurrences, a heading
       -- occurrence weighing 5 times a text one), over BM25's chunk-length normalisation (b 0.75)
-      (select coalesce(sum(q.idf * ts_rank(array[0.1, 0.2, 0.2, 1.0]::real[], k.fts, q.tq)), 0) from q)
-        / (0.25 + 0.75 * length(k.fts) / v_avgdl) as bm,
-      (select coalesce(sum(q.idf), 0) from q where k.fts @@ q.tq) as cov,
-      (select coalesce(sum(q.idf), 0) from q where k.fts @@ q.tq_head) as head,
-      (select coalesce(sum(q.idf), 0) from q where dc.tv @@ q.tq) as tcov,
-      (select count(*) from q where dc.tv @@ q.tq) as tmatch
+      f.bm / (0.25 + 0.75 * length(k.fts) / v_avgdl) as bm, f.cov, f.head, f.tcov, f.tmatch
     from cand k
     join docs dc on dc.document_id = k.document_id
+    cross join lateral (
+      select coalesce(sum(q.idf * ts_rank(array[0.1, 0.2, 0.2, 1.0]::real[], k.fts, q.tq)), 0) as bm,
+        coalesce(sum(q.idf) filter (where k.fts @@ q.tq), 0) as cov,
+        coalesce(sum(q.idf) filter (where k.fts @@ q.tq_head), 0) as head,
+        coalesce(sum(q.idf) filter (where dc.tv @@ q.tq), 0) as tcov,
+        count(*) filter (where dc.tv @@ q.tq) as tmatch
+      from q
+    ) f
   )
   select s.id, s.document_id,
     (s.w + s.sim)::double precision,
@@ -1912,14 +1931,14 @@ begin
     s.navigation,
     (count(*) over (partition by s.document_id))::integer,
     coalesce(s.bm / nullif(v_total, 0), 0)::double precision,
-    case when v_any is null then 0 else ts_rank_cd(s.fts, v_any, 32) end::double precision,
+    case when v_any is null or not s.fts @@ v_any then 0 else ts_rank_cd(s.fts, v_any, 32) end::double precision,
     s.sim,
     s.url,
     s.position
   from scored s;
 end;
 $function$;
-comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. No access check: callers check.';
+comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. Generic plans (no per-call planning). No access check: callers check.';
 -- execute: owner only
 
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
@@ -4991,11 +5010,12 @@ begin
       1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
         - case when k.navigation then 1 else 0 end as score
     from private.match_chunk_candidates(p_bot_id, p_query) k
+    order by score desc, k.url, k.chunk_position
+    limit v_count
   ) m
   join public.chunks c on c.id = m.chunk_id
   join public.documents d on d.id = c.document_id
-  order by m.score desc, m.url, m.chunk_position
-  limit v_count;
+  order by m.score desc, m.url, m.chunk_position;
 end;
 $function$;
 comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: candidates from the query''s rarest lexemes (capped) and, for simple-configuration bots or few matches, trigrams; scored by BM25 with per-bot document frequencies, proximity, coverage of the chunk, its heading and title; navigation-only pages down. Empty when the caller may not chat with the bot.';

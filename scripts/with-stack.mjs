@@ -30,7 +30,10 @@ const freePort = () =>
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-with-stack-"));
 const [port, dbPort] = [await freePort(), await freePort()];
-const stack = spawn(process.execPath, [path.join(root, "stack/bin/parley-stack.mjs"), "start", "--port", String(port), "--db-port", String(dbPort), "--data-dir", dataDir, "--quiet"], {
+// PARLEY_STACK_NODE_ARGS: extra Node flags for the stack's process only (e.g. "--cpu-prof
+// --cpu-prof-dir=/tmp/prof" to profile the gateway under a benchmark; NODE_OPTIONS refuses --cpu-prof).
+const nodeArgs = (process.env.PARLEY_STACK_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+const stack = spawn(process.execPath, [...nodeArgs, path.join(root, "stack/bin/parley-stack.mjs"), "start", "--port", String(port), "--db-port", String(dbPort), "--data-dir", dataDir, "--quiet"], {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
 });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { childGuard } from "./child.ts";
 import type { FunctionConfig } from "./config.ts";
-import { sendJson } from "./http.ts";
+import { forwardBody, sendJson } from "./http.ts";
 import type { Logger } from "./log.ts";
 
 import { packageDir } from "./packages.ts";
@@ -42,6 +42,8 @@ function passThroughEnv(): Record<string, string> {
 interface Worker {
   proc: ChildProcess;
   port: Promise<number>;
+  /** The port once the worker reported it (requests then skip the start-up wait). */
+  ready?: number;
   exited: boolean;
 }
 
@@ -160,7 +162,10 @@ export class FunctionsRuntime {
       let errTail = "";
       const onLine = (line: string) => {
         const m = /^PARLEY_FUNCTION_READY (\d+)$/.exec(line.trim());
-        if (m) resolve(Number(m[1]));
+        if (m) {
+          worker.ready = Number(m[1]);
+          resolve(worker.ready);
+        }
         else if (line.trim() === "PARLEY_FUNCTION_NO_SERVE") reject(new Error(`function ${name} did not call Deno.serve`));
         else if (line.trim()) log.info(`${name}: ${line}`);
       };
@@ -207,7 +212,7 @@ export class FunctionsRuntime {
     let port: number;
     try {
       let timer: NodeJS.Timeout | undefined;
-      port = await Promise.race([
+      port = w.ready ?? await Promise.race([
         w.port,
         new Promise<number>((_, reject) => {
           timer = setTimeout(() => reject(new Error("function did not start within 60 s")), 60_000);
@@ -224,7 +229,7 @@ export class FunctionsRuntime {
         { host: "127.0.0.1", port, method: req.method, path: subpath, headers },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
+          forwardBody(up, res);
           up.on("end", resolve);
           up.on("error", () => { res.destroy(); resolve(); });
         },

@@ -5,7 +5,7 @@
 import http from "node:http";
 import { Transform, type Duplex, type TransformCallback } from "node:stream";
 import type { FunctionsRuntime } from "./functions.ts";
-import { HttpError, bearer, readBody, sendJson } from "./http.ts";
+import { HttpError, bearer, forwardBody, readBody, sendJson } from "./http.ts";
 import { JwtError, type ApiRole, type Claims, type Keys } from "./keys.ts";
 import type { Logger } from "./log.ts";
 import type { GatewayRequest, Service } from "./service.ts";
@@ -14,6 +14,8 @@ export interface GatewayOptions {
   keys: Keys;
   log: Logger;
   postgrestPort: () => number;
+  /** PostgREST's Unix socket, when it serves on one (then used instead of the port). */
+  postgrestSocket?: () => string | undefined;
   /** False while PostgREST cannot reach its database (REST then answers 503 at once). */
   restAvailable?: () => boolean;
   functions: FunctionsRuntime;
@@ -221,10 +223,18 @@ export class Gateway {
     return { apikeyRaw, apikeyRole: apikey?.role ?? null, token, claims, authError };
   }
 
+  /** Host headers already found to be ours (a handful of strings; bounded all the same). */
+  private readonly servedHosts = new Set<string>();
+
   /** The refusal for a Host the stack does not serve, or null when it is one of ours. */
   private hostRefusal(req: http.IncomingMessage): { code: string; message: string } | null {
-    const name = hostName(req.headers.host);
-    if (name && this.hosts.has(name)) return null;
+    const header = req.headers.host;
+    if (header !== undefined && this.servedHosts.has(header)) return null;
+    const name = hostName(header);
+    if (name && this.hosts.has(name)) {
+      if (this.servedHosts.size < 64) this.servedHosts.add(header!);
+      return null;
+    }
     return {
       code: "host_not_allowed",
       message: `This stack does not serve the host ${JSON.stringify(req.headers.host ?? "")}. Use one of ${[...this.hosts].join(", ")}, or add the name to PARLEY_ALLOWED_HOSTS.`,
@@ -388,12 +398,14 @@ export class Gateway {
     }
     return new Promise((resolve) => {
       let refused = false;
-      const upstream = http.request({ host: "127.0.0.1", port, method: req.method, path, headers }, (up) => {
+      const socketPath = this.o.postgrestSocket?.();
+      const where = socketPath ? { socketPath } : { host: "127.0.0.1", port };
+      const upstream = http.request({ ...where, method: req.method, path, headers }, (up) => {
         const out = { ...up.headers };
         // PostgREST answers 503 while its database is unreachable; say when to come back.
         if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
         res.writeHead(up.statusCode ?? 502, out);
-        up.pipe(res);
+        forwardBody(up, res);
         up.on("end", resolve);
         up.on("error", () => { res.destroy(); resolve(); });
       });

@@ -1,6 +1,45 @@
 // Small HTTP helpers shared by the gateway and the services the stack implements.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+/**
+ * Copies an upstream response's body to `res` as `up.pipe(res)` does (same chunks, same
+ * back-pressure), but the chunks that arrive together go out in one write, and the last of
+ * them carries the end of the answer (for a chunked answer its terminating chunk): one socket
+ * write per response fewer than pipe, whose end always follows as a write of its own.
+ */
+export function forwardBody(up: IncomingMessage, res: ServerResponse) {
+  let queued: Buffer[] = [];
+  const take = () => {
+    const data = queued.length === 1 ? queued[0]! : Buffer.concat(queued);
+    queued = [];
+    return data;
+  };
+  const flush = () => {
+    if (queued.length === 0) return;
+    const data = take();
+    if (res.writableEnded || res.destroyed) return;
+    // The whole body has been read and handed over (its last bytes are in `data`): answer and
+    // end in one go.
+    if (up.complete && up.readableLength === 0) return void res.end(data);
+    if (!res.write(data)) {
+      up.pause();
+      res.once("drain", () => up.resume());
+    }
+  };
+  up.on("data", (chunk: Buffer) => {
+    // The parser reads the rest of what arrived (often the body's end) in this same tick.
+    if (queued.push(chunk) === 1) process.nextTick(flush);
+  });
+  // 'end' can come before the flush (a body read whole before it started flowing).
+  up.on("end", () => {
+    if (res.writableEnded || res.destroyed) return;
+    if (queued.length) res.end(take());
+    else res.end();
+  });
+  // As pipe does: a stream paused before it was handed over starts flowing.
+  if (!up.readableFlowing) up.resume();
+}
+
 export class HttpError extends Error {
   constructor(
     public readonly status: number,

@@ -17,10 +17,19 @@ export interface PostgrestOptions {
   extraSearchPath: string[];
   maxRows: number;
   log: Logger;
+  /**
+   * Serve on this Unix socket instead of a loopback port (the gateway's requests then skip the
+   * TCP stack; PostgREST's admin port, for readiness, stays on TCP).
+   */
+  unixSocket?: string;
 }
 
 export class Postgrest {
   port = 0;
+  /** The Unix socket PostgREST serves on, when it was given one. */
+  get socketPath(): string | undefined {
+    return this.o.unixSocket;
+  }
   adminPort = 0;
   private proc?: Supervised;
   /** Whether PostgREST answered ready (its database reachable) at the last check, once a second. */
@@ -48,6 +57,7 @@ export class Postgrest {
       PGRST_JWT_CACHE_MAX_LIFETIME: "3600",
       PGRST_SERVER_HOST: "127.0.0.1",
       PGRST_SERVER_PORT: String(this.port),
+      ...(this.o.unixSocket ? { PGRST_SERVER_UNIX_SOCKET: this.o.unixSocket, PGRST_SERVER_UNIX_SOCKET_MODE: "600" } : {}),
       PGRST_ADMIN_SERVER_PORT: String(this.adminPort),
       PGRST_LOG_LEVEL: "error",
       PGRST_OPENAPI_MODE: "follow-privileges",

@@ -2,8 +2,10 @@
 // migrations, PostgREST, the stack's own services, Deno functions, the gateway and
 // the app server. Children are recorded so a stack killed with -9 leaves nothing
 // behind the next start does not clean up.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { appRuntimeConfig, startAppServer } from "../../frontend/server/app-server.ts";
 import { childGuard, Supervised } from "./child.ts";
@@ -164,6 +166,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       extraSearchPath: config.api?.extra_search_path ?? ["public", "extensions"],
       maxRows: config.api?.max_rows ?? 1000,
       log: log.child("postgrest"),
+      unixSocket: postgrestSocketPath(options.dataDir),
     });
     await postgrest.start();
     cleanup.push(() => postgrest.stop());
@@ -207,6 +210,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const gateway = new Gateway({
       keys, log: log.child("gateway"), functions, services,
       postgrestPort: () => postgrest.port,
+      postgrestSocket: () => postgrest.socketPath,
       restAvailable: () => postgrest.healthy,
       maxBodyBytes: parseSize(process.env.PARLEY_MAX_BODY, 10 * 1024 * 1024),
       maxUploadBytes: parseSize(config.storage?.file_size_limit, 50 * 1024 * 1024),
@@ -309,6 +313,16 @@ export function userFunctionsSmtp(functionsDir: string, functionEnv: Record<stri
   } catch {
     return false;
   }
+}
+
+/**
+ * Where PostgREST serves the gateway: a Unix socket in the data dir (only the stack's user may
+ * open it), or in the temporary directory when that path is too long for a socket address.
+ */
+export function postgrestSocketPath(dataDir: string): string {
+  const inDataDir = path.join(path.resolve(dataDir), "postgrest.sock");
+  if (Buffer.byteLength(inDataDir) <= 100) return inDataDir;
+  return path.join(os.tmpdir(), `parley-postgrest-${crypto.createHash("sha256").update(inDataDir).digest("hex").slice(0, 16)}.sock`);
 }
 
 function envInt(name: string, fallback: number): number {

@@ -51,6 +51,46 @@ describe("WAL reader", () => {
     expect(gone).toBe(true);
   });
 
+  it("does not decode the changes `wanted` turns down, and decodes them again once wanted", async () => {
+    const seen: WalChange[] = [];
+    let notify: () => void = () => {};
+    let want = false;
+    const reader = new WalReader(
+      stackInfo().dbUrl,
+      quietLog,
+      (changes) => {
+        seen.push(...changes);
+        notify();
+      },
+      (rel) => rel.table !== "rt_items" || want,
+    );
+    expect(await reader.start()).toBe(true);
+    try {
+      const owner = (await sql<{ id: string }>(
+        "insert into auth.users (id, aud, role, email, created_at, updated_at) values (gen_random_uuid(), 'authenticated', 'authenticated', $1, now(), now()) returning id",
+        [`walskip${Date.now()}@example.test`],
+      ))[0]!.id;
+      const until = (found: () => boolean) =>
+        new Promise<void>((resolve) => {
+          notify = () => found() && resolve();
+          notify();
+        });
+      // Not wanted; the marker row, committed after it, is behind it in the WAL.
+      await sql("insert into public.rt_items (owner_id, label, qty) values ($1, 'skipped', 1)", [owner]);
+      await sql("insert into public.rt_nokey (owner_id, secret) values ($1, 'marker')", [owner]);
+      await until(() => seen.some((c) => c.relation.table === "rt_nokey" && c.new?.owner_id === owner));
+      expect(seen.some((c) => c.relation.table === "rt_items" && c.new?.owner_id === owner)).toBe(false);
+
+      want = true;
+      await sql("insert into public.rt_items (owner_id, label, qty) values ($1, 'wanted', 2)", [owner]);
+      await until(() => seen.some((c) => c.relation.table === "rt_items" && c.new?.owner_id === owner));
+      const items = seen.filter((c) => c.relation.table === "rt_items" && c.new?.owner_id === owner);
+      expect(items.map((c) => c.new)).toEqual([expect.objectContaining({ label: "wanted", qty: "2" })]);
+    } finally {
+      await reader.stop();
+    }
+  });
+
   it("declines, without throwing, when the role may not replicate", async () => {
     const role = `rt_norepl_${Date.now()}`;
     await sql(`create role ${role} login password 'pw' noreplication`);

@@ -35,9 +35,13 @@ async function newKey(alg: "ES256" | "RS256", status: KeyStatus): Promise<Stored
   return { kid: crypto.randomUUID(), alg, status, created_at: new Date().toISOString(), private_jwk: await exportJWK(privateKey) };
 }
 
+const VERIFIED_CACHE = 5000;
+
 export class SigningKeys {
   private keys: StoredKey[];
   private readonly imported = new Map<string, CryptoKey | Uint8Array>();
+  /** Tokens that verified, with their claims (oldest first). */
+  private readonly verified = new Map<string, Claims>();
 
   private constructor(
     readonly alg: SigningAlg,
@@ -138,8 +142,30 @@ export class SigningKeys {
     return new SignJWT(payload).setProtectedHeader({ alg: k.alg, typ: "JWT", kid: k.kid }).sign(await this.keyFor(k, "sign"));
   }
 
-  /** Verifies a token signed with the HS256 secret or with any published key. */
+  /**
+   * Verifies a token signed with the HS256 secret or with any published key. A token whose
+   * signature checked out once is remembered (VERIFIED_CACHE tokens at most, as PostgREST's JWT
+   * cache): no key that verifies is ever withdrawn, so only its times are checked again, as
+   * jose checks them (`nbf` after now, `exp` at or before now, whole seconds).
+   */
   async verify(token: string): Promise<Claims> {
+    const known = this.verified.get(token);
+    if (known) {
+      const now = Math.floor(Date.now() / 1000);
+      if (typeof known.exp === "number" && known.exp <= now) {
+        this.verified.delete(token);
+        throw new JwtError("jwt_expired", "JWT expired");
+      }
+      if (typeof known.nbf === "number" && known.nbf > now) throw new JwtError("jwt_invalid", "Invalid JWT");
+      return structuredClone(known);
+    }
+    const claims = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, structuredClone(claims));
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<Claims> {
     if (token.split(".").length !== 3) throw new JwtError("jwt_malformed", "Invalid JWT: token is malformed");
     let header: { alg?: string; kid?: string };
     try {

@@ -192,16 +192,20 @@ export class ChangeDispatcher {
     return out;
   }
 
+  private static binds(b: PgBinding, schema: string, table: string, type: WalChange["type"]): boolean {
+    return b.sink.alive && (b.schema === "*" || b.schema === schema) && (!b.table || b.table === "*" || b.table === table) && (b.event === "*" || b.event === type);
+  }
+
+  /** Whether a binding would receive a change of this kind to this table (before its filter and RLS). */
+  wants(schema: string, table: string, type: WalChange["type"]): boolean {
+    for (const b of this.bindings) if (ChangeDispatcher.binds(b, schema, table, type)) return true;
+    return false;
+  }
+
   private interested(change: WalChange): PgBinding[] {
     const { schema, table } = change.relation;
     const out: PgBinding[] = [];
-    for (const b of this.bindings) {
-      if (!b.sink.alive) continue;
-      if (b.schema !== "*" && b.schema !== schema) continue;
-      if (b.table && b.table !== "*" && b.table !== table) continue;
-      if (b.event !== "*" && b.event !== change.type) continue;
-      out.push(b);
-    }
+    for (const b of this.bindings) if (ChangeDispatcher.binds(b, schema, table, change.type)) out.push(b);
     return out;
   }
 

@@ -30,6 +30,11 @@ export class Hub {
     }
   }
 
+  /** Whether any channel is joined (one that could receive a broadcast). */
+  get hasChannels() {
+    return this.topics.size > 0;
+  }
+
   get channelCount() {
     let n = 0;
     for (const s of this.topics.values()) n += s.size;

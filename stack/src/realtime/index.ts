@@ -40,7 +40,14 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
     hub.broadcast(topicKey(row.topic, row.private === true), { event: row.event, body: { kind: "json", value: row.payload ?? {} } });
   };
   const changes = new ChangeDispatcher(ctx.db, log, deliverRow);
-  const wal = new WalReader(ctx.dbUrl, log, (c) => changes.onCommit(c));
+  // Only what someone could receive is decoded: realtime.messages inserts while any channel is
+  // joined (realtime.send's broadcasts), other tables' changes while a binding matches them.
+  const wal = new WalReader(
+    ctx.dbUrl,
+    log,
+    (c) => changes.onCommit(c),
+    (rel, type) => (rel.schema === "realtime" && rel.table === "messages" ? type === "INSERT" && hub.hasChannels : changes.wants(rel.schema, rel.table, type)),
+  );
   changes.available = await wal.start();
 
   // As Supabase Realtime does: realtime.messages is partitioned by day; keep today's and the

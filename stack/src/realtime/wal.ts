@@ -58,13 +58,28 @@ type PgoutputMessage =
 
 const identity = (raw: unknown) => raw;
 
-/** pgoutput, creating its temporary slot on the replication connection before streaming. */
+const CHANGE_TAGS: Record<number, WalChange["type"]> = { 0x49: "INSERT", 0x55: "UPDATE", 0x44: "DELETE" };
+const SKIPPED = { tag: "skipped" } as const;
+
+/**
+ * pgoutput, creating its temporary slot on the replication connection before streaming. A row
+ * change (insert, update, delete: the tag byte, then the relation's oid) that `skip` says nobody
+ * can receive is not decoded at all: the tuple's text values are most of a message's work.
+ */
 class TemporarySlotPlugin extends PgoutputPlugin {
   constructor(
     options: ConstructorParameters<typeof PgoutputPlugin>[0],
     private readonly onSlot: (error?: Error) => void,
+    private readonly skip: (relationOid: number, type: WalChange["type"]) => boolean,
   ) {
     super(options);
+  }
+
+  override parse(buffer: Buffer) {
+    const type = CHANGE_TAGS[buffer[0]!];
+    // Not a pgoutput message: handle() ignores every tag it does not know.
+    if (type && buffer.length >= 5 && this.skip(buffer.readUInt32BE(1), type)) return SKIPPED as unknown as ReturnType<PgoutputPlugin["parse"]>;
+    return super.parse(buffer);
   }
 
   override async start(client: pg.Client, slotName: string, lastLsn: string) {
@@ -89,11 +104,22 @@ export class WalReader {
   private retry?: NodeJS.Timeout;
   running = false;
 
+  /**
+   * `wanted` (default: every change) says whether anyone could receive a change of this kind to
+   * this relation now; the others are not decoded. Asked when the change arrives, which is after
+   * its commit: whoever subscribes later was not subscribed when it was committed.
+   */
   constructor(
     private readonly dbUrl: string,
     private readonly log: Logger,
     private readonly onCommit: (changes: WalChange[]) => void,
+    private readonly wanted: (relation: WalRelation, type: WalChange["type"]) => boolean = () => true,
   ) {}
+
+  private skip(relationOid: number, type: WalChange["type"]): boolean {
+    const relation = this.relations.get(relationOid);
+    return relation !== undefined && !this.wanted(relation, type);
+  }
 
   /** Returns false (with a warning) when the server cannot do logical replication. */
   async start(): Promise<boolean> {
@@ -135,18 +161,29 @@ export class WalReader {
         // Text values in the format Supabase's to_jsonb() sees them.
         options: "-c TimeZone=UTC -c DateStyle=ISO -c extra_float_digits=1",
       },
-      { acknowledge: { auto: true, timeoutSeconds: 10 }, flowControl: { enabled: false } },
+      // Not one acknowledgement per WAL message (a socket write here and a wake-up of the
+      // walsender each, a dozen per chat message): the library's timer confirms the last position
+      // once a second or so, and a keepalive that asks for a reply gets one at once. The slot is
+      // temporary and never replayed, so it only lets Postgres recycle WAL a moment later.
+      { acknowledge: { auto: false, timeoutSeconds: 1 }, flowControl: { enabled: false } },
     );
     this.service = service;
     this.relations.clear();
     return new Promise<void>((resolve, reject) => {
       let ready = false;
-      const plugin = new TemporarySlotPlugin({ protoVersion: 1, publicationNames: PUBLICATIONS }, (error) => {
-        if (error) return reject(error);
-        ready = true;
-        resolve();
-      });
+      const plugin = new TemporarySlotPlugin(
+        { protoVersion: 1, publicationNames: PUBLICATIONS },
+        (error) => {
+          if (error) return reject(error);
+          ready = true;
+          resolve();
+        },
+        (oid, type) => this.skip(oid, type),
+      );
       service.on("data", (_lsn: string, msg: PgoutputMessage) => this.handle(msg));
+      service.on("heartbeat", (lsn: string, _time: number, shouldRespond: boolean) => {
+        if (shouldRespond) void service.acknowledge(lsn);
+      });
       service.on("error", (e: Error) => {
         if (!ready) return reject(e);
         if (this.stopped) return;

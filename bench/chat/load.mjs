@@ -6,7 +6,7 @@
 // seconds per process of the stack (Postgres, PostgREST, Deno, the gateway) during the run, and
 // what Postgres backends were waiting on (pg_stat_activity sampled every 100 ms).
 // Runs under scripts/with-stack.mjs (commands in README.md). Env: VISITORS, MESSAGES, CORPUS
-// (synthetic | postgres, corpus.mjs), CHUNKS (synthetic: 1000), RESULTS (results-load-<corpus>.md).
+// (synthetic | postgres, corpus.mjs), CHUNKS (synthetic: 1000), WARMUP (0), RESULTS (results-load-<corpus>.md).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -149,6 +149,18 @@ const sampling$ = (async () => {
   }
 })();
 
+// WARMUP (0 by default): that many other visitors first send one message each, not measured, so
+// the run measures warm processes (JIT-compiled code, plan caches, pooled connections) as a
+// server that has been up a while has them; 0 measures a stack that has just started.
+const WARMUP = Number(process.env.WARMUP ?? 0);
+if (WARMUP > 0) {
+  const warm = (await visitors(db, WARMUP)).map((v, i) => ({
+    ...v,
+    ip: `11.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  }));
+  await Promise.all(warm.map((v, i) => send(v, questions[i % questions.length])));
+}
+
 // Time spent in each SQL function (self time, ms) while the visitors are answered.
 await db.query("alter system set track_functions = 'all'");
 await db.query("select pg_reload_conf()");
@@ -263,7 +275,7 @@ for (const e of errors) byError[e.error.slice(0, 80)] = (byError[e.error.slice(0
 
 const report = [
   `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}; load average before ${loadBefore.map((x) => x.toFixed(2)).join(" / ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" / ")}.`,
-  `${VISITORS} visitors × ${MESSAGES} messages (each visitor's next message when its answer ended; one chat per visitor), one extractive bot, corpus ${CORPUS} (${chunkCount} chunks).`,
+  `${VISITORS} visitors × ${MESSAGES} messages (each visitor's next message when its answer ended; one chat per visitor), one extractive bot, corpus ${CORPUS} (${chunkCount} chunks); ${WARMUP ? `after ${WARMUP} other visitors' messages, not measured (WARMUP)` : "on a stack that has just started (WARMUP=0)"}.`,
   "",
   `Messages: ${results.length}, errors: ${errors.length}, wall ${wall.toFixed(1)} s, **${(results.length / wall).toFixed(1)} messages/s**.`,
   ...Object.entries(byError).map(([e, n]) => `- ${n} × ${e}`),

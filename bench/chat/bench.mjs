@@ -38,7 +38,6 @@ async function setup(db) {
     bots[key] = bot.id;
     await insertKnowledge(db, bot.id, documents);
   }
-  await db.query("analyze public.chunks");
   return { teamId, bots };
 }
 

@@ -34,7 +34,7 @@ interface SharedChat {
 async function load(user: ReturnType<typeof createUserClient>, chatId: string): Promise<SharedChat | null> {
   const own = await user
     .from("chats")
-    .select("id, bot_id, title, created_at, messages(role, content, created_at, sources)")
+    .select("id, bot_id, title, created_at, messages(role, content, created_at, sources, actions)")
     .eq("id", chatId)
     .order("created_at", { referencedTable: "messages", ascending: true })
     .maybeSingle();

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { callFunction, stack } from "../_shared/testing.ts";
 import { chat, createBot, signedInUser } from "../chat/test-helpers.ts";
-import { contentDisposition, toText, transcriptLanguage } from "./format.ts";
+import { contentDisposition, toMarkdown, toText, transcriptLanguage } from "./format.ts";
 
 async function transcript(token: string, query: string) {
   const res = await callFunction("transcript", { method: "GET", token, path: `?${query}` });
@@ -115,4 +115,51 @@ Deno.test("transcript: the .txt has no Markdown marks: bold, emphasis, code, hea
   });
   assert.match(text, /Steps\n\nOpen the Settings page, click Reset and see the guide <https:\/\/docs\.example\.test\/reset>\.\n- one\n- two/);
   assert.doesNotMatch(text, /\*|`|##/);
+});
+
+Deno.test("transcript: a person's reply after a handoff is the team's, not the bot's", async () => {
+  const { botId, owner } = await createBot({ chunks: knowledge });
+  const visitor = await signedInUser();
+  const r = await chat(visitor.token, { bot_id: botId, message: "When are invoices sent?" });
+  const chatId = r.events[0].data.chat_id;
+  const reply = await owner.client.rpc("reply_as_human", { chat_id: chatId, content: "Hello, **Ana** from billing here." });
+  assert.equal(reply.error, null);
+  const txt = await transcript(visitor.token, `chat_id=${chatId}&format=txt`);
+  assert.match(txt.text, /\] Team:\nHello, Ana from billing here\./);
+  assert.doesNotMatch(txt.text, /Test Bot:\nHello, /);
+  const md = await transcript(owner.token, `chat_id=${chatId}&format=md&lang=pl`);
+  assert.match(md.text, /### Zespół · [^\n]+\n\nHello, \*\*Ana\*\* from billing here\./);
+});
+
+Deno.test("transcript: what the power-ups showed, as the chat shows it; unknown and unsafe entries left out", () => {
+  const base = { lang: "en" as const, title: "T", botName: "Bot", chatTitle: null, createdAt: "2026-11-23T10:00:00Z" };
+  const messages = [{
+    role: "assistant" as const,
+    created_at: "2026-11-23T10:00:01Z",
+    content: "Your order shipped.",
+    actions: [
+      { type: "tool", name: "order_status", label: "Order status", ok: true, request: { secret: "never shown" } },
+      { type: "tool", name: "crm", ok: false },
+      { type: "link", label: "Track it", url: "https://shop.example.test/track?id=1" },
+      { type: "link", label: "Evil <b>", url: "javascript:alert(1)" },
+      { type: "lead_form", label: "Talk to sales", fields: ["email"] },
+      { type: "handoff", text: "A person from the team will take over." },
+      { type: "webhook", label: "internal" },
+      "nonsense",
+      null,
+    ],
+  }];
+  const text = toText({ ...base, messages });
+  assert.match(
+    text,
+    /\] Bot:\n {2}\* Action: Order status\n {2}\* Could not use crm; the bot answered without it\.\nYour order shipped\.\n\n {2}\* Track it <https:\/\/shop\.example\.test\/track\?id=1>\n {2}\* A contact form was offered here: Talk to sales\n {2}\* A person from the team will take over\.\n/,
+  );
+  assert.doesNotMatch(text, /never shown|internal|javascript:|Evil|nonsense/);
+  const md = toMarkdown({ ...base, lang: "de", messages });
+  assert.match(md, /> Aktion: Order status\n/);
+  assert.match(md, /- Hier wurde ein Kontaktformular angeboten: Talk to sales\n/);
+  assert.match(md, /\n- \[Track it\]\(<https:\/\/shop\.example\.test\/track\?id=1>\)\n- Hier wurde/);
+  assert.doesNotMatch(md, /javascript:|never shown/);
+  // Not an array (an old row, a hand-written one): no lines, no failure.
+  assert.match(toText({ ...base, messages: [{ ...messages[0]!, actions: { type: "tool" } }] }), /\] Bot:\nYour order shipped\./);
 });

@@ -173,7 +173,14 @@ const functionTimes = async () =>
       )
     ).rows.map((r) => [r.f, r]),
   );
+// Transactions (every PostgREST request is one) of the database while the visitors are answered.
+const transactions = async () =>
+  Number(
+    (await db.query("select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()")).rows[0].n,
+  );
+await new Promise((r) => setTimeout(r, 1100)); // statistics are flushed at most once a second
 const functionsBefore = await functionTimes();
+const transactionsBefore = await transactions();
 const loadBefore = os.loadavg();
 const cpuBefore = stackCpu();
 const clientCpuBefore = process.cpuUsage();
@@ -198,8 +205,10 @@ const loadAfter = os.loadavg();
 sampling = false;
 await sampling$;
 await sampler.end();
-await new Promise((r) => setTimeout(r, 600)); // statistics are flushed at most once a second
+await new Promise((r) => setTimeout(r, 1100)); // statistics are flushed at most once a second
 const functionsAfter = await functionTimes();
+// Less the sampler's own queries and this connection's two reads.
+const transactionsRun = (await transactions()) - transactionsBefore - samples - 2;
 // The counters every turn updates, against what was stored: nothing lost or counted twice
 // (where the database has pending counts, issue 17, with them).
 const pendingOf = async (table, column, where) =>
@@ -304,6 +313,8 @@ const report = [
   "| process | CPU s during the run | of one core | CPU ms per message |",
   "| --- | ---: | ---: | ---: |",
   ...cpuRows,
+  "",
+  `Postgres transactions per message: ${(transactionsRun / results.length).toFixed(2)} (pg_stat_database, the sampler's queries taken out; every PostgREST request is one).`,
   "",
   `Postgres: ${(activeSum / samples).toFixed(1)} active client backends on average (${samples} samples); what they were doing:`,
   "",

@@ -2,8 +2,9 @@
 // trips costs Postgres, without PostgREST, the gateway and Deno around it. One client, one
 // backend, TURNS (100) visitors' turns in sequence, each a new chat and then CONTINUED (2) more
 // turns in it, as load.mjs's visitors send them, each statement in its own transaction with the
-// role and claims PostgREST sets: start_chat_turn (service role), open_chat_turn (the visitor,
-// with the engine's history), match_chunks (the visitor), the answer's insert (service role).
+// role and claims PostgREST sets: start_chat_turn (service role), open_chat_turn_and_match (the
+// visitor, with the engine's history: the turn and match_chunks in one call; TOGETHER=0 or a
+// database without it: open_chat_turn and match_chunks apart), the answer's insert (service role).
 // Per statement: the backend's CPU time (/proc/<pid>/stat of the backend, so the stack must run
 // on this machine) and the wall time, medians and totals. CORPUS / CHUNKS as in load.mjs (the
 // chunk count changes only match_chunks). Runs under scripts/with-stack.mjs:
@@ -33,6 +34,14 @@ const {
   rows: [{ n: openArgs }],
 } = await db.query("select max(pronargs)::int as n from pg_proc where proname = 'open_chat_turn'");
 const withHistory = openArgs >= 9;
+// Does the database have open_chat_turn_and_match (the engine's one call for open + retrieval,
+// 20261130010000)? TOGETHER=0 measures the two apart, as the engine made them before.
+const {
+  rows: [{ together: hasTogether }],
+} = await db.query(
+  "select to_regprocedure('public.open_chat_turn_and_match(uuid, text, uuid, jsonb, text, text, text, uuid, integer, integer)') is not null as together",
+);
+const together = hasTogether && process.env.TOGETHER !== "0";
 
 const {
   rows: [{ pid }],
@@ -83,6 +92,7 @@ let n = 0;
 for (const [i, v] of crowd.entries()) {
   const claims = { sub: v.id, role: "authenticated", aud: "authenticated", is_anonymous: true };
   let chatId = null;
+  let passages = [];
   for (let m = 0; m <= CONTINUED; m++) {
     const question = questions[(i + m) % questions.length];
     const [start] = await step(
@@ -92,40 +102,51 @@ for (const [i, v] of crowd.entries()) {
       "select * from public.start_chat_turn($1, $2, $3, $4, $5)",
       [bot.id, [`chat:user:${v.id}`, `chat:ip:10.0.${i >> 8}.${i & 255}`], [20, 120], [60, 60], v.id],
     );
-    const [open] = await step(
-      chatId ? "open_chat_turn (continued)" : "open_chat_turn (new chat)",
-      "authenticated",
-      claims,
-      withHistory
-        ? "select * from public.open_chat_turn($1, $2, $3, turn_pass => $4, history_limit => $5)"
-        : "select * from public.open_chat_turn($1, $2, $3, turn_pass => $4)",
-      withHistory ? [bot.id, question, chatId, start.turn_pass, HISTORY] : [bot.id, question, chatId, start.turn_pass],
-    );
-    if (chatId && !withHistory) {
-      // Before: the history and the handoff state were two more round trips.
-      await step(
-        "history (before: its own round trip)",
+    if (together) {
+      const [open] = await step(
+        chatId ? "open_chat_turn_and_match (continued)" : "open_chat_turn_and_match (new chat)",
         "authenticated",
         claims,
-        "select id, role, content, error from public.messages where chat_id = $1 order by created_at desc limit $2",
-        [chatId, HISTORY + 1],
+        "select * from public.open_chat_turn_and_match($1, $2, $3, turn_pass => $4, history_limit => $5, match_count => 8)",
+        [bot.id, question, chatId, start.turn_pass, HISTORY],
       );
-      await step(
-        "handoff state (before: its own round trip)",
-        "service_role",
-        service,
-        "select needs_human from public.chats where id = $1",
-        [chatId],
+      chatId = open.opened_chat_id;
+      passages = open.passages ?? [];
+    } else {
+      const [open] = await step(
+        chatId ? "open_chat_turn (continued)" : "open_chat_turn (new chat)",
+        "authenticated",
+        claims,
+        withHistory
+          ? "select * from public.open_chat_turn($1, $2, $3, turn_pass => $4, history_limit => $5)"
+          : "select * from public.open_chat_turn($1, $2, $3, turn_pass => $4)",
+        withHistory
+          ? [bot.id, question, chatId, start.turn_pass, HISTORY]
+          : [bot.id, question, chatId, start.turn_pass],
       );
+      if (chatId && !withHistory) {
+        // Before: the history and the handoff state were two more round trips.
+        await step(
+          "history (before: its own round trip)",
+          "authenticated",
+          claims,
+          "select id, role, content, error from public.messages where chat_id = $1 order by created_at desc limit $2",
+          [chatId, HISTORY + 1],
+        );
+        await step(
+          "handoff state (before: its own round trip)",
+          "service_role",
+          service,
+          "select needs_human from public.chats where id = $1",
+          [chatId],
+        );
+      }
+      chatId = open.opened_chat_id;
+      passages = await step("match_chunks", "authenticated", claims, "select * from public.match_chunks($1, $2, 8)", [
+        bot.id,
+        question,
+      ]);
     }
-    chatId = open.opened_chat_id;
-    const passages = await step(
-      "match_chunks",
-      "authenticated",
-      claims,
-      "select * from public.match_chunks($1, $2, 8)",
-      [bot.id, question],
-    );
     await step(
       "answer insert",
       "service_role",
@@ -173,13 +194,13 @@ const report = [
     .map((x) => x.toFixed(2))
     .join(
       " / ",
-    )} at the end; corpus ${CORPUS} (${CHUNKS} chunks); ${n} turns (${TURNS} chats × ${CONTINUED + 1}) in ${wall.toFixed(1)} s; open_chat_turn ${withHistory ? "returns the history" : "without history (before)"}.`,
+    )} at the end; corpus ${CORPUS} (${CHUNKS} chunks); ${n} turns (${TURNS} chats × ${CONTINUED + 1}) in ${wall.toFixed(1)} s; open_chat_turn ${withHistory ? "returns the history" : "without history (before)"}; ${together ? "open and retrieval in one call (open_chat_turn_and_match: the open rows include match_chunks)" : "open and retrieval apart"}.`,
   "",
   "| statement (own transaction, role and claims set) | calls | backend CPU ms per call | wall ms median |",
   "| --- | ---: | ---: | ---: |",
   ...rows,
   "",
-  `Postgres CPU per message: **${(total / n).toFixed(1)} ms**, without match_chunks **${(totalWithoutRetrieval / n).toFixed(1)} ms** (the backend's ticks, 10 ms resolution, summed over ${n} messages).`,
+  `Postgres CPU per message: **${(total / n).toFixed(1)} ms**${together ? "" : `, without match_chunks **${(totalWithoutRetrieval / n).toFixed(1)} ms**`} (the backend's ticks, 10 ms resolution, summed over ${n} messages).`,
   "",
   "SQL functions with the most self time (pg_stat_user_functions; wall time inside them, which one client makes close to CPU):",
   "",

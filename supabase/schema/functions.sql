@@ -5140,6 +5140,54 @@ $function$;
 comment on function public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer) is 'Stores a user turn: in the caller''s chat_id, in the channel chat of external_thread_id (service role), or in a new chat created with it. Spends the bot''s per-minute budget for channel turns and for visitor turns that carry the engine''s pass. Returns (opened_chat_id, user_message_id, created, needs_human: a person has taken the chat over, history: with history_limit > 0 the chat''s latest turns before this one, newest first, {id, role, content, error}; null for a new chat).';
 -- execute: authenticated; service_role
 
+-- public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer, match_count integer)
+CREATE OR REPLACE FUNCTION public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid DEFAULT NULL::uuid, images jsonb DEFAULT '[]'::jsonb, channel text DEFAULT 'web'::text, external_thread_id text DEFAULT NULL::text, external_user_id text DEFAULT NULL::text, turn_pass uuid DEFAULT NULL::uuid, history_limit integer DEFAULT 0, match_count integer DEFAULT 8)
+ RETURNS TABLE(opened_chat_id uuid, user_message_id uuid, created boolean, needs_human boolean, history jsonb, passages jsonb, retrieval_error text)
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+declare
+  opened record;
+  found_passages jsonb;
+  failure text;
+begin
+  select o.opened_chat_id, o.user_message_id, o.created, o.needs_human, o.history into opened
+  from public.open_chat_turn(
+    open_chat_turn_and_match.bot_id,
+    open_chat_turn_and_match.content,
+    open_chat_turn_and_match.chat_id,
+    open_chat_turn_and_match.images,
+    open_chat_turn_and_match.channel,
+    open_chat_turn_and_match.external_thread_id,
+    open_chat_turn_and_match.external_user_id,
+    open_chat_turn_and_match.turn_pass,
+    open_chat_turn_and_match.history_limit
+  ) o;
+
+  if not coalesce(opened.needs_human, false) then
+    begin
+      -- Whatever columns match_chunks returns, each row as an object of them.
+      select coalesce(jsonb_agg(to_jsonb(m) - 'ordinality' order by m.ordinality), '[]'::jsonb) into found_passages
+      from public.match_chunks(
+        open_chat_turn_and_match.bot_id,
+        open_chat_turn_and_match.content,
+        open_chat_turn_and_match.match_count
+      ) with ordinality as m;
+    exception when others or query_canceled then
+      -- As a separate request would have failed: the turn stays stored.
+      found_passages := null;
+      failure := sqlstate || ': ' || sqlerrm;
+    end;
+  end if;
+
+  return query select opened.opened_chat_id, opened.user_message_id, opened.created, opened.needs_human, opened.history,
+    found_passages, failure;
+end;
+$function$;
+comment on function public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer, match_count integer) is 'open_chat_turn (same arguments, checks, errors and columns) and, unless a person has taken the chat over, match_chunks(bot_id, content, match_count) as the caller in the same call: passages = its rows as a JSON array in its order (null when it failed, with retrieval_error = sqlstate: message; the turn stays stored). One round trip for the answering engine''s two (issue 17).';
+-- execute: authenticated; service_role
+
 -- public.power_up_secret_names(power_up_id uuid)
 CREATE OR REPLACE FUNCTION public.power_up_secret_names(power_up_id uuid)
  RETURNS TABLE(name text, updated_at timestamp with time zone)

@@ -2812,6 +2812,29 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      open_chat_turn_and_match: {
+        Args: {
+          bot_id: string;
+          channel?: string;
+          chat_id?: string;
+          content: string;
+          external_thread_id?: string;
+          external_user_id?: string;
+          history_limit?: number;
+          images?: Json;
+          match_count?: number;
+          turn_pass?: string;
+        };
+        Returns: {
+          created: boolean;
+          history: Json;
+          needs_human: boolean;
+          opened_chat_id: string;
+          passages: Json;
+          retrieval_error: string;
+          user_message_id: string;
+        }[];
+      };
       power_up_secret_names: {
         Args: { power_up_id: string };
         Returns: {

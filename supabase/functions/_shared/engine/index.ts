@@ -2,7 +2,8 @@
 // (the chat function, channels, the test runner, tasks). Stages, in order:
 //   limits   the caller's own rate limits, the bot, its power-ups (limits.ts, SQL start_chat_turn)
 //   open     open or create the chat and store the user's turn   (open.ts, SQL open_chat_turn)
-//   retrieve the bot's best passages for the question            (retrieve.ts)
+//   retrieve the bot's best passages for the question            (retrieve.ts; for a stored turn
+//            on text alone in the same call as open: SQL open_chat_turn_and_match)
 //   provider choose the model provider or the extractive default (provider.ts)
 //   generate stream the answer                                   (generate.ts)
 //   store    store the answer with its sources and usage         (store.ts)
@@ -19,9 +20,9 @@ import { generate } from "./generate.ts";
 import { type LoadedImage, loadImages } from "./images.ts";
 import { startTurn } from "./limits.ts";
 import { messageProblem } from "./message.ts";
-import { history, openChannelTurn, type OpenedTurn, openVisitorTurn } from "./open.ts";
+import { history, openChannelTurn, type OpenedTurn, openVisitorTurn, type Retrieved } from "./open.ts";
 import { chooseProvider } from "./provider.ts";
-import { retrieve } from "./retrieve.ts";
+import { retrieve, retrievalEmbedding } from "./retrieve.ts";
 import { FifoSlots } from "./slots.ts";
 import { storeAnswer } from "./store.ts";
 import { answerWithoutModel, powerUpSession, quietDone } from "../powerUps/engine.ts";
@@ -93,21 +94,30 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
     return p;
   };
   const powerUps = powerUpSession(first.powerUps, first.powerUpSecrets, service, powerUpContext);
+  // A turn that is stored and retrieves on text alone (the team embeds no questions) retrieves in
+  // the call that stores it (open_chat_turn_and_match, as the same reader: one round trip fewer
+  // per message, issue 17); otherwise retrieval runs beside the open, as its own request.
+  const storesTurn = conversation.kind !== "ephemeral";
+  const embedding = storesTurn ? await retrievalEmbedding(service, bot.team_id) : undefined;
+  const together = storesTurn && embedding === null;
   const early = {
-    retrieved: timed("retrieve", retrieve(service, reader, bot, message, MATCH_COUNT, log)),
+    retrieved: together ? null : timed("retrieve", retrieve(service, reader, bot, message, MATCH_COUNT, log, embedding)),
     choice: timed("provider", chooseProvider(service, bot)),
   };
   // A refused turn never reads them: keep their failures from being unhandled.
-  for (const p of Object.values(early)) p.catch(() => {});
+  for (const p of Object.values(early)) p?.catch(() => {});
 
-  // Stage 1: open.
+  // Stage 1: open (and, together, retrieve).
+  const matchCount = together ? MATCH_COUNT : undefined;
   let turn: OpenedTurn | null = null;
   if (conversation.kind === "visitor") {
-    turn = await openVisitorTurn(bot.id, message, images, conversation, turnPass, HISTORY_MESSAGES);
+    turn = await openVisitorTurn(bot.id, message, images, conversation, turnPass, HISTORY_MESSAGES, matchCount);
   } else if (conversation.kind === "channel") {
-    turn = await openChannelTurn(service, bot.id, message, conversation, HISTORY_MESSAGES);
+    turn = await openChannelTurn(service, bot.id, message, conversation, HISTORY_MESSAGES, matchCount);
   }
   mark("open");
+  if (together) mark("retrieve");
+  const retrieval: Promise<Retrieved> = early.retrieved ?? Promise.resolve(turn?.retrieved ?? { data: [], error: null });
   const messageId = crypto.randomUUID();
   const signal = request.signal ?? new AbortController().signal;
   const turnLog = log.with({ bot_id: bot.id, chat_id: turn?.chatId ?? null, conversation: conversation.kind });
@@ -120,7 +130,7 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
       yield quietDone(messageId, started);
       return;
     }
-    const [retrieved, choice] = await Promise.all([early.retrieved, early.choice]);
+    const [retrieved, choice] = await Promise.all([retrieval, early.choice]);
     const earlier = conversation.kind === "ephemeral"
       ? conversation.history ?? []
       : turn

@@ -20,6 +20,16 @@ export interface OpenedTurn {
   needsHuman: boolean;
   /** The chat's latest turns before this one, newest first (an existing chat, read with the turn as its opener). */
   historyRows: HistoryRow[];
+  /** With `matchCount`: the bot's best passages for the stored text, found in the same call as the
+   * turn's opener (open_chat_turn_and_match), as a separate match_chunks request would give them;
+   * undefined when a person has taken the chat over (nothing is retrieved then). */
+  retrieved?: Retrieved;
+}
+
+/** match_chunks' rows, or why it failed (the turn stays stored). */
+export interface Retrieved {
+  data: unknown[] | null;
+  error: { code: string; message: string } | null;
 }
 
 /** Why the caller may not use the bot: 403 password_required for a password bot, 404 otherwise. */
@@ -64,18 +74,35 @@ async function unavailableText(client: Db, botId: string): Promise<string> {
   return botUnavailableMessage(face?.language ?? "en");
 }
 
-function toTurn(data: unknown): OpenedTurn {
+function toTurn(data: unknown, withPassages: boolean): OpenedTurn {
   const row = (Array.isArray(data) ? data[0] : data) as
-    | { opened_chat_id: string; user_message_id: string; created: boolean; needs_human: boolean; history: HistoryRow[] | null }
+    | {
+      opened_chat_id: string;
+      user_message_id: string;
+      created: boolean;
+      needs_human: boolean;
+      history: HistoryRow[] | null;
+      passages?: unknown[] | null;
+      retrieval_error?: string | null;
+    }
     | undefined;
   if (!row) throw new Error("open_chat_turn returned no row");
+  const needsHuman = row.needs_human === true;
   return {
     chatId: row.opened_chat_id,
     userMessageId: row.user_message_id,
     created: row.created,
-    needsHuman: row.needs_human === true,
+    needsHuman,
     historyRows: row.history ?? [],
+    retrieved: withPassages && !needsHuman ? retrievedOf(row.passages ?? null, row.retrieval_error ?? null) : undefined,
   };
+}
+
+/** `retrieval_error` is `<sqlstate>: <message>`. */
+function retrievedOf(passages: unknown[] | null, failure: string | null): Retrieved {
+  if (failure === null) return { data: passages ?? [], error: null };
+  const at = failure.indexOf(": ");
+  return { data: null, error: at > 0 ? { code: failure.slice(0, at), message: failure.slice(at + 2) } : { code: "", message: failure } };
 }
 
 export async function openVisitorTurn(
@@ -89,8 +116,10 @@ export async function openVisitorTurn(
   pass: string | null,
   /** How many earlier turns to return with it (the engine's history). */
   historyLimit: number,
+  /** Also retrieve this many passages for the message, in the same call (as the visitor). */
+  matchCount?: number,
 ): Promise<OpenedTurn> {
-  const { data, error } = await conversation.client.rpc("open_chat_turn", {
+  const args = {
     bot_id: botId,
     content: message,
     chat_id: conversation.chatId,
@@ -98,9 +127,12 @@ export async function openVisitorTurn(
     channel: conversation.channel ?? "web",
     turn_pass: pass ?? undefined,
     history_limit: historyLimit,
-  });
+  };
+  const { data, error } = matchCount
+    ? await conversation.client.rpc("open_chat_turn_and_match", { ...args, match_count: matchCount })
+    : await conversation.client.rpc("open_chat_turn", args);
   if (error) throw await refusal(error, conversation.client, botId);
-  return toTurn(data);
+  return toTurn(data, !!matchCount);
 }
 
 export async function openChannelTurn(
@@ -109,17 +141,22 @@ export async function openChannelTurn(
   message: string,
   conversation: ChannelConversation,
   historyLimit: number,
+  /** Also retrieve this many passages for the message, in the same call (as the service side). */
+  matchCount?: number,
 ): Promise<OpenedTurn> {
-  const { data, error } = await service.rpc("open_chat_turn", {
+  const args = {
     bot_id: botId,
     content: message,
     channel: conversation.channel,
     external_thread_id: conversation.externalThreadId,
     external_user_id: conversation.externalUserId,
     history_limit: historyLimit,
-  });
+  };
+  const { data, error } = matchCount
+    ? await service.rpc("open_chat_turn_and_match", { ...args, match_count: matchCount })
+    : await service.rpc("open_chat_turn", args);
   if (error) throw await refusal(error, service, botId);
-  return toTurn(data);
+  return toTurn(data, !!matchCount);
 }
 
 export type HistoryRow = { id: string; role: string; content: string; error: string | null };

@@ -11,13 +11,18 @@
 // for one without order, up to PostgREST's 10 s timeout (503). Eight leave room for those.
 import type { Db } from "../clients.ts";
 import type { Logger } from "../log.ts";
-import { embeddingConfigForTeam, embedTexts } from "../knowledge/embeddings.ts";
+import { type EmbeddingConfig, embeddingConfigForTeam, embedTexts } from "../knowledge/embeddings.ts";
 import { FifoSlots } from "./slots.ts";
 
 /** A question's embedding must not hold the answer up for long: text retrieval still works. */
 const QUERY_EMBEDDING_TIMEOUT_MS = 5_000;
 
 const retrievalSlots = new FifoSlots("PARLEY_RETRIEVAL_CONCURRENCY", 8);
+
+/** The team's embeddings provider for questions, or null: retrieval on text alone. */
+export function retrievalEmbedding(service: Db, teamId: string): Promise<EmbeddingConfig | null> {
+  return embeddingConfigForTeam(service, teamId).catch(() => null);
+}
 
 export async function retrieve(
   service: Db,
@@ -26,9 +31,11 @@ export async function retrieve(
   question: string,
   matchCount: number,
   log: Logger,
+  /** The team's embeddings provider when the caller looked it up already (null: none). */
+  known?: EmbeddingConfig | null,
 ) {
   const args = { p_bot_id: bot.id, p_query: question, p_match_count: matchCount };
-  const config = await embeddingConfigForTeam(service, bot.team_id).catch(() => null);
+  const config = known !== undefined ? known : await retrievalEmbedding(service, bot.team_id);
   const vector = config ? (await embedTexts(config, [question], QUERY_EMBEDDING_TIMEOUT_MS))?.[0] : undefined;
   return await retrievalSlots.run(async () => {
     if (vector) {

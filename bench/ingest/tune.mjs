@@ -36,6 +36,7 @@ const features = {
   body: (c) => c.body_cov,
   nav: (c) => (c.navigation ? 1 : 0),
   doc: (c) => Math.log(c.doc_hits),
+  page: (c) => c.page_cov, // IDF-weighted share of the query held by the page (its candidates and title together)
 };
 function measure(w, qs) {
   let first = 0,

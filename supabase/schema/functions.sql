@@ -1716,7 +1716,7 @@ comment on function private.mail_addresses(user_ids uuid[]) is 'The e-mail addre
 
 -- private.match_chunk_candidates(p_bot_id uuid, p_query text)
 CREATE OR REPLACE FUNCTION private.match_chunk_candidates(p_bot_id uuid, p_query text)
- RETURNS TABLE(chunk_id uuid, document_id uuid, fused double precision, fused_rank integer, body_cov double precision, head_cov double precision, title_cov double precision, title_share double precision, navigation boolean, doc_hits integer, bm25 double precision, proximity double precision, trgm double precision, url text, chunk_position integer)
+ RETURNS TABLE(chunk_id uuid, document_id uuid, fused double precision, fused_rank integer, body_cov double precision, head_cov double precision, title_cov double precision, title_share double precision, navigation boolean, doc_hits integer, bm25 double precision, proximity double precision, trgm double precision, url text, chunk_position integer, page_cov double precision)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER ROWS 60
  SET search_path TO ''
@@ -1899,8 +1899,8 @@ begin
     join public.documents d on d.id = c.document_id
   ),
   q as materialized (
-    select l.idf, l.tq, (quote_literal(l.lexeme) || ':A')::tsquery as tq_head
-    from unnest(v_lex, v_idf, v_tq) as l(lexeme, idf, tq)
+    select l.idf, l.tq, (quote_literal(l.lexeme) || ':A')::tsquery as tq_head, 1::bigint << (l.i::integer - 1) as bit, l.i
+    from unnest(v_lex, v_idf, v_tq) with ordinality as l(lexeme, idf, tq, i)
   ),
   docs as materialized (
     select k.document_id, to_tsvector(v_config, min(k.title)) as tv from cand k group by k.document_id
@@ -1909,36 +1909,49 @@ begin
     select k.*, dc.tv,
       -- per lexeme: IDF × ts_rank of that lexeme alone (saturating in its occurrences, a heading
       -- occurrence weighing 5 times a text one), over BM25's chunk-length normalisation (b 0.75)
-      f.bm / (0.25 + 0.75 * length(k.fts) / v_avgdl) as bm, f.cov, f.head, f.tcov, f.tmatch
+      f.bm / (0.25 + 0.75 * length(k.fts) / v_avgdl) as bm, f.cov, f.head, f.tcov, f.tmatch, f.found
     from cand k
     join docs dc on dc.document_id = k.document_id
     cross join lateral (
-      select coalesce(sum(q.idf * ts_rank(array[0.1, 0.2, 0.2, 1.0]::real[], k.fts, q.tq)), 0) as bm,
-        coalesce(sum(q.idf) filter (where k.fts @@ q.tq), 0) as cov,
-        coalesce(sum(q.idf) filter (where k.fts @@ q.tq_head), 0) as head,
-        coalesce(sum(q.idf) filter (where dc.tv @@ q.tq), 0) as tcov,
-        count(*) filter (where dc.tv @@ q.tq) as tmatch
-      from q
+      select coalesce(sum(x.idf * ts_rank(array[0.1, 0.2, 0.2, 1.0]::real[], k.fts, x.tq)), 0) as bm,
+        coalesce(sum(x.idf) filter (where x.in_chunk), 0) as cov,
+        coalesce(sum(x.idf) filter (where x.in_chunk and k.fts @@ x.tq_head), 0) as head,
+        coalesce(sum(x.idf) filter (where x.in_title), 0) as tcov,
+        count(*) filter (where x.in_title) as tmatch,
+        -- which of the query's lexemes the chunk or its page's title holds (bit i-1: lexeme i)
+        coalesce(bit_or(x.bit) filter (where x.in_chunk or x.in_title), 0) as found
+      -- each match tested once (offset 0 keeps the subquery, so its columns are not re-evaluated
+      -- in every aggregate that reads them)
+      from (select q.idf, q.tq, q.tq_head, q.bit, k.fts @@ q.tq as in_chunk, dc.tv @@ q.tq as in_title from q offset 0) x
     ) f
   )
-  select s.id, s.document_id,
-    (s.w + s.sim)::double precision,
-    (row_number() over (order by s.w + s.sim desc, s.url, s.position))::integer,
-    coalesce(s.cov / nullif(v_total, 0), 0)::double precision,
-    coalesce(s.head / nullif(v_total, 0), 0)::double precision,
-    coalesce(s.tcov / nullif(v_total, 0), 0)::double precision,
-    coalesce(s.tmatch::double precision / nullif(length(s.tv), 0), 0)::double precision,
-    s.navigation,
-    (count(*) over (partition by s.document_id))::integer,
-    coalesce(s.bm / nullif(v_total, 0), 0)::double precision,
-    case when v_any is null or not s.fts @@ v_any then 0 else ts_rank_cd(s.fts, v_any, 32) end::double precision,
-    s.sim,
-    s.url,
-    s.position
-  from scored s;
+  select t.id, t.document_id,
+    (t.w + t.sim)::double precision,
+    t.fused_rank::integer,
+    coalesce(t.cov / nullif(v_total, 0), 0)::double precision,
+    coalesce(t.head / nullif(v_total, 0), 0)::double precision,
+    coalesce(t.tcov / nullif(v_total, 0), 0)::double precision,
+    coalesce(t.tmatch::double precision / nullif(length(t.tv), 0), 0)::double precision,
+    t.navigation,
+    t.doc_hits::integer,
+    coalesce(t.bm / nullif(v_total, 0), 0)::double precision,
+    case when v_any is null or not t.fts @@ v_any then 0 else ts_rank_cd(t.fts, v_any, 32) end::double precision,
+    t.sim,
+    t.url,
+    t.position,
+    -- page coverage: the share of the query (IDF-weighted) that the page's candidate passages and
+    -- its title hold together (summed in q's order, the lexeme order: a materialized CTE is read in
+    -- the order it was written, so no sort per row)
+    coalesce((select sum(q.idf) from q where q.bit & t.page_found <> 0) / nullif(v_total, 0), 0)::double precision
+  from (
+    select s.*, row_number() over (order by s.w + s.sim desc, s.url, s.position) as fused_rank,
+      count(*) over p as doc_hits, bit_or(s.found) over p as page_found
+    from scored s
+    window p as (partition by s.document_id)
+  ) t;
 end;
 $function$;
-comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading and title, navigation. Generic plans (no per-call planning). No access check: callers check.';
+comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading, title and page (the page''s candidates and title together), navigation. Generic plans (no per-call planning). No access check: callers check.';
 -- execute: owner only
 
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
@@ -5007,7 +5020,7 @@ begin
   select c.id, c.document_id, d.data_source_id, c.content, c.heading_path, d.title, d.url, m.score
   from (
     select k.chunk_id, k.url, k.chunk_position,
-      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
+      1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm + 1 * k.page_cov
         - case when k.navigation then 1 else 0 end as score
     from private.match_chunk_candidates(p_bot_id, p_query) k
     order by score desc, k.url, k.chunk_position
@@ -5018,7 +5031,7 @@ begin
   order by m.score desc, m.url, m.chunk_position;
 end;
 $function$;
-comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: candidates from the query''s rarest lexemes (capped) and, for simple-configuration bots or few matches, trigrams; scored by BM25 with per-bot document frequencies, proximity, coverage of the chunk, its heading and title; navigation-only pages down. Empty when the caller may not chat with the bot.';
+comment on function public.match_chunks(p_bot_id uuid, p_query text, p_match_count integer) is 'The best passages of a bot''s data for a query: candidates from the query''s rarest lexemes (capped) and, for simple-configuration bots or few matches, trigrams; scored by BM25 with per-bot document frequencies, proximity, coverage of the chunk, its heading and title, and the page''s coverage of the query (its passages and title together); navigation-only pages down. Empty when the caller may not chat with the bot.';
 -- execute: authenticated; service_role
 
 -- public.match_power_ups(bot_id uuid, query text, threshold real)

@@ -2,7 +2,8 @@
 -- result is the rule applied to match_chunk_candidates (cut before the chunks are read), the
 -- statements keep their generic plans, proximity is 0 exactly where the pairs query cannot match,
 -- and the lookups still find every chunk of a rare lexeme, stand-ins for unknown words, and the
--- capped chunks of common ones.
+-- capped chunks of common ones. (The rule since 20261130050000_match_chunks_page_coverage adds the page's
+-- coverage, 133.)
 begin;
 select plan(12);
 
@@ -37,7 +38,7 @@ select ok((select prosecdef and proconfig @> array['search_path=""'] from pg_pro
 reset role;
 create temp table expected on commit drop as
 select k.chunk_id, 1 * k.bm25 + 1 * k.proximity + 1 * k.body_cov + 1 * k.title_cov + 0.25 * ln(k.doc_hits) + 1 * k.trgm
-    - case when k.navigation then 1 else 0 end as score, k.url, k.chunk_position, k.proximity
+    + 1 * k.page_cov - case when k.navigation then 1 else 0 end as score, k.url, k.chunk_position, k.proximity
 from private.match_chunk_candidates(tests.bot_id('A gallery'), 'copper kettle whistles') k;
 grant select on expected to authenticated;
 select is((select count(*)::int from expected), 60, 'every chunk holding a rare lexeme is a candidate');

@@ -296,6 +296,10 @@ try {
     `  recall@5 ${retrieval.recall_at_5}, first place ${retrieval.first_place}, MRR ${retrieval.mrr_at_20} (${retrieval.questions} questions), match_chunks p50 ${retrieval.latency_ms_p50} ms`,
   );
   for (const [group, r] of Object.entries(retrieval.groups)) console.log(`    ${group}: ${JSON.stringify(r)}`);
+  if (retrieval.judged)
+    console.log(
+      `  judged (judgments.json): recall@5 ${retrieval.judged.recall_at_5}, first place ${retrieval.judged.first_place}, MRR ${retrieval.judged.mrr_at_20}`,
+    );
 
   // 6. the plans of the two ranked lists (indexes used?) ---------------------------------
   const client = new pg.Client({ connectionString: dbUrl });

@@ -360,6 +360,12 @@ Deno.test("hostile bodies: every function that reads JSON answers 4xx with the e
           t.strips ? t.baseStatus : expect400,
         ],
         ["deep", deep(400), expect400],
+        [
+          "__proto__",
+          `{"__proto__":{"role":"service_role"},${JSON.stringify(t.base).slice(1)}`,
+          t.strips ? t.baseStatus : expect400,
+        ],
+        ["byte order mark", `\ufeff${JSON.stringify(t.base)}`, t.baseStatus],
         ["raw NUL", `{"${t.textField}":"a\u0000b"}`, expect400],
         ["invalid UTF-8", new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), expect400],
         ["form", "a=b&c=d", expect400, { contentType: "application/x-www-form-urlencoded" }],

@@ -22,6 +22,7 @@ Deno.test("readJson turns malformed JSON into a 400", async () => {
   const err = await readJson(new Request("http://x/", { method: "POST", body: "{nope" })).catch((e) => e);
   assert.deepEqual((err as HttpError).status, 400);
   assert.deepEqual(await readJson(new Request("http://x/", { method: "POST", body: '{"a":1}' })), { a: 1 });
+  assert.deepEqual(await readJson(new Request("http://x/", { method: "POST", body: '\ufeff{"a":1}' })), { a: 1 });
 });
 
 Deno.test("parseJson refuses text the database cannot store, wherever it is (400, with its path)", () => {

@@ -147,7 +147,8 @@ export function assertStorable(value: unknown): void {
 export function parseJson(text: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte order mark before the JSON (what some Windows tools write) is not the client's mistake.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     throw new HttpError(400, "invalid_json", "The body must be valid JSON");
   }

@@ -64,7 +64,7 @@ interface Answer {
 async function send(p: Probe): Promise<Answer> {
   const t = await tokensOf();
   const headers = new Headers(p.headers);
-  headers.set("x-forwarded-for", testIp());
+  if (!headers.has("x-forwarded-for")) headers.set("x-forwarded-for", testIp());
   if (p.auth !== "bare") headers.set("apikey", stack.anonKey);
   const token = t[p.auth ?? "user"];
   if (token) headers.set("authorization", `Bearer ${token}`);
@@ -825,6 +825,57 @@ Deno.test("hostile values that pass JSON: event props and cuts, test-case CSV, n
     "transcript lang",
     await send({ fn: "transcript", path: `?chat_id=${NIL}&lang=..%2F%00`, method: "GET" }),
     [404],
+  );
+  problems.done();
+});
+
+Deno.test("hostile addresses and long keys: a rate-limit key stays one the database takes", async () => {
+  await tokensOf();
+  const problems = new Problems();
+  // The suite's stack trusts X-Forwarded-For (PARLEY_TRUST_FORWARDED_FOR=1, as behind a proxy that
+  // passes the client's own header on): its first entry becomes x-real-ip.
+  const addresses = [
+    "x".repeat(5000),
+    "999.999.999.999",
+    "::ffff:1.2.3.4:5",
+    "' OR 1=1 --",
+    "ä".repeat(3000),
+    ":::::::::",
+    "1.2.3.4, 5.6.7.8",
+  ];
+  for (const ip of addresses) {
+    const body = JSON.stringify({ n: "hostile-ip", u: "https://hostile.test/ip" });
+    const a = await send({ fn: "event", auth: "none", body, headers: { "x-forwarded-for": ip } });
+    problems.check(`event from ${JSON.stringify(ip.slice(0, 20))}`, a, [202, 400, 429]);
+    const b = await send({
+      fn: "bot-login",
+      auth: "user",
+      body: JSON.stringify({ bot_id: NIL, password: "x" }),
+      headers: { "x-forwarded-for": ip },
+    });
+    problems.check(`bot-login from ${JSON.stringify(ip.slice(0, 20))}`, b, [404, 429]);
+    const c = await send({
+      fn: "chat",
+      auth: "user",
+      body: JSON.stringify({ bot_id: NIL, message: "hi" }),
+      headers: { "x-forwarded-for": ip },
+    });
+    problems.check(`chat from ${JSON.stringify(ip.slice(0, 20))}`, c, [404, 429]);
+    const d = await send({
+      fn: "api",
+      path: "/v1/chat",
+      auth: "apikey",
+      body: JSON.stringify({ message: "hi", bot_id: NIL }),
+      headers: { "x-forwarded-for": ip },
+    });
+    problems.check(`api from ${JSON.stringify(ip.slice(0, 20))}`, d, [403, 429]);
+  }
+  // A valid address of 313 characters is a rate-limit key too (the database takes at most 300).
+  const long = `${"a".repeat(64)}@${`${"b".repeat(60)}.`.repeat(4)}test`;
+  problems.check(
+    "account-notice long e-mail",
+    await send({ fn: "account-notice", auth: "anon", body: JSON.stringify({ email: long }) }),
+    [202],
   );
   problems.done();
 });

@@ -211,12 +211,11 @@ export function handler(
 /**
  * The caller's IP for rate limits: `x-real-ip`, which the gateway sets from the connection
  * (the local stack) or the platform's proxy sets (hosted Supabase); the first
- * X-Forwarded-For entry only as a fallback.
+ * X-Forwarded-For entry only as a fallback. Not an address: "invalid".
  */
 export function clientIp(req: Request): string {
-  return (
-    req.headers.get("x-real-ip")?.trim() ||
-    req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ||
-    "unknown"
-  );
+  const ip = req.headers.get("x-real-ip")?.trim() || req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  // Only what can be an address (IPv4, IPv6): anything else came from a client through a proxy
+  // that trusts its header, and all such callers share one key (never a 5 000-character one).
+  return /^[0-9A-Fa-f:.]{2,45}$/.test(ip) || ip === "unknown" ? ip : "invalid";
 }

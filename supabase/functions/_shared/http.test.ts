@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { errorResponse, handler, HttpError, readBoundedText, readJson } from "./http.ts";
+import { dbFailure } from "./db.ts";
+import { cutText, errorResponse, handler, HttpError, parseJson, readBoundedText, readJson, unstorablePath } from "./http.ts";
 
 Deno.test("errorResponse has the one error shape and CORS", async () => {
   const r = errorResponse(400, "invalid_json", "Bad", [{ path: "x" }]);
@@ -21,6 +22,48 @@ Deno.test("readJson turns malformed JSON into a 400", async () => {
   const err = await readJson(new Request("http://x/", { method: "POST", body: "{nope" })).catch((e) => e);
   assert.deepEqual((err as HttpError).status, 400);
   assert.deepEqual(await readJson(new Request("http://x/", { method: "POST", body: '{"a":1}' })), { a: 1 });
+  assert.deepEqual(await readJson(new Request("http://x/", { method: "POST", body: '\ufeff{"a":1}' })), { a: 1 });
+});
+
+Deno.test("parseJson refuses text the database cannot store, wherever it is (400, with its path)", () => {
+  for (const text of ['{"a":"x\\u0000"}', '{"a":["ok","\\ud800"]}', '{"a\\u0000":1}', '"\\udc00"', '{"a":{"b":[{"c":"\\ud83d"}]}}']) {
+    const err = (() => {
+      try {
+        parseJson(text);
+      } catch (e) {
+        return e;
+      }
+    })() as HttpError;
+    assert.deepEqual([err?.status, err?.code], [400, "invalid_request"], text);
+  }
+  assert.deepEqual(unstorablePath({ a: { b: [{ c: "\ud83d" }] } }), "a.b[0].c");
+  // Pairs, escaped or not, are text; so is every other control character.
+  assert.deepEqual(parseJson('{"a":"\\ud83d\\ude00 😀 \\u0001"}'), { a: "😀 😀 \u0001" });
+  // Deep nesting is a 400 (the parser's limit or the shape), not a stack overflow.
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  const err = (() => {
+    try {
+      parseJson(deep);
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.ok(err === undefined || (err as HttpError).status === 400);
+});
+
+Deno.test("cutText never ends in half of a surrogate pair", () => {
+  assert.deepEqual(cutText("ab😀", 3), "ab");
+  assert.deepEqual(cutText("ab😀", 4), "ab😀");
+  assert.deepEqual(cutText("abc", 10), "abc");
+});
+
+Deno.test("dbFailure: a value Postgres refuses is the caller's 400, without the database's words", () => {
+  for (const code of ["22P05", "22021", "22P02", "22001", "22003"]) {
+    const e = dbFailure({ code, message: "unsupported Unicode escape sequence \\u0000 in column x" }, "insert") as HttpError;
+    assert.deepEqual([e.status, e.code], [400, "invalid_request"], code);
+    assert.ok(!e.message.includes("column"));
+  }
+  assert.ok(!(dbFailure({ code: "42P01", message: "relation does not exist" }, "select") instanceof HttpError));
 });
 
 Deno.test("handler answers preflights and hides internal errors", async () => {

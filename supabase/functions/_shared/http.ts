@@ -96,14 +96,69 @@ export async function readBoundedText(req: Request, limit: number): Promise<stri
   return new TextDecoder().decode(all);
 }
 
-/** Parses a bounded JSON body; anything but valid JSON is a 400. */
-export async function readJson(req: Request, limit = 64 * 1024): Promise<unknown> {
-  const text = await readBoundedText(req, limit);
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text Postgres can store: no NUL and no unpaired UTF-16 surrogate (neither can be text in the database). */
+export function isStorableText(text: string): boolean {
+  return !text.includes("\u0000") && !UNPAIRED_SURROGATE.test(text);
+}
+
+/** At most `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** The path of the first key or string in a JSON value that Postgres cannot store, or null. */
+export function unstorablePath(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!isStorableText(v)) return path || "body";
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
+    } else if (v && typeof v === "object") {
+      for (const [k, item] of Object.entries(v)) {
+        if (!isStorableText(k)) return path || "body";
+        stack.push([item, path ? `${path}.${k}` : k]);
+      }
+    }
+  }
+  return null;
+}
+
+/** 400 when a JSON value holds text the database cannot store (a NUL or an unpaired surrogate). */
+export function assertStorable(value: unknown): void {
+  const path = unstorablePath(value);
+  if (path !== null) {
+    throw new HttpError(400, "invalid_request", "The text contains characters that cannot be stored (NUL or an unpaired surrogate)", {
+      path,
+    });
+  }
+}
+
+/**
+ * Parses a JSON text a client sent: anything but valid JSON is 400 invalid_json (whatever the
+ * parser's complaint: its message is not shown), text the database cannot store is 400
+ * invalid_request (a NUL or an unpaired surrogate, written as a \u escape).
+ */
+export function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    // A byte order mark before the JSON (what some Windows tools write) is not the client's mistake.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     throw new HttpError(400, "invalid_json", "The body must be valid JSON");
   }
+  assertStorable(value);
+  return value;
+}
+
+/** Parses a bounded JSON body (413 past `limit`); see parseJson. */
+export async function readJson(req: Request, limit = 64 * 1024): Promise<unknown> {
+  return parseJson(await readBoundedText(req, limit));
 }
 
 /** What a handler gets besides the request. */
@@ -156,12 +211,11 @@ export function handler(
 /**
  * The caller's IP for rate limits: `x-real-ip`, which the gateway sets from the connection
  * (the local stack) or the platform's proxy sets (hosted Supabase); the first
- * X-Forwarded-For entry only as a fallback.
+ * X-Forwarded-For entry only as a fallback. Not an address: "invalid".
  */
 export function clientIp(req: Request): string {
-  return (
-    req.headers.get("x-real-ip")?.trim() ||
-    req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ||
-    "unknown"
-  );
+  const ip = req.headers.get("x-real-ip")?.trim() || req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  // Only what can be an address (IPv4, IPv6): anything else came from a client through a proxy
+  // that trusts its header, and all such callers share one key (never a 5 000-character one).
+  return /^[0-9A-Fa-f:.]{2,45}$/.test(ip) || ip === "unknown" ? ip : "invalid";
 }

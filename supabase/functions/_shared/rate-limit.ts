@@ -3,7 +3,8 @@
 // public.consume_rate_limit so every function instance shares the counters.
 import { createServiceClient } from "./clients.ts";
 import { must } from "./db.ts";
-import { rateLimited } from "./http.ts";
+import { cutText, rateLimited } from "./http.ts";
+import { sha256Hex } from "./hash.ts";
 
 export interface RateLimit {
   /** e.g. `chat:user:<uid>`; namespaced by the caller. */
@@ -17,10 +18,15 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
+/** Keys the database takes (1..300 characters): a longer one (a long e-mail address) becomes its start and its hash. */
+export async function storableKey(key: string): Promise<string> {
+  return key.length <= 200 ? key : `${cutText(key, 100)}#${await sha256Hex(key)}`;
+}
+
 export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResult> {
   const data = must(
     await createServiceClient().rpc("consume_rate_limit", {
-      key: limit.key,
+      key: await storableKey(limit.key),
       max_hits: limit.max,
       window_seconds: limit.windowSeconds,
     }),

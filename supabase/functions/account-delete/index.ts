@@ -7,7 +7,7 @@
 // with the teams to hand over.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
-import { bearerToken, requireVerifiedCaller } from "../_shared/caller.ts";
+import { bearerToken, requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
 import { dbFailure } from "../_shared/db.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 
@@ -16,6 +16,8 @@ const bodySchema = z.object({ confirm: z.literal("DELETE", { errorMap: () => ({ 
 Deno.serve(
   handler("account-delete", async (req) => {
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
+    // Who first (a verified token of a user: the anon key is none), then what they sent.
+    await requireUserId(req, "Sign in to delete your account.");
     const parsed = bodySchema.safeParse(await readJson(req, 1024));
     if (!parsed.success) throw new HttpError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
 

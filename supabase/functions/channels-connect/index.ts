@@ -32,6 +32,9 @@ Deno.serve(
   handler("channels-connect", async (req, { log }) => {
     if (req.method !== "POST") throw new HttpError(405, "method_not_allowed", "Use POST");
     const body = (await readJson(req, 4 * 1024)) as { channel_id?: unknown; action?: unknown } | null;
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "invalid_request", "The body is a JSON object");
+    const unknown = Object.keys(body).find((k) => k !== "channel_id" && k !== "action");
+    if (unknown !== undefined) throw new HttpError(400, "invalid_request", `Unknown field: ${unknown.slice(0, 100)}`);
     const channelId = typeof body?.channel_id === "string" ? body.channel_id : "";
     const action = body?.action as Action;
     if (!isUuid(channelId)) throw new HttpError(400, "invalid_request", "channel_id must be a channel's id");

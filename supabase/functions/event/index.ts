@@ -7,7 +7,7 @@
 import { createServiceClient } from "../_shared/clients.ts";
 import { callerClaims } from "../_shared/caller.ts";
 import { dbFailure } from "../_shared/db.ts";
-import { clientIp, errorResponse, handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
+import { assertStorable, clientIp, errorResponse, handler, HttpError, json, parseJson, readBoundedText } from "../_shared/http.ts";
 import { enforceRateLimits, limitFromEnv } from "../_shared/rate-limit.ts";
 import { eventSchema, MAX_BODY_BYTES, normalizeKeys, toRow } from "./schema.ts";
 
@@ -26,13 +26,7 @@ Deno.serve(
       { key: `event:ip:${clientIp(req)}`, max: limitFromEnv("PARLEY_ANALYTICS_RATE_LIMIT", 120), windowSeconds: 60 },
     ]);
 
-    const text = await readBoundedText(req, MAX_BODY_BYTES);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, "invalid_json", "The body must be a JSON object");
-    }
+    const raw = parseJson(await readBoundedText(req, MAX_BODY_BYTES));
     const parsed = eventSchema.safeParse(normalizeKeys(raw));
     if (!parsed.success) {
       return errorResponse(
@@ -43,6 +37,8 @@ Deno.serve(
       );
     }
 
+    // Plausible's props arrive as a JSON string, parsed by the schema: checked again here.
+    assertStorable(parsed.data);
     const row = toRow(parsed.data, await userIdFrom(req));
     const { error } = await createServiceClient().from("events").insert(row);
     if (error) {

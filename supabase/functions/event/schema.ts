@@ -3,6 +3,7 @@
 // post here unchanged. Free-text fields are cut to sane lengths; structure that
 // is wrong (types, too many props) is refused.
 import { z } from "npm:zod@3";
+import { cutText } from "../_shared/http.ts";
 
 export const MAX_BODY_BYTES = 8 * 1024;
 const MAX_URL = 2048;
@@ -10,10 +11,11 @@ const MAX_PROPS = 30;
 const MAX_PROP_KEY = 100;
 const MAX_PROP_VALUE = 500;
 
-const cut = (max: number) => z.string().transform((s) => s.slice(0, max));
+// Cut without splitting a surrogate pair (half of one cannot be stored).
+const cut = (max: number) => z.string().transform((s) => cutText(s, max));
 
 const propValue = z.union([
-  z.string().transform((s) => s.slice(0, MAX_PROP_VALUE)),
+  z.string().transform((s) => cutText(s, MAX_PROP_VALUE)),
   z.number().finite(),
   z.boolean(),
   z.null(),

@@ -16,12 +16,12 @@ const testSchema = z.object({
   power_up_id: z.string().uuid(),
   arguments: z.record(z.unknown()).default({}),
   settings: z.record(z.unknown()).optional(),
-}) satisfies z.ZodType<PowerUpTestRequest, z.ZodTypeDef, unknown>;
+}).strict() satisfies z.ZodType<PowerUpTestRequest, z.ZodTypeDef, unknown>;
 const replySchema = z.object({
   chat_id: z.string().uuid(),
   content: z.string().trim().min(1).max(10000),
-}) satisfies z.ZodType<HandoffReplyRequest, z.ZodTypeDef, unknown>;
-const backSchema = z.object({ chat_id: z.string().uuid() }) satisfies z.ZodType<HandoffBackRequest, z.ZodTypeDef, unknown>;
+}).strict() satisfies z.ZodType<HandoffReplyRequest, z.ZodTypeDef, unknown>;
+const backSchema = z.object({ chat_id: z.string().uuid() }).strict() satisfies z.ZodType<HandoffBackRequest, z.ZodTypeDef, unknown>;
 
 function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
   const r = schema.safeParse(body);

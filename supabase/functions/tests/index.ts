@@ -23,7 +23,7 @@ import type {
 import { must } from "../_shared/db.ts";
 import { loadBot } from "../_shared/engine/bot.ts";
 import { chooseProvider } from "../_shared/engine/provider.ts";
-import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
+import { handler, HttpError, isStorableText, json, parseJson, readBoundedText } from "../_shared/http.ts";
 import { inBackground, type Logger } from "../_shared/log.ts";
 import { type CsvCase, formatCases, parseCases } from "./csv.ts";
 import { processRun } from "./runner.ts";
@@ -94,11 +94,13 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
         // A text/csv body, or JSON {"csv": "..."} (the app's function caller sends JSON).
         let text = await readBoundedText(req, 1024 * 1024 + 64);
         if (req.headers.get("content-type")?.includes("application/json")) {
-          try {
-            text = String((JSON.parse(text) as { csv?: unknown }).csv ?? "");
-          } catch {
-            throw new HttpError(400, "invalid_json", "The body must be valid JSON");
-          }
+          const body = parseJson(text);
+          const csv = body && typeof body === "object" && !Array.isArray(body) ? (body as { csv?: unknown }).csv ?? "" : null;
+          if (typeof csv !== "string") throw new HttpError(400, "invalid_request", 'Send {"csv": "<the CSV text>"}');
+          text = csv;
+        }
+        if (!isStorableText(text)) {
+          throw new HttpError(400, "invalid_csv", "The CSV contains characters that cannot be stored (NUL or an unpaired surrogate)");
         }
         const { rows, errors } = parseCases(text, bot.language);
         if (rows.length) {

@@ -1,13 +1,9 @@
 // What a message may hold. Postgres text cannot store NUL, and an unpaired UTF-16 surrogate
 // cannot be encoded as UTF-8: both are the caller's mistake (400), never a 500.
 import { MAX_MESSAGE_CHARS } from "../contracts/chat.ts";
+import { isStorableText } from "../http.ts";
 
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Text Postgres can store: no NUL and no unpaired surrogate. */
-export function isStorableText(text: string): boolean {
-  return !text.includes("\u0000") && !UNPAIRED_SURROGATE.test(text);
-}
+export { isStorableText };
 
 /** Why a message cannot be answered, or null. */
 export function messageProblem(message: string): string | null {

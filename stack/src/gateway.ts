@@ -116,6 +116,9 @@ const SERVICE_PREFIXES: Record<string, string> = {
   "/mail": "mail",
 };
 
+/** Auth paths hosted Supabase serves without an API key. */
+const AUTH_OPEN_PATHS = /^\/(verify|callback|authorize|health|\.well-known\/jwks\.json)\/?$/;
+
 const ALLOW_HEADERS =
   "authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, x-upsert, cache-control, x-supabase-api-version, x-region, x-retry-count";
 
@@ -430,9 +433,16 @@ export class Gateway {
       return sendJson(res, 503, { code: "service_unavailable", message: `The ${name} service is not available in this stack yet` });
     }
     const id = await this.identify(req, url);
+    const path = url.pathname.slice(prefix.length) || "/";
+    // As hosted Supabase's gateway (Kong key-auth on /auth/v1): only the links a browser opens
+    // (verify, OAuth authorize and callback) and the public keys go without an API key.
+    if (name === "auth" && !AUTH_OPEN_PATHS.test(path)) {
+      if (!id.apikeyRaw) return sendJson(res, 401, { message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
+      if (!id.apikeyRole) return sendJson(res, 401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+    }
     const r: GatewayRequest = {
       req, res, query: url.searchParams,
-      path: url.pathname.slice(prefix.length) || "/",
+      path,
       apikeyRole: id.apikeyRole, claims: id.claims, authError: id.authError, token: id.token,
     };
     await svc.handle(r);

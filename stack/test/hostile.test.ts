@@ -330,6 +330,31 @@ describe("forged, expired and malformed tokens", () => {
   });
 });
 
+describe("API keys on /auth/v1", () => {
+  it("refuses a missing or unknown apikey with the gateway's 401, except on the links a browser opens", async () => {
+    const s = stackInfo();
+    const body = JSON.stringify({ email: "nokey@example.test", password: "password123" });
+    for (const [method, p] of [["POST", "/signup"], ["POST", "/token?grant_type=password"], ["POST", "/otp"], ["POST", "/recover"], ["GET", "/settings"], ["GET", "/user"], ["GET", "/admin/users"], ["POST", "/admin/users"]] as const) {
+      const none = await request(method, `/auth/v1${p}`, { "content-type": "application/json", authorization: `Bearer ${s.serviceRoleKey}` }, method === "GET" ? undefined : body);
+      expect(none.status, `${method} ${p}: ${none.body}`).toBe(401);
+      expect(isJson(none, p)).toEqual({ message: "No API key found in request", hint: expect.any(String) });
+      for (const key of [tokens["alg none (service_role)"]!, tokens["wrong secret (service_role)"]!, userToken, "sb_secret_guess", "x"]) {
+        const bad = await request(method, `/auth/v1${p}`, { apikey: key, "content-type": "application/json" }, method === "GET" ? undefined : body);
+        expect(bad.status, `${method} ${p}: ${bad.body}`).toBe(401);
+        expect(isJson(bad, p)).toEqual({ message: "Invalid API key", hint: expect.any(String) });
+      }
+    }
+    expect((await request("GET", "/auth/v1/.well-known/jwks.json")).status).toBe(200);
+    expect((await request("GET", "/auth/v1/health")).status).toBe(200);
+    const verify = await request("GET", "/auth/v1/verify?type=signup&token=nope&redirect_to=http://127.0.0.1:3000");
+    expect(verify.status).toBe(303);
+    expect((await request("GET", "/auth/v1/verify?type=x&token=nope")).status).toBe(303);
+    // Nothing was created by the refused sign-up.
+    const admin = await request("GET", "/auth/v1/admin/users?per_page=1000", { apikey: s.serviceRoleKey, authorization: `Bearer ${s.serviceRoleKey}` });
+    expect(JSON.stringify(JSON.parse(admin.body))).not.toContain("nokey@example.test");
+  });
+});
+
 describe("bodies of the wrong kind and size", () => {
   it("auth: malformed JSON, wrong JSON types and wrong content types are 400 bad_json or validation_failed", async () => {
     const s = stackInfo();
@@ -817,7 +842,7 @@ describe("half-open requests (slowloris)", () => {
     gateway = new Gateway({
       keys,
       log,
-      services: new Map([["auth", echo]]),
+      services: new Map([["storage", echo]]),
       health: async () => ({ ok: true }),
       functions: new FunctionsRuntime({
         functionsDir: path.join(fixtureDir, "supabase", "functions"),
@@ -846,11 +871,11 @@ describe("half-open requests (slowloris)", () => {
     const headers = rawSocket(port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nx-slow: 1\r\n`);
     const body = rawSocket(
       port,
-      `POST /auth/v1/signup HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"email":`,
+      `POST /storage/v1/object/b/k HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"email":`,
     );
     const chunked = rawSocket(
       port,
-      `POST /auth/v1/signup HTTP/1.1\r\nHost: 127.0.0.1\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n`,
+      `POST /storage/v1/object/b/k HTTP/1.1\r\nHost: 127.0.0.1\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n`,
     );
     for (const [name, r] of [
       ["headers", await headers],
@@ -865,7 +890,7 @@ describe("half-open requests (slowloris)", () => {
     // An idle keep-alive connection after a full request is not a half-open one: it was served.
     const ok = await rawSocket(
       port,
-      `POST /auth/v1/signup HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+      `POST /storage/v1/object/b/k HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
     );
     expect(ok.text).toMatch(/^HTTP\/1\.1 200 /);
     expect(ok.text).toContain('{"got":2}');

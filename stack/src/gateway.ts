@@ -491,41 +491,53 @@ export class Gateway {
       let refused = false;
       const socketPath = this.o.postgrestSocket?.();
       const where = socketPath ? { socketPath } : { host: "127.0.0.1", port };
-      const upstream = http.request({ ...where, method: req.method, path, headers }, (up) => {
-        const out = { ...up.headers };
-        // PostgREST answers 503 while its database is unreachable; say when to come back.
-        if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
-        res.writeHead(up.statusCode ?? 502, out);
-        forwardBody(up, res);
-        up.on("end", resolve);
-        up.on("error", () => { res.destroy(); resolve(); });
-      });
-      upstream.on("error", (e) => {
-        if (refused) return resolve();
-        if (!res.headersSent) {
-          sendJson(res, 503, restError("upstream_unavailable", "The REST service is not reachable; try again shortly", e.message), {
-            "retry-after": String(RETRY_AFTER_UNAVAILABLE),
-          });
-        } else res.destroy();
-        resolve();
-      });
-      res.on("close", () => { if (!res.writableFinished) upstream.destroy(); resolve(); });
-      if (body) {
-        upstream.end(body);
-        return;
-      }
+      // A request whose body is in memory (or that has none) goes once more when the kept-alive
+      // connection it was sent on turns out closed by PostgREST before any answer (it closes one
+      // after some JWT errors without saying so): the race every keep-alive client has.
+      const noBody = req.headers["transfer-encoding"] === undefined && !(Number(req.headers["content-length"] ?? "0") > 0);
+      const replayable = !!body || noBody;
+      let current: http.ClientRequest | undefined;
+      const send = (mayRetry: boolean) => {
+        const upstream = http.request({ ...where, method: req.method, path, headers }, (up) => {
+          const out = { ...up.headers };
+          // PostgREST answers 503 while its database is unreachable; say when to come back.
+          if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
+          res.writeHead(up.statusCode ?? 502, out);
+          forwardBody(up, res);
+          up.on("end", resolve);
+          up.on("error", () => { res.destroy(); resolve(); });
+        });
+        current = upstream;
+        upstream.on("error", (e: NodeJS.ErrnoException) => {
+          if (refused) return resolve();
+          if (mayRetry && upstream.reusedSocket && !res.headersSent && !res.destroyed && (e.code === "ECONNRESET" || e.code === "EPIPE")) {
+            send(false);
+            return;
+          }
+          if (!res.headersSent) {
+            sendJson(res, 503, restError("upstream_unavailable", "The REST service is not reachable; try again shortly", e.message), {
+              "retry-after": String(RETRY_AFTER_UNAVAILABLE),
+            });
+          } else res.destroy();
+          resolve();
+        });
+        if (replayable) upstream.end(body);
+      };
+      res.on("close", () => { if (!res.writableFinished) current?.destroy(); resolve(); });
+      send(replayable);
+      if (replayable) return;
       let size = 0;
       req.on("data", (c: Buffer) => {
         size += c.length;
         if (size > limit && !refused) {
           refused = true;
-          req.unpipe(upstream);
-          upstream.destroy();
+          req.unpipe(current!);
+          current!.destroy();
           if (!res.headersSent) tooLarge();
           resolve();
         }
       });
-      req.pipe(upstream);
+      req.pipe(current!);
     });
   }
 }

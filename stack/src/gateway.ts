@@ -42,6 +42,58 @@ export interface GatewayOptions {
    * Supabase's gate ("Verify JWT with legacy secret"), which refuses ES256/RS256 user tokens.
    */
   functionsJwtGate?: "any" | "legacy";
+  /** How long a client may take to send its headers and its whole request (slow or half-open requests). */
+  timeouts?: Partial<GatewayTimeouts>;
+}
+
+export interface GatewayTimeouts {
+  /** Milliseconds from a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** Milliseconds from a request's first byte to the end of its body (the answer may take longer). */
+  requestMs: number;
+  /** How often open connections are checked against the two limits. */
+  checkEveryMs: number;
+}
+
+/**
+ * Header and request timeouts, as nginx's client_header_timeout / client_body_timeout in front
+ * of hosted Supabase: a client that opens a request and never finishes it (slowloris) is
+ * answered 408 and disconnected instead of holding its connection forever. A 50 MiB upload
+ * needs 420 KB/s to fit in two minutes; larger or slower uploads use the resumable endpoint.
+ */
+export const DEFAULT_TIMEOUTS: GatewayTimeouts = { headersMs: 30_000, requestMs: 120_000, checkEveryMs: 5_000 };
+
+/** JSON answers for requests Node's HTTP parser refuses before the gateway sees them. */
+function clientErrorAnswer(code: string | undefined): [number, string, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "Request Header Fields Too Large", "request_header_fields_too_large", "The request's headers are too large"];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request Timeout", "request_timeout", "The request was not received in time"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+    case "HPE_INVALID_CONTENT_LENGTH":
+    case "HPE_UNEXPECTED_CONTENT_LENGTH":
+      return [400, "Bad Request", "bad_request", "The request's body framing is invalid"];
+    default:
+      return [400, "Bad Request", "bad_request", "Malformed HTTP request"];
+  }
+}
+
+/**
+ * The request target as a URL, without the WHATWG parser's liberties: a backslash stays a
+ * character of the path (%5C; `new URL` would turn it into "/", so `a\..\b` became `b`) and a
+ * path starting with "//" stays a path (not a host). Null when it cannot be parsed.
+ */
+export function requestUrl(raw: string | undefined): URL | null {
+  const target = raw || "/";
+  try {
+    if (!target.startsWith("/")) return new URL(target.replace(/\\/g, "%5C"), "http://gateway");
+    const q = target.indexOf("?");
+    const pathPart = q < 0 ? target : target.slice(0, q);
+    return new URL(`http://gateway${pathPart.replace(/\\/g, "%5C")}${q < 0 ? "" : target.slice(q)}`);
+  } catch {
+    return null;
+  }
 }
 
 /** The `alg` of a JWT's header ("" when it cannot be read). */
@@ -63,6 +115,9 @@ const SERVICE_PREFIXES: Record<string, string> = {
   "/realtime/v1": "realtime",
   "/mail": "mail",
 };
+
+/** Auth paths hosted Supabase serves without an API key. */
+const AUTH_OPEN_PATHS = /^\/(verify|callback|authorize|health|\.well-known\/jwks\.json)\/?$/;
 
 const ALLOW_HEADERS =
   "authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, x-upsert, cache-control, x-supabase-api-version, x-region, x-retry-count";
@@ -158,12 +213,16 @@ export class Gateway {
 
   constructor(private readonly o: GatewayOptions) {
     this.hosts = new Set(o.allowedHosts.map((h) => h.toLowerCase()));
-    this.server = http.createServer((req, res) => {
+    const t = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.server = http.createServer({ connectionsCheckingInterval: t.checkEveryMs }, (req, res) => {
       this.route(req, res).catch((e) => this.fail(res, e));
     });
     this.server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
-    this.server.headersTimeout = 30_000;
-    this.server.requestTimeout = 0; // streaming answers may be long; functions have their own limit
+    this.server.on("clientError", (e: NodeJS.ErrnoException, socket: Duplex) => this.clientError(e, socket));
+    // Both count until the request has been received; the answer (a stream from a function)
+    // may take as long as it takes.
+    this.server.headersTimeout = t.headersMs;
+    this.server.requestTimeout = t.requestMs;
     this.server.keepAliveTimeout = 65_000;
   }
 
@@ -183,11 +242,30 @@ export class Gateway {
     });
   }
 
+  /** A request Node's parser refused (malformed, headers too large, too slow): a JSON answer, then close. */
+  private clientError(e: NodeJS.ErrnoException, socket: Duplex) {
+    const sent = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage?.headersSent;
+    if (e.code === "ECONNRESET" || e.code === "EPIPE" || !socket.writable || sent) {
+      socket.destroy();
+      return;
+    }
+    const [status, text, code, message] = clientErrorAnswer(e.code);
+    const body = JSON.stringify({ code, message });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    // What the client still sends is discarded for a moment, so it reads the answer rather than a reset.
+    socket.resume();
+    setTimeout(() => socket.destroy(), 1000).unref();
+  }
+
   private fail(res: http.ServerResponse, e: unknown) {
     if (e instanceof HttpError) {
       sendJson(res, e.status, { code: e.code, message: e.message, ...e.extra });
       return;
     }
+    // A client that went away mid-request: nobody is left to answer, nothing to log.
+    if ((e as NodeJS.ErrnoException)?.code === "ECONNRESET" && res.req?.destroyed) return void res.destroy();
     this.o.log.error("gateway error", { error: (e as Error).stack ?? String(e) });
     sendJson(res, 500, { code: "internal_error", message: "Internal gateway error" });
   }
@@ -244,7 +322,8 @@ export class Gateway {
   private async route(req: http.IncomingMessage, res: http.ServerResponse) {
     const refused = this.hostRefusal(req);
     if (refused) return sendJson(res, 421, refused);
-    const url = new URL(req.url ?? "/", "http://gateway");
+    const url = requestUrl(req.url);
+    if (!url) return sendJson(res, 400, { code: "bad_request", message: "Malformed request target" });
     const p = url.pathname;
     // The dev mailbox holds sign-in and recovery links: no other origin may read it, so it
     // gets no CORS headers at all (its own page is same-origin; tests read it without Origin).
@@ -256,6 +335,7 @@ export class Gateway {
     if (!mailbox) for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
 
     if (p === "/health" || p === "/health/") {
+      if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { code: "method_not_allowed", message: "Method not allowed" }, { allow: "GET, HEAD" });
       const report = await this.o.health();
       return sendJson(res, report.ok ? 200 : 503, report);
     }
@@ -353,9 +433,16 @@ export class Gateway {
       return sendJson(res, 503, { code: "service_unavailable", message: `The ${name} service is not available in this stack yet` });
     }
     const id = await this.identify(req, url);
+    const path = url.pathname.slice(prefix.length) || "/";
+    // As hosted Supabase's gateway (Kong key-auth on /auth/v1): only the links a browser opens
+    // (verify, OAuth authorize and callback) and the public keys go without an API key.
+    if (name === "auth" && !AUTH_OPEN_PATHS.test(path)) {
+      if (!id.apikeyRaw) return sendJson(res, 401, { message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
+      if (!id.apikeyRole) return sendJson(res, 401, { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+    }
     const r: GatewayRequest = {
       req, res, query: url.searchParams,
-      path: url.pathname.slice(prefix.length) || "/",
+      path,
       apikeyRole: id.apikeyRole, claims: id.claims, authError: id.authError, token: id.token,
     };
     await svc.handle(r);
@@ -369,7 +456,11 @@ export class Gateway {
         socket.end(`HTTP/1.1 421 Misdirected Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
         return;
       }
-      const url = new URL(req.url ?? "/", "http://gateway");
+      const url = requestUrl(req.url);
+      if (!url) {
+        socket.end("HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+        return;
+      }
       const entry = Object.entries(SERVICE_PREFIXES).find(([prefix]) => url.pathname.startsWith(prefix + "/"));
       const svc = entry ? this.o.services.get(entry[1]) : undefined;
       if (!entry || !svc?.upgrade) {
@@ -400,41 +491,53 @@ export class Gateway {
       let refused = false;
       const socketPath = this.o.postgrestSocket?.();
       const where = socketPath ? { socketPath } : { host: "127.0.0.1", port };
-      const upstream = http.request({ ...where, method: req.method, path, headers }, (up) => {
-        const out = { ...up.headers };
-        // PostgREST answers 503 while its database is unreachable; say when to come back.
-        if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
-        res.writeHead(up.statusCode ?? 502, out);
-        forwardBody(up, res);
-        up.on("end", resolve);
-        up.on("error", () => { res.destroy(); resolve(); });
-      });
-      upstream.on("error", (e) => {
-        if (refused) return resolve();
-        if (!res.headersSent) {
-          sendJson(res, 503, restError("upstream_unavailable", "The REST service is not reachable; try again shortly", e.message), {
-            "retry-after": String(RETRY_AFTER_UNAVAILABLE),
-          });
-        } else res.destroy();
-        resolve();
-      });
-      res.on("close", () => { if (!res.writableFinished) upstream.destroy(); resolve(); });
-      if (body) {
-        upstream.end(body);
-        return;
-      }
+      // A request whose body is in memory (or that has none) goes once more when the kept-alive
+      // connection it was sent on turns out closed by PostgREST before any answer (it closes one
+      // after some JWT errors without saying so): the race every keep-alive client has.
+      const noBody = req.headers["transfer-encoding"] === undefined && !(Number(req.headers["content-length"] ?? "0") > 0);
+      const replayable = !!body || noBody;
+      let current: http.ClientRequest | undefined;
+      const send = (mayRetry: boolean) => {
+        const upstream = http.request({ ...where, method: req.method, path, headers }, (up) => {
+          const out = { ...up.headers };
+          // PostgREST answers 503 while its database is unreachable; say when to come back.
+          if (up.statusCode === 503 && !out["retry-after"]) out["retry-after"] = String(RETRY_AFTER_UNAVAILABLE);
+          res.writeHead(up.statusCode ?? 502, out);
+          forwardBody(up, res);
+          up.on("end", resolve);
+          up.on("error", () => { res.destroy(); resolve(); });
+        });
+        current = upstream;
+        upstream.on("error", (e: NodeJS.ErrnoException) => {
+          if (refused) return resolve();
+          if (mayRetry && upstream.reusedSocket && !res.headersSent && !res.destroyed && (e.code === "ECONNRESET" || e.code === "EPIPE")) {
+            send(false);
+            return;
+          }
+          if (!res.headersSent) {
+            sendJson(res, 503, restError("upstream_unavailable", "The REST service is not reachable; try again shortly", e.message), {
+              "retry-after": String(RETRY_AFTER_UNAVAILABLE),
+            });
+          } else res.destroy();
+          resolve();
+        });
+        if (replayable) upstream.end(body);
+      };
+      res.on("close", () => { if (!res.writableFinished) current?.destroy(); resolve(); });
+      send(replayable);
+      if (replayable) return;
       let size = 0;
       req.on("data", (c: Buffer) => {
         size += c.length;
         if (size > limit && !refused) {
           refused = true;
-          req.unpipe(upstream);
-          upstream.destroy();
+          req.unpipe(current!);
+          current!.destroy();
           if (!res.headersSent) tooLarge();
           resolve();
         }
       });
-      req.pipe(upstream);
+      req.pipe(current!);
     });
   }
 }

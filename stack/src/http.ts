@@ -121,7 +121,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(c);
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
+    // A client that goes away mid-body (or whose body the parser refuses) is no server failure.
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      reject(e.code === "ECONNRESET" ? new HttpError(400, "request_aborted", "The request was aborted before its body was complete") : e),
+    );
   });
 }
 

@@ -63,7 +63,7 @@ function client(ip = `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`)
 
 describe("autoconfirm and disabled providers", () => {
   it("signs up with a session at once and refuses a second sign-up of the address", async () => {
-    const settings = await (await fetch(`${stack.apiUrl}/auth/v1/settings`)).json();
+    const settings = await (await fetch(`${stack.apiUrl}/auth/v1/settings`, { headers: { apikey: stack.keys.anonKey } })).json();
     expect(settings).toMatchObject({ mailer_autoconfirm: true, external: { anonymous_users: false } });
     const email = uniqueEmail("auto");
     const c = client();

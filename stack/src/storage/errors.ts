@@ -2,6 +2,7 @@
 // The HTTP status is the one the body names (Supabase's legacy "always 400" is not
 // reproduced; storage-js reads both the status and the body's statusCode).
 import type { ServerResponse } from "node:http";
+import { sendJson } from "../http.ts";
 
 export class StorageError extends Error {
   constructor(
@@ -74,19 +75,17 @@ export function fromDbError(e: unknown): StorageError | null {
   }
 }
 
-export function sendError(res: ServerResponse, err: StorageError, headOnly = false) {
+export function sendError(res: ServerResponse, err: StorageError, _headOnly = false) {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = Buffer.from(JSON.stringify(err.render()));
-  const headers: Record<string, string> = {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(body.length),
-  };
+  const headers: Record<string, string> = {};
   if (err.status === 416 && typeof (err as StorageError & { size?: number }).size === "number") {
     headers["content-range"] = `bytes */${(err as StorageError & { size?: number }).size}`;
   }
-  res.writeHead(err.status, headers);
-  res.end(headOnly ? undefined : body);
+  // sendJson: a refusal sent before the body was read closes the connection without a reset
+  // overtaking the answer (a plain close made a 20 MB upload's client see EPIPE, not the 413).
+  // For HEAD, Node sends the headers only.
+  sendJson(res, err.status, err.render(), headers);
 }

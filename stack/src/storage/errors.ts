@@ -75,7 +75,7 @@ export function fromDbError(e: unknown): StorageError | null {
   }
 }
 
-export function sendError(res: ServerResponse, err: StorageError, _headOnly = false) {
+export function sendError(res: ServerResponse, err: StorageError) {
   if (res.headersSent) {
     res.destroy();
     return;

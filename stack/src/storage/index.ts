@@ -170,7 +170,7 @@ export async function createService(ctx: ServiceContext): Promise<Service> {
           if (!(declared > 0 && declared < 8 * 1024 * 1024)) r.res.setHeader("connection", "close");
           r.req.resume();
         }
-        sendError(r.res, err, method === "HEAD");
+        sendError(r.res, err);
       }
     },
     health: () => files.writable(),

@@ -1,7 +1,7 @@
 // The body of POST /chat (contracts/chat.ts), checked with zod.
 import { z } from "npm:zod@3.25.76";
 import { type ChatRequest, MAX_IMAGES, MAX_MESSAGE_CHARS, VISITOR_CHANNELS } from "../_shared/contracts/chat.ts";
-import { isStorableText } from "../_shared/engine/message.ts";
+import { isStorableText } from "../_shared/http.ts";
 
 export const chatRequestSchema = z
   .object({

@@ -30,7 +30,7 @@ import type { Answer, AnswerEvent, AnswerRequest } from "./types.ts";
 
 export type * from "./types.ts";
 export { collectAnswer, jsonAnswer, sseAnswer } from "./stream.ts";
-export { isStorableText, messageProblem } from "./message.ts";
+export { messageProblem } from "./message.ts";
 
 /** ~10 turns of context. */
 const HISTORY_MESSAGES = 20;

@@ -3,8 +3,6 @@
 import { MAX_MESSAGE_CHARS } from "../contracts/chat.ts";
 import { isStorableText } from "../http.ts";
 
-export { isStorableText };
-
 /** Why a message cannot be answered, or null. */
 export function messageProblem(message: string): string | null {
   const text = message.trim();

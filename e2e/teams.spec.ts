@@ -160,7 +160,7 @@ for (const [prefix, code] of [["", "en"], ["/de", "de"]] as const) {
 
       // Removed: the admin no longer sees the team or its bot.
       await admin.goto(`${app.appUrl}${prefix}/app/bots`);
-      await admin.getByRole("heading", { name: m["bots.list.title"] }).waitFor({ timeout: 20_000 });
+      await admin.getByRole("heading", { name: m["bots.list.title"], exact: true }).waitFor({ timeout: 20_000 });
       await admin.locator("#team-switcher").waitFor();
       assert.equal(await admin.locator("#team-switcher option", { hasText: teamName }).count(), 0);
       assert.equal(await admin.getByText(botName).count(), 0);

@@ -25,7 +25,7 @@ async function databaseOutage(run: () => Promise<void>) {
   }
 }
 
-Deno.test("while the database is down, chat, bot-login and ingest answer 503 with Retry-After", async () => {
+Deno.test("while the database is down, chat, bot-login, ingest, the HTTP API and channels-connect answer 503 with Retry-After", async () => {
   const { botId } = await createBot({ visibility: "password", password: "right-pass-9" });
   const visitor = await signedInUser();
   await databaseOutage(async () => {
@@ -39,6 +39,19 @@ Deno.test("while the database is down, chat, bot-login and ingest answer 503 wit
       }).then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json() })),
       await callFunction("ingest", { method: "POST", path: `/sources/${crypto.randomUUID()}/sync`, token: visitor.token, body: "{}" })
         .then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json() })),
+      // A well-formed key: looking it up is the first thing that needs the database.
+      await callFunction("api", {
+        method: "POST",
+        path: "/v1/chat",
+        headers: { "content-type": "application/json", authorization: `Bearer pk_${"a".repeat(43)}` },
+        body: JSON.stringify({ message: "hello?" }),
+      }).then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json() })),
+      await callFunction("channels-connect", {
+        method: "POST",
+        token: visitor.token,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ channel_id: crypto.randomUUID(), action: "test" }),
+      }).then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json() })),
     ];
     for (const [i, a] of answers.entries()) {
       assert.equal(a.status, 503, `answer ${i}: ${JSON.stringify(a.json)}`);

@@ -10,6 +10,7 @@
 // the web chat's events) with `Accept: text/event-stream` or `stream: true`.
 import { isTypeTurnedOff } from "../_shared/platform-features.ts";
 import { createServiceClient } from "../_shared/clients.ts";
+import { dbFailure } from "../_shared/db.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
 import { collectAnswer, sseAnswer, startAnswer } from "../_shared/engine/index.ts";
@@ -39,7 +40,7 @@ async function authenticate(req: Request): Promise<KeyRow> {
     .eq("key_hash", await sha256Hex(key))
     .is("revoked_at", null)
     .maybeSingle();
-  if (error) throw new Error(`api key lookup: ${error.message}`);
+  if (error) throw dbFailure(error, "api key lookup");
   if (!data) throw channelHttpError(401, "invalid_api_key", "This API key is not valid or was revoked");
   return data as KeyRow;
 }
@@ -93,7 +94,7 @@ Deno.serve(
     const service = createServiceClient();
     // The bot's API channel, when it has one, can be turned off (and counts the traffic).
     const channels = await service.from("channels").select("id, enabled").eq("bot_id", key.bot_id).eq("type", "api");
-    if (channels.error) throw new Error(`api channel: ${channels.error.message}`);
+    if (channels.error) throw dbFailure(channels.error, "api channel");
     if (channels.data.length && !channels.data.some((c) => c.enabled)) {
       throw channelHttpError(403, "channel_disabled", "The bot's HTTP API is turned off");
     }
@@ -107,7 +108,7 @@ Deno.serve(
     if (body.conversationId) {
       const found = await service.from("chats").select("id").eq("bot_id", key.bot_id).eq("channel", "api")
         .eq("external_thread_id", thread).maybeSingle();
-      if (found.error) throw new Error(`conversation lookup: ${found.error.message}`);
+      if (found.error) throw dbFailure(found.error, "conversation lookup");
       if (!found.data) throw channelHttpError(404, "conversation_not_found", "No such conversation for this API key");
     }
     void service.from("api_keys").update({ last_used_at: new Date().toISOString() }).eq("id", key.id).then(({ error }) => {

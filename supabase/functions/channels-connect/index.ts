@@ -16,6 +16,7 @@
 // platform's refusal is 422 with its code (the channel then needs attention).
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { requireVerifiedCaller } from "../_shared/caller.ts";
+import { dbFailure } from "../_shared/db.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { enforceRateLimits } from "../_shared/rate-limit.ts";
 import { connectPlatform, disconnectPlatform, isMessagingType, sendChannelMessage } from "../_shared/channels/platforms.ts";
@@ -43,10 +44,10 @@ Deno.serve(
     // The caller's own view first (RLS), then the one write check.
     const user = createUserClient(req);
     const seen = await user.from("channels").select("id, bot_id").eq("id", channelId).maybeSingle();
-    if (seen.error) throw new Error(`channel lookup: ${seen.error.message}`);
+    if (seen.error) throw dbFailure(seen.error, "channel lookup");
     if (!seen.data) throw channelHttpError(404, "channel_not_found", "Channel not found");
     const may = await user.rpc("can_manage_bot", { bot_id: seen.data.bot_id });
-    if (may.error) throw new Error(`can_manage_bot: ${may.error.message}`);
+    if (may.error) throw dbFailure(may.error, "can_manage_bot");
     if (may.data !== true) throw new HttpError(403, "forbidden", "Only the team's admins and owners manage channels");
     await enforceRateLimits([{ key: `channels-connect:${channelId}`, max: 20, windowSeconds: 60 }]);
 
@@ -87,7 +88,7 @@ Deno.serve(
       throw known ? error : new HttpError(422, error.code, e.message, { platform_code: e.code });
     }
     const fresh = await service.from("channels").select("id, status, last_error, settings, last_event_at").eq("id", channel.id).single();
-    if (fresh.error) throw new Error(`channel reread: ${fresh.error.message}`);
+    if (fresh.error) throw dbFailure(fresh.error, "channel reread");
     return json(200, {
       channel: fresh.data,
       webhook_url: webhookUrl,

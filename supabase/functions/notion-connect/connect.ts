@@ -15,6 +15,7 @@ import type {
   NotionStartRequest,
 } from "../_shared/contracts/notion-connect.ts";
 import { HttpError, json } from "../_shared/http.ts";
+import { dbFailure } from "../_shared/db.ts";
 import { isErrorCode } from "../_shared/contracts/errors.ts";
 import { sha256Hex } from "../_shared/hash.ts";
 import { readBody } from "../_shared/knowledge/request.ts";
@@ -129,7 +130,7 @@ async function start(req: Request, service: Db, config: ConnectConfig): Promise<
     })
     .select("id")
     .single();
-  if (error) throw new Error(`notion connection: ${error.message}`);
+  if (error) throw dbFailure(error, "notion connection");
   const url = new URL(`${config.oauthUrl}/v1/oauth/authorize`);
   url.searchParams.set("client_id", config.clientId);
   url.searchParams.set("response_type", "code");
@@ -215,7 +216,7 @@ async function exchange(req: Request, service: Db, config: ConnectConfig): Promi
       expires_at: new Date(Date.now() + CONNECTED_MS).toISOString(),
     })
     .eq("id", conn.id);
-  if (error) throw new Error(`notion connection: ${error.message}`);
+  if (error) throw dbFailure(error, "notion connection");
   return json(200, { connection_id: conn.id, workspace_name: granted.workspaceName, ...back } satisfies NotionExchangeAnswer);
 }
 

@@ -2,6 +2,7 @@
 // secrets, its bot's name and welcome text, plus the bookkeeping the receivers
 // keep (deliveries already handled, status and counts).
 import type { Db } from "../clients.ts";
+import { dbFailure } from "../db.ts";
 import type { ChannelType } from "./platforms.ts";
 
 export interface LoadedChannel {
@@ -34,8 +35,8 @@ export async function loadChannel(service: Db, channelId: string): Promise<Loade
     service.from("channels").select("id, bot_id, type, name, enabled, status, settings, bots(name, description)").eq("id", channelId).maybeSingle(),
     service.from("channel_credentials").select("secrets").eq("channel_id", channelId).maybeSingle(),
   ]);
-  if (row.error) throw new Error(`channel lookup: ${row.error.message}`);
-  if (creds.error) throw new Error(`channel credentials: ${creds.error.message}`);
+  if (row.error) throw dbFailure(row.error, "channel lookup");
+  if (creds.error) throw dbFailure(creds.error, "channel credentials");
   const c = row.data as unknown as {
     id: string; bot_id: string; type: ChannelType; name: string; enabled: boolean; status: string; settings: unknown;
     bots: { name: string; description: string | null } | null;
@@ -59,12 +60,12 @@ export async function firstDelivery(service: Db, channelId: string, deliveryId: 
   const { error } = await service.from("channel_deliveries").insert({ channel_id: channelId, event_id: deliveryId.slice(0, 300) });
   if (!error) return true;
   if (error.code === "23505") return false;
-  throw new Error(`delivery insert: ${error.message}`);
+  throw dbFailure(error, "delivery insert");
 }
 
 export async function recordChannelEvent(service: Db, channelId: string, messages: number, error: string | null = null) {
   const res = await service.rpc("record_channel_event", { channel_id: channelId, messages, error: error ?? undefined });
-  if (res.error) throw new Error(`record_channel_event: ${res.error.message}`);
+  if (res.error) throw dbFailure(res.error, "record_channel_event");
 }
 
 /** Merges settings (non-secret) and secrets the functions learned or generated. */
@@ -77,7 +78,7 @@ export async function saveChannel(
     const secrets = { ...channel.secrets, ...change.secrets };
     for (const name of change.removeSecrets ?? []) delete secrets[name];
     const res = await service.from("channel_credentials").upsert({ channel_id: channel.id, secrets, updated_at: new Date().toISOString() });
-    if (res.error) throw new Error(`credentials upsert: ${res.error.message}`);
+    if (res.error) throw dbFailure(res.error, "credentials upsert");
     channel.secrets = secrets;
   }
   const patch: { settings?: Record<string, string>; status?: string; last_error?: string | null } = {};
@@ -86,7 +87,7 @@ export async function saveChannel(
   if (change.lastError !== undefined) patch.last_error = change.lastError;
   if (Object.keys(patch).length) {
     const res = await service.from("channels").update(patch).eq("id", channel.id);
-    if (res.error) throw new Error(`channel update: ${res.error.message}`);
+    if (res.error) throw dbFailure(res.error, "channel update");
   }
 }
 
@@ -124,12 +125,12 @@ export async function latestConversation(service: Db, channel: LoadedChannel): P
     .order("last_message_at", { ascending: false, nullsFirst: false })
     .limit(1)
     .maybeSingle();
-  if (latest.error) throw new Error(`latest chat: ${latest.error.message}`);
+  if (latest.error) throw dbFailure(latest.error, "latest chat");
   let lastInboundAt: Date | null = null;
   if (latest.data) {
     const m = await service.from("messages").select("created_at").eq("chat_id", latest.data.id).eq("role", "user")
       .order("created_at", { ascending: false }).limit(1).maybeSingle();
-    if (m.error) throw new Error(`last message: ${m.error.message}`);
+    if (m.error) throw dbFailure(m.error, "last message");
     lastInboundAt = m.data ? new Date(m.data.created_at) : null;
   }
   return { conversationKey: latest.data?.external_thread_id?.slice(channel.id.length + 1) ?? null, lastInboundAt };

@@ -101,6 +101,7 @@ function send(visitor, message, chatId) {
 // Where the time goes: CPU seconds of the stack's processes (the siblings under with-stack.mjs).
 function stackCpu() {
   const ticks = {};
+  const system = {};
   const children = new Map();
   for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
@@ -111,7 +112,7 @@ function stackCpu() {
       const ppid = Number(f[1]);
       const cpu = Number(f[11]) + Number(f[12]);
       if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push({ pid: Number(pid), comm, cpu });
+      children.get(ppid).push({ pid: Number(pid), comm, cpu, sys: Number(f[12]) });
     } catch {
       /* gone */
     }
@@ -121,11 +122,12 @@ function stackCpu() {
       if (c.pid === process.pid) continue;
       const name = /^postgres(?!t)/.test(c.comm) ? "postgres" : c.comm;
       ticks[name] = (ticks[name] ?? 0) + c.cpu;
+      system[name] = (system[name] ?? 0) + c.sys;
       walk(c.pid);
     }
   };
   walk(process.ppid);
-  return ticks;
+  return { ticks, system };
 }
 
 // What Postgres backends wait on while the visitors are answered.
@@ -178,9 +180,12 @@ const transactions = async () =>
   Number(
     (await db.query("select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()")).rows[0].n,
   );
+// WAL flushes to disk (fsync; one per committing transaction unless commits share one).
+const walSyncs = async () => Number((await db.query("select wal_sync::float8 as n from pg_stat_wal")).rows[0].n);
 await new Promise((r) => setTimeout(r, 1100)); // statistics are flushed at most once a second
 const functionsBefore = await functionTimes();
 const transactionsBefore = await transactions();
+const walSyncsBefore = await walSyncs();
 const loadBefore = os.loadavg();
 const cpuBefore = stackCpu();
 const clientCpuBefore = process.cpuUsage();
@@ -209,6 +214,7 @@ await new Promise((r) => setTimeout(r, 1100)); // statistics are flushed at most
 const functionsAfter = await functionTimes();
 // Less the sampler's own queries and this connection's two reads.
 const transactionsRun = (await transactions()) - transactionsBefore - samples - 2;
+const walSyncsRun = (await walSyncs()) - walSyncsBefore;
 // The counters every turn updates, against what was stored: nothing lost or counted twice
 // (where the database has pending counts, issue 17, with them).
 const pendingOf = async (table, column, where) =>
@@ -254,15 +260,21 @@ const row = (label, key) => {
 };
 const hz = 100; // USER_HZ
 // CPU per message (the steady measure on a shared machine: wall times depend on the other load).
-const cpuSeconds = Object.keys(cpuAfter)
-  .map((name) => [name, ((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) / hz])
+const cpuSeconds = Object.keys(cpuAfter.ticks)
+  .map((name) => [
+    name,
+    ((cpuAfter.ticks[name] ?? 0) - (cpuBefore.ticks[name] ?? 0)) / hz,
+    ((cpuAfter.system[name] ?? 0) - (cpuBefore.system[name] ?? 0)) / hz,
+  ])
   .filter(([, s]) => s > 0.05)
   .sort((a, b) => b[1] - a[1]);
-cpuSeconds.push(["load client (this process)", (clientCpu.user + clientCpu.system) / 1e6]);
+cpuSeconds.push(["load client (this process)", (clientCpu.user + clientCpu.system) / 1e6, clientCpu.system / 1e6]);
 const cpuTotal = cpuSeconds.reduce((t, [, s]) => t + s, 0);
-const cpuRow = ([name, s]) =>
-  `| ${name} | ${s.toFixed(1)} | ${((100 * s) / wall).toFixed(0)} % | ${((1000 * s) / results.length).toFixed(1)} |`;
-const cpuRows = [...cpuSeconds, ["**all**", cpuTotal]].map(cpuRow);
+const sysTotal = cpuSeconds.reduce((t, [, , k]) => t + k, 0);
+// The kernel's part (system time: sockets, fsync, wake-ups) beside the whole.
+const cpuRow = ([name, s, k]) =>
+  `| ${name} | ${s.toFixed(1)} | ${((100 * s) / wall).toFixed(0)} % | ${((1000 * s) / results.length).toFixed(1)} | ${((1000 * k) / results.length).toFixed(1)} |`;
+const cpuRows = [...cpuSeconds, ["**all**", cpuTotal, sysTotal]].map(cpuRow);
 const waitRows = Object.entries(waits)
   .sort((a, b) => b[1] - a[1])
   .slice(0, 10)
@@ -310,11 +322,11 @@ const report = [
     return `| server: ${stage} done at (${xs.length}) | ${pct(xs, 50).toFixed(0)} | ${pct(xs, 95).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`;
   }),
   "",
-  "| process | CPU s during the run | of one core | CPU ms per message |",
-  "| --- | ---: | ---: | ---: |",
+  "| process | CPU s during the run | of one core | CPU ms per message | of which kernel (system) |",
+  "| --- | ---: | ---: | ---: | ---: |",
   ...cpuRows,
   "",
-  `Postgres transactions per message: ${(transactionsRun / results.length).toFixed(2)} (pg_stat_database, the sampler's queries taken out; every PostgREST request is one).`,
+  `Postgres transactions per message: ${(transactionsRun / results.length).toFixed(2)} (pg_stat_database, the sampler's queries taken out; every PostgREST request is one); WAL flushes (fsync) per message: ${(walSyncsRun / results.length).toFixed(2)} (pg_stat_wal).`,
   "",
   `Postgres: ${(activeSum / samples).toFixed(1)} active client backends on average (${samples} samples); what they were doing:`,
   "",

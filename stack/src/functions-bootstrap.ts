@@ -1,6 +1,7 @@
 // Runs inside Deno, one process per edge function. Supabase's Edge Runtime gives
-// each function's `Deno.serve` its own listener; here Deno.serve is pointed at a
-// free loopback port that is reported back to the stack on stdout.
+// each function's `Deno.serve` its own listener; here Deno.serve is pointed at the
+// Unix socket the stack chose (PARLEY_FUNCTION_SOCKET), else at a free loopback port,
+// and reports it back to the stack on stdout.
 const entry = Deno.env.get("PARLEY_FUNCTION_ENTRY");
 if (!entry) throw new Error("PARLEY_FUNCTION_ENTRY is not set");
 
@@ -20,13 +21,18 @@ let served = false;
   }
   if (served) throw new Error("Deno.serve was called twice in one function");
   served = true;
+  const socket = Deno.env.get("PARLEY_FUNCTION_SOCKET");
+  // The function's own address options are replaced: the stack's gateway is its only caller.
+  const { hostname: _h, port: _p, path: _s, transport: _t, ...rest } = options;
   return realServe(
-    {
-      ...options,
-      hostname: "127.0.0.1",
-      port: 0,
-      onListen: ({ port }: { port: number }) => console.log(`PARLEY_FUNCTION_READY ${port}`),
-    },
+    socket
+      ? { ...rest, path: socket, onListen: () => console.log("PARLEY_FUNCTION_READY unix") }
+      : {
+        ...rest,
+        hostname: "127.0.0.1",
+        port: 0,
+        onListen: ({ port }: { port: number }) => console.log(`PARLEY_FUNCTION_READY ${port}`),
+      },
     handler,
   );
 };

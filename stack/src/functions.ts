@@ -39,13 +39,25 @@ function passThroughEnv(): Record<string, string> {
   return env;
 }
 
+/** Where a worker listens: its Unix socket, or a loopback port. */
+type Address = { socketPath: string } | { host: string; port: number };
+
 interface Worker {
   proc: ChildProcess;
-  port: Promise<number>;
-  /** The port once the worker reported it (requests then skip the start-up wait). */
-  ready?: number;
+  address: Promise<Address>;
+  /** The address once the worker reported it (requests then skip the start-up wait). */
+  ready?: Address;
+  /** Its Unix socket file, removed when it exits. */
+  socket?: string;
   exited: boolean;
 }
+
+/**
+ * A request body the gateway may send twice: one that came whole with a Content-Length up to
+ * this size is read into memory first (JSON calls, chat messages); larger or chunked bodies
+ * (uploads) stream through once.
+ */
+const REPLAYABLE_BODY_BYTES = 256 * 1024;
 
 export interface FunctionsOptions {
   functionsDir: string;
@@ -56,6 +68,12 @@ export interface FunctionsOptions {
   watch?: boolean;
   /** Wall-clock limit of one request, like the Edge Runtime's. */
   requestTimeoutMs?: number;
+  /**
+   * A directory (only the stack's user may open it) for the workers' Unix sockets: the gateway
+   * reaches them there, which costs both sides less than loopback TCP. Without it (or where the
+   * path would be too long for a socket address), each worker listens on a loopback port.
+   */
+  socketDir?: string;
 }
 
 export class FunctionsRuntime {
@@ -64,6 +82,7 @@ export class FunctionsRuntime {
   onWorkerStarted?: () => void;
   private watcher?: fs.FSWatcher;
   private stopped = false;
+  private spawned = 0;
 
   constructor(private readonly o: FunctionsOptions) {
     if (o.watch && fs.existsSync(o.functionsDir)) {
@@ -88,9 +107,9 @@ export class FunctionsRuntime {
     for (const name of names) {
       if (this.stopped) return;
       const w = this.worker(name);
-      w.port
-        .then((port) => {
-          const req = http.request({ host: "127.0.0.1", port, method: "OPTIONS", path: `/${name}` }, (res) => res.resume());
+      w.address
+        .then((address) => {
+          const req = http.request({ ...address, method: "OPTIONS", path: `/${name}` }, (res) => res.resume());
           req.on("error", () => {});
           req.end();
         })
@@ -142,6 +161,7 @@ export class FunctionsRuntime {
     const envFile = path.join(this.o.functionsDir, ".env");
     if (fs.existsSync(envFile)) args.push(`--env-file=${envFile}`);
     args.push(bootstrap);
+    const socket = this.socketFor();
     const proc = spawn(denoBinary(), args, {
       cwd: path.join(this.o.functionsDir, name),
       stdio: ["ignore", "pipe", "pipe"],
@@ -152,18 +172,19 @@ export class FunctionsRuntime {
         NO_COLOR: "1",
         ...this.o.env,
         PARLEY_FUNCTION_ENTRY: "file://" + this.entry(name),
+        ...(socket ? { PARLEY_FUNCTION_SOCKET: socket } : {}),
         SB_EXECUTION_ID: name,
       },
     });
     childGuard.watch(proc.pid);
-    const worker: Worker = { proc, port: Promise.resolve(0), exited: false };
-    worker.port = new Promise<number>((resolve, reject) => {
+    const worker: Worker = { proc, address: Promise.resolve({ host: "127.0.0.1", port: 0 }), socket, exited: false };
+    worker.address = new Promise<Address>((resolve, reject) => {
       let buf = "";
       let errTail = "";
       const onLine = (line: string) => {
-        const m = /^PARLEY_FUNCTION_READY (\d+)$/.exec(line.trim());
+        const m = /^PARLEY_FUNCTION_READY (\d+|unix)$/.exec(line.trim());
         if (m) {
-          worker.ready = Number(m[1]);
+          worker.ready = m[1] === "unix" && socket ? { socketPath: socket } : { host: "127.0.0.1", port: Number(m[1]) };
           resolve(worker.ready);
         }
         else if (line.trim() === "PARLEY_FUNCTION_NO_SERVE") reject(new Error(`function ${name} did not call Deno.serve`));
@@ -185,6 +206,7 @@ export class FunctionsRuntime {
       proc.on("exit", (code, signal) => {
         childGuard.forget(proc.pid);
         worker.exited = true;
+        if (socket) fs.rmSync(socket, { force: true });
         proc.stdout?.destroy();
         proc.stderr?.destroy();
         if (this.workers.get(name) === worker) this.workers.delete(name);
@@ -192,8 +214,18 @@ export class FunctionsRuntime {
       });
       proc.on("error", reject);
     });
-    worker.port.catch(() => {});
+    worker.address.catch(() => {});
     return worker;
+  }
+
+  /** A fresh socket path for a new worker of `name` (none: a loopback port). */
+  private socketFor(): string | undefined {
+    if (!this.o.socketDir) return undefined;
+    const file = path.join(this.o.socketDir, `fn-${process.pid}-${++this.spawned}.sock`);
+    if (Buffer.byteLength(file) > 100) return undefined;
+    fs.mkdirSync(this.o.socketDir, { recursive: true, mode: 0o700 });
+    fs.rmSync(file, { force: true });
+    return file;
   }
 
   private worker(name: string): Worker {
@@ -209,12 +241,12 @@ export class FunctionsRuntime {
   /** Proxies one request to the function; `subpath` is what follows /functions/v1. */
   async handle(name: string, subpath: string, body: NodeJS.ReadableStream, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders) {
     const w = this.worker(name);
-    let port: number;
+    let address: Address;
     try {
       let timer: NodeJS.Timeout | undefined;
-      port = w.ready ?? await Promise.race([
-        w.port,
-        new Promise<number>((_, reject) => {
+      address = w.ready ?? await Promise.race([
+        w.address,
+        new Promise<Address>((_, reject) => {
           timer = setTimeout(() => reject(new Error("function did not start within 60 s")), 60_000);
         }),
       ]).finally(() => clearTimeout(timer));
@@ -224,52 +256,86 @@ export class FunctionsRuntime {
       sendJson(res, 503, { code: "BOOT_ERROR", message: "Function failed to start (please check logs)" });
       return;
     }
+    // A small whole body is read first, so the request can be sent again (below).
+    const length = Number(req.headers["content-length"]);
+    let whole: Buffer | null = null;
+    if (req.headers["content-length"] !== undefined && Number.isInteger(length) && length <= REPLAYABLE_BODY_BYTES) {
+      try {
+        whole = await readWhole(body);
+      } catch {
+        if (!res.headersSent) sendJson(res, 400, { code: "BAD_REQUEST", message: "The request body could not be read" });
+        return;
+      }
+    }
+    let sent = 0;
     await new Promise<void>((resolve) => {
-      const upstream = http.request(
-        { host: "127.0.0.1", port, method: req.method, path: subpath, headers },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          forwardBody(up, res);
-          up.on("end", resolve);
-          up.on("error", () => { res.destroy(); resolve(); });
-        },
-      );
-      const timeout = setTimeout(() => {
-        upstream.destroy(new Error("wall clock limit reached"));
-      }, this.o.requestTimeoutMs ?? 400_000);
-      // A limit, not work: a request still open when the stack stops must not keep the process
-      // alive until it fires (a browser spec's process lingered 6 1/2 minutes after its tests).
-      timeout.unref();
-      // The caller went away (a closed tab, an aborted fetch): drop our side of the request. The
-      // worker lives on, as on hosted Supabase, where background work (EdgeRuntime.waitUntil)
-      // outlives the request: the reset this causes below is ours, not the worker dying.
-      let callerGone = false;
-      res.on("close", () => {
-        clearTimeout(timeout);
-        if (!res.writableFinished) {
-          callerGone = true;
-          upstream.destroy();
-        }
-        resolve();
-      });
-      upstream.on("error", (e: NodeJS.ErrnoException) => {
-        clearTimeout(timeout);
-        if (callerGone) return resolve();
-        this.o.log.warn(`function ${name} request failed`, { error: e.message });
-        // A refused or reset connection means the worker died (its exit event may not have
-        // arrived yet): retire it now so the next request starts a fresh one.
-        const died = w.exited || e.code === "ECONNREFUSED" || e.code === "ECONNRESET" || e.code === "EPIPE" || /socket hang up/.test(e.message);
-        if (died) this.retire(name, w);
-        if (!res.headersSent) {
-          sendJson(res, died ? 503 : 502, {
-            code: died ? "WORKER_ERROR" : "FUNCTION_ERROR",
-            message: died ? "Function exited while handling the request" : `Function request failed: ${e.message}`,
+      const send = () => {
+        sent++;
+        const upstream = http.request(
+          { ...address, method: req.method, path: subpath, headers },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            forwardBody(up, res);
+            up.on("end", resolve);
+            up.on("error", () => { res.destroy(); resolve(); });
+          },
+        );
+        const timeout = setTimeout(() => {
+          upstream.destroy(new Error("wall clock limit reached"));
+        }, this.o.requestTimeoutMs ?? 400_000);
+        // A limit, not work: a request still open when the stack stops must not keep the process
+        // alive until it fires (a browser spec's process lingered 6 1/2 minutes after its tests).
+        timeout.unref();
+        // The caller went away (a closed tab, an aborted fetch): drop our side of the request. The
+        // worker lives on, as on hosted Supabase, where background work (EdgeRuntime.waitUntil)
+        // outlives the request: the reset this causes below is ours, not the worker dying.
+        let callerGone = false;
+        const onClose = () => {
+          clearTimeout(timeout);
+          if (!res.writableFinished) {
+            callerGone = true;
+            upstream.destroy();
+          }
+          resolve();
+        };
+        res.on("close", onClose);
+        upstream.on("error", (e: NodeJS.ErrnoException) => {
+          clearTimeout(timeout);
+          if (callerGone) return resolve();
+          const alive = !w.exited && w.proc.exitCode === null && w.proc.signalCode === null;
+          // A kept-alive connection the worker closed just as this request went out (the
+          // keep-alive race): nothing reached the function. A body in memory is sent once more
+          // on a new connection; the worker is not to blame.
+          const raced = alive && upstream.reusedSocket && !res.headersSent && (e.code === "ECONNRESET" || e.code === "EPIPE" || /socket hang up/.test(e.message));
+          if (raced && whole && sent < 2) {
+            res.off("close", onClose);
+            return send();
+          }
+          this.o.log.warn(`function ${name} request failed`, { error: e.message });
+          const reset = e.code === "ECONNRESET" || e.code === "EPIPE" || /socket hang up/.test(e.message);
+          // A refused connection means the worker is gone; a reset, that it died or is dying (its
+          // exit may not have been reported yet: it gets a moment to be). A dead worker is retired
+          // now so the next request starts a fresh one; a live one is kept (the reset was then one
+          // connection's end, not the worker's).
+          void (reset && alive ? exitsWithin(w.proc, 250) : Promise.resolve(!alive || !reset)).then((gone) => {
+            const died = w.exited || e.code === "ECONNREFUSED" || e.code === "ENOENT" || (reset && gone);
+            if (died) this.retire(name, w);
+            if (!res.headersSent) {
+              sendJson(res, died ? 503 : 502, {
+                code: died ? "WORKER_ERROR" : "FUNCTION_ERROR",
+                message: died ? "Function exited while handling the request" : `Function request failed: ${e.message}`,
+              });
+            } else res.destroy();
+            resolve();
           });
-        } else res.destroy();
-        resolve();
-      });
-      body.on("error", () => upstream.destroy());
-      body.pipe(upstream);
+        });
+        if (whole) upstream.end(whole);
+        else {
+          body.on("error", () => upstream.destroy());
+          body.pipe(upstream);
+        }
+      };
+      send();
     });
   }
 
@@ -303,4 +369,23 @@ export class FunctionsRuntime {
     );
     this.workers.clear();
   }
+}
+
+/** Whether the process exits within `ms`. */
+function exitsWithin(proc: ChildProcess, ms: number): Promise<boolean> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { proc.off("exit", onExit); resolve(false); }, ms);
+    const onExit = () => { clearTimeout(timer); resolve(true); };
+    proc.once("exit", onExit);
+  });
+}
+
+function readWhole(body: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    body.on("data", (d: Buffer | string) => parts.push(typeof d === "string" ? Buffer.from(d) : d));
+    body.on("end", () => resolve(Buffer.concat(parts)));
+    body.on("error", reject);
+  });
 }

@@ -193,6 +193,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       cacheDir: path.resolve(process.env.DENO_DIR ?? path.join(repoRoot, ".cache", "deno")),
       log: log.child("functions"),
       watch: options.watchFunctions,
+      // The workers listen on Unix sockets in the data dir (as PostgREST does).
+      socketDir: path.join(path.resolve(options.dataDir), "functions"),
       env: {
         SUPABASE_URL: apiUrl,
         SUPABASE_ANON_KEY: keys.anonKey,

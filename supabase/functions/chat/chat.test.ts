@@ -206,6 +206,59 @@ Deno.test("a team's base URL at a metadata or link-local address is refused befo
   assert.match(msgs[1].error ?? "", /^provider_bad_request: openai_compatible: base URL refused/);
 });
 
+Deno.test("a model that streams without end is stopped at the longest answer a message holds", async () => {
+  // An OpenAI-compatible stream of 10,000-character pieces that never says it is done.
+  let sent = 0;
+  let stopped = false;
+  const piece = JSON.stringify({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "endless",
+    choices: [{ index: 0, delta: { content: "x".repeat(10_000) }, finish_reason: null }],
+  });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const encoder = new TextEncoder();
+        timer = setInterval(() => {
+          sent++;
+          controller.enqueue(encoder.encode(`data: ${piece}\n\n`));
+        }, 5);
+      },
+      cancel() {
+        stopped = true;
+        clearInterval(timer);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    const { botId, teamId } = await createBot({ provider: "openai_compatible", chunks: knowledge });
+    await setProviderKey(teamId, "openai_compatible", `http://127.0.0.1:${server.addr.port}/v1`, null);
+    const visitor = await signedInUser();
+    const r = await chat(visitor.token, { bot_id: botId, message: "tell me everything" });
+    assert.equal(r.status, 200);
+    const last = r.events.at(-1)!;
+    assert.equal(last.event, "error");
+    assert.equal(last.data.code, "provider_error");
+    const streamed = r.events.filter((e) => e.event === "token").map((e) => e.data.text).join("");
+    assert.equal(streamed.length, 100_000, "the visitor got the answer up to the limit, not past it");
+    const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
+    assert.equal(msgs[1].content.length, 100_000, "what was streamed is stored");
+    assert.match(msgs[1].error ?? "", /^provider_error: openai_compatible: the answer passed 100000 characters/);
+    // The model's stream was closed, not left running.
+    for (let i = 0; i < 50 && !stopped; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(stopped, "the provider's response was cancelled");
+    const after = sent;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(sent, after, "nothing more is read");
+  } finally {
+    await server.shutdown();
+  }
+});
+
 Deno.test("a provider failure becomes an error event with a visitor message, and is stored on the answer", async () => {
   const server = startFakeProvider("openai", [{ kind: "error", status: 401, message: "Incorrect API key sk-secret" }]);
   try {

@@ -15,6 +15,7 @@ import { HttpError } from "../http.ts";
 import { createLogger, describe } from "../log.ts";
 import type { Passage } from "../providers/extractive.ts";
 import { ProviderError, type Usage } from "../providers/index.ts";
+import { limitFromEnv } from "../rate-limit.ts";
 import { toProviderError } from "../providers/retry.ts";
 import { generate } from "./generate.ts";
 import { type LoadedImage, loadImages } from "./images.ts";
@@ -35,6 +36,13 @@ export { messageProblem } from "./message.ts";
 /** ~10 turns of context. */
 const HISTORY_MESSAGES = 20;
 const MATCH_COUNT = 8;
+/**
+ * The longest answer a model may stream (what `messages.content` holds). A model (or a team's own
+ * base URL) that streams on is stopped there, not buffered until the worker runs out of memory.
+ */
+export const MAX_ANSWER_CHARS = 100_000;
+/** The whole answer's time, tool calls included (PARLEY_ANSWER_DEADLINE_MS): a stream that never ends is stopped. */
+const ANSWER_DEADLINE_MS = 300_000;
 
 /**
  * Turns of this worker between their start and their stored question (stages 0 and 1), at
@@ -146,6 +154,11 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
       return;
     }
     const passages = (retrieved.data ?? []) as Passage[];
+    // The model's stream ends with the caller's signal, at the answer's deadline, or when the
+    // answer is too long (below).
+    const tooLong = new AbortController();
+    const deadline = AbortSignal.timeout(limitFromEnv("PARLEY_ANSWER_DEADLINE_MS", ANSWER_DEADLINE_MS));
+    const modelSignal = AbortSignal.any([signal, deadline, tooLong.signal]);
     const offered = choice.kind === "extractive" ? await answerWithoutModel(powerUps, message) : null;
     const generation = offered?.generation ?? generate({
       bot,
@@ -154,7 +167,7 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
       history: earlier,
       message,
       images: images.map(({ mime, data }) => ({ mime, data })),
-      signal,
+      signal: modelSignal,
       powerUps,
     });
     mark("model_call");
@@ -169,13 +182,21 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
         if (ev.type === "token") {
           firstTokenMs ??= Math.round(performance.now() - started);
           mark("first_token");
+          if (content.length + ev.text.length > MAX_ANSWER_CHARS) {
+            tooLong.abort();
+            throw new ProviderError("provider_error", generation.provider, null, `the answer passed ${MAX_ANSWER_CHARS} characters`);
+          }
           content += ev.text;
           yield { event: "token", data: { text: ev.text } };
         } else if (ev.type === "done") usage = ev.usage;
         else yield* powerUps.drain();
       }
     } catch (err) {
-      failure = err instanceof ProviderError ? err : toProviderError(generation.provider, err, signal);
+      failure = deadline.aborted && !signal.aborted && !tooLong.signal.aborted
+        ? new ProviderError("provider_timeout", generation.provider, null, "the answer took longer than its deadline")
+        : err instanceof ProviderError
+        ? err
+        : toProviderError(generation.provider, err, signal);
       turnLog.warn("provider_failed", { provider: generation.provider, code: failure.code, detail: failure.message });
     }
     if (!failure) yield { event: "sources", data: generation.sources };

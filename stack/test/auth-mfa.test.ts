@@ -109,4 +109,33 @@ describe("TOTP factors", () => {
     const after = await second.auth.refreshSession();
     expect(decodeJwt(after.data.session!.access_token).aal).toBe("aal1");
   });
+
+  // Last in this file: it empties this address's MFA bucket for a minute.
+  it("challenges and verifications are limited (15 a minute per address and per user), so a code cannot be guessed", async () => {
+    const c = await signedIn();
+    const { data } = await c.auth.mfa.enroll({ factorType: "totp" });
+    const factor = data as { id: string; totp: { secret: string } };
+    const ch = await c.auth.mfa.challenge({ factorId: factor.id });
+    expect(ch.error).toBeNull();
+    const wrongCode = totpNow(factor.totp.secret) === "000000" ? "111111" : "000000";
+    let refusedAt = 0;
+    for (let i = 1; i <= 20 && !refusedAt; i++) {
+      const { error } = await c.auth.mfa.verify({ factorId: factor.id, challengeId: ch.data!.id, code: wrongCode });
+      if (error?.status === 429) refusedAt = i;
+      else expect(error).toMatchObject({ status: 422, code: "mfa_verification_failed" });
+    }
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(refusedAt).toBeLessThanOrEqual(15);
+    // Now even the right code waits: the limit is on tries, not on wrong ones.
+    const token = (await c.auth.getSession()).data.session!.access_token;
+    const res = await fetch(`${stackInfo().apiUrl}/auth/v1/factors/${factor.id}/verify`, {
+      method: "POST",
+      headers: { apikey: stackInfo().anonKey, authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ challenge_id: ch.data!.id, code: totpNow(factor.totp.secret) }),
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await res.json()).error_code).toBe("over_request_rate_limit");
+    expect((await c.auth.mfa.challenge({ factorId: factor.id })).error).toMatchObject({ status: 429 });
+  });
 });

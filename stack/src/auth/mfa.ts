@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import QRCode from "qrcode";
 import { sendJson } from "../http.ts";
 import type { GatewayRequest } from "../service.ts";
-import { clientInfo, requireUser, type AuthContext, type Q } from "./context.ts";
+import { clientInfo, limitIp, requireUser, type AuthContext, type Q } from "./context.ts";
 import { AuthError, notFound, unprocessable } from "./errors.ts";
 import { tx } from "./flows.ts";
 import { optString, readBodyJson } from "./input.ts";
@@ -117,9 +117,24 @@ export async function enroll(a: AuthContext, r: GatewayRequest) {
   return sendJson(r.res, 200, { id, type: "totp", friendly_name: friendlyName, totp: { qr_code: qr, secret, uri } });
 }
 
+/**
+ * Challenges and verifications per minute, per address and per user (GoTrue's
+ * MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY: 15 a minute): a six-digit code must not be guessable
+ * by trying hundreds a second. PARLEY_AUTH_MFA_PER_MINUTE changes it.
+ */
+function limitMfa(a: AuthContext, r: GatewayRequest, userId: string) {
+  const n = Number(process.env.PARLEY_AUTH_MFA_PER_MINUTE);
+  const perMinute = Number.isInteger(n) && n > 0 ? n : 15;
+  a.limiter.take([
+    { key: `ip:mfa:${limitIp(a, r)}`, limit: perMinute, windowSeconds: 60 },
+    { key: `user:mfa:${userId}`, limit: perMinute, windowSeconds: 60 },
+  ]);
+}
+
 /** POST /factors/{id}/challenge */
 export async function challenge(a: AuthContext, r: GatewayRequest, factorId: string) {
   const { user } = await requireUser(a, r);
+  limitMfa(a, r, user.id);
   if (!r.req.complete) r.req.resume();
   const id = crypto.randomUUID();
   const ip = clientInfo(r).ip || "0.0.0.0";
@@ -134,6 +149,7 @@ export async function challenge(a: AuthContext, r: GatewayRequest, factorId: str
 /** POST /factors/{id}/verify {challenge_id, code}: the session steps up to aal2. */
 export async function verify(a: AuthContext, r: GatewayRequest, factorId: string) {
   const { user, sessionId } = await requireUser(a, r);
+  limitMfa(a, r, user.id);
   const b = await readBodyJson(r.req);
   const challengeId = optString(b, "challenge_id", 64) ?? "";
   const code = (optString(b, "code", 16) ?? "").trim();

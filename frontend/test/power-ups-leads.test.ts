@@ -13,4 +13,11 @@ describe("leads CSV", () => {
       "2026-11-23T11:00:00Z,'=HYPERLINK(1),,,'+Acme,",
     ]);
   });
+
+  it("defuses formulas behind a tab or a carriage return too (OWASP's list)", () => {
+    const csv = leadsCsv([
+      { id: "3", chat_id: null, power_up_id: null, created_at: "2026-11-23T12:00:00Z", fields: { name: "\t=HYPERLINK(1)", company: "\r=1+1" } },
+    ]);
+    expect(csv.split("\r\n")[1]).toBe("2026-11-23T12:00:00Z,'\t=HYPERLINK(1),,,\"'\r=1+1\",");
+  });
 });

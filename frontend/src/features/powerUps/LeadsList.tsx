@@ -3,6 +3,7 @@ import { useState } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Button, Input } from "../../components/ui";
+import { csvCell } from "../../data/admin/csv";
 import { type Lead, useLeadsQuery } from "../../data/powerUps/leads-query";
 
 const COLUMNS = ["name", "email", "phone", "company", "message"] as const;
@@ -12,13 +13,9 @@ function field(lead: Lead, key: string): string {
   return typeof f?.[key] === "string" ? (f[key] as string) : "";
 }
 
-/** RFC 4180 CSV; a cell starting with = + - @ is prefixed with ' so spreadsheets do not run it. */
+/** RFC 4180 CSV; a cell a spreadsheet would run as a formula (= + - @, a tab or a carriage return first) is prefixed with '. */
 export function leadsCsv(leads: Lead[]): string {
-  const cell = (v: string) => {
-    const safe = /^[=+\-@]/.test(v) ? `'${v}` : v;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [["created_at", ...COLUMNS].join(","), ...leads.map((l) => [l.created_at, ...COLUMNS.map((c) => field(l, c))].map(cell).join(","))].join("\r\n");
+  return [["created_at", ...COLUMNS].join(","), ...leads.map((l) => [l.created_at, ...COLUMNS.map((c) => field(l, c))].map(csvCell).join(","))].join("\r\n");
 }
 
 export function LeadsList({ botId }: { botId: string }) {

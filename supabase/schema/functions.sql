@@ -1954,6 +1954,27 @@ $function$;
 comment on function private.match_chunk_candidates(p_bot_id uuid, p_query text) is 'Candidates of match_chunks (rarest query lexemes first, capped; trigram pool for simple-configuration bots or when full text finds little; at most 60 + 60) with the features its rule scores: BM25, proximity, IDF-weighted coverage of chunk, heading, title and page (the page''s candidates and title together), navigation. Generic plans (no per-call planning). No access check: callers check.';
 -- execute: owner only
 
+-- private.may_upload_chat_image()
+CREATE OR REPLACE FUNCTION private.may_upload_chat_image()
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is null then
+    return false;
+  end if;
+  -- Both windows are spent together, or neither: a refusal rolls the statement back.
+  return private.consume_rate_limit('chat-image:hour:' || uid::text, 30, 3600)
+     and private.consume_rate_limit('chat-image:day:' || uid::text, 100, 86400);
+end;
+$function$;
+comment on function private.may_upload_chat_image() is 'May the caller upload one more chat image (30 an hour, 100 a day per user)? Counts the upload when it may.';
+-- execute: authenticated; service_role
+
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
  RETURNS timestamp with time zone

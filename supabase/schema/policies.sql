@@ -492,4 +492,4 @@ create policy "Visitors can read their own chat images" on storage.objects
   using (((bucket_id = 'chat-images'::text) AND ((storage.foldername(name))[1] = (( SELECT auth.uid() AS uid))::text)));
 create policy "Visitors can upload chat images to their own folder" on storage.objects
   as permissive for insert to authenticated
-  with check (((bucket_id = 'chat-images'::text) AND ((storage.foldername(name))[1] = (( SELECT auth.uid() AS uid))::text)));
+  with check (((bucket_id = 'chat-images'::text) AND ((storage.foldername(name))[1] = (( SELECT auth.uid() AS uid))::text) AND private.may_upload_chat_image()));

@@ -84,6 +84,11 @@ export async function runHttpAction(
   const problem = checkArguments(settings.parameters, rawArgs);
   if (problem) return done({ ok: false, errorCode: "invalid_arguments", output: `Error: ${problem}.`, status: null, request: null });
 
+  // Parameters fill the path and the query, never the address's scheme, host or port: a model
+  // (steered by whoever chats) must not choose where the secret headers go.
+  if (/\{\{/.test(/^[^/?#]*(?:\/\/[^/?#]*)?/.exec(settings.url)?.[0] ?? "")) {
+    return done({ ok: false, errorCode: "invalid_template", output: "Error: the action's address must not take its host from a parameter.", status: null, request: null });
+  }
   const url = fillUrl(settings.url, rawArgs);
   const headers: Record<string, string> = {};
   const shown: Record<string, string> = {};

@@ -229,6 +229,26 @@ Deno.test("power-ups: HTTP actions are refused at metadata and, without the dev 
   }
 });
 
+Deno.test("power-ups: parameters never fill an action's scheme, host or port, so its secret headers stay with its host", async () => {
+  const api = startFakeApi();
+  try {
+    const parameters = { type: "object", properties: { h: { type: "string" } } };
+    for (const url of [`http://{{h}}/orders/1`, `http://api.{{h}}/orders/1`, `{{h}}/orders/1`, `http://user:{{h}}@127.0.0.1/orders/1`]) {
+      const settings = httpSettings.parse({ url, parameters, headers: { authorization: "Bearer {{secret.token}}" } });
+      const r = await runHttpAction(settings, { h: new URL(api.url).host }, { token: "team-secret" });
+      assert.equal(r.errorCode, "invalid_template", url);
+      assert.equal(r.request, null, "nothing was sent");
+    }
+    assert.equal(api.hits.length, 0);
+    // In the path and the query they are fine (and URL-encoded).
+    const ok = await runHttpAction(httpSettings.parse({ url: `${api.url}/orders/{{h}}?q={{h}}`, parameters }), { h: "1" }, {});
+    assert.notEqual(ok.errorCode, "invalid_template");
+    assert.equal(api.hits.length, 1);
+  } finally {
+    await api.close();
+  }
+});
+
 Deno.test("power-ups without a model: example phrases offer the lead form and the link; handoff keeps the bot quiet until handed back", async () => {
   const { botId, owner } = await createBot({ chunks: [{ title: "Hours", content: "We are open from nine to five." }] });
   const leadId = await addPowerUp(botId, {

@@ -1,6 +1,7 @@
 // Notion sources: the picked pages and databases (every page of a database),
 // read through Notion's REST API (blocks, recursively) into text with headings.
-// Base URL: PARLEY_NOTION_API_URL (default https://api.notion.com).
+// Base URL: PARLEY_NOTION_API_URL (default https://api.notion.com); a source's `api_url` only in
+// development (PARLEY_FETCH_ALLOW_PRIVATE=1).
 import type { NotionPickerItem } from "../../contracts/notion-connect.ts";
 import { safeFetch, SafeFetchError } from "../../safe-fetch.ts";
 import { type SourceContext, SourceError } from "./types.ts";
@@ -185,7 +186,11 @@ export class NotionClient {
 export async function readNotion(settings: NotionSettings, token: string | null, ctx: SourceContext): Promise<void> {
   if (!token)
     throw new SourceError("notion_not_connected", "Connect Notion first: no access token is stored for this source");
-  const client = new NotionClient(token, ctx.allowPrivate, settings.api_url);
+  // A source's own API address is a development setting (tests point it at a local Notion): it is
+  // honoured only with the dev allowance for private addresses. Otherwise the operator's
+  // PARLEY_NOTION_API_URL or Notion's own is used, so a team's stored token goes nowhere else.
+  const devApiUrl = (ctx.allowPrivate ?? Deno.env.get("PARLEY_FETCH_ALLOW_PRIVATE") === "1") ? settings.api_url : undefined;
+  const client = new NotionClient(token, ctx.allowPrivate, devApiUrl);
   const targets: { id: string; page?: Json }[] = [];
   for (const raw of settings.pages ?? []) {
     const id = notionId(raw);

@@ -1212,6 +1212,24 @@ $function$;
 comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription.';
 -- execute: owner only
 
+-- private.forget_power_up_secrets_on_new_host()
+CREATE OR REPLACE FUNCTION private.forget_power_up_secrets_on_new_host()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if private.url_origin(old.settings ->> 'url') is distinct from private.url_origin(new.settings ->> 'url')
+     or old.type is distinct from new.type then
+    delete from public.power_up_secrets s where s.power_up_id = new.id;
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.forget_power_up_secrets_on_new_host() is 'After an update of a power-up: deletes its secrets when its URL''s scheme, host or port (or its type) changed.';
+-- execute: owner only
+
 -- private.generate_team_slug(base text)
 CREATE OR REPLACE FUNCTION private.generate_team_slug(base text)
  RETURNS text
@@ -3350,6 +3368,18 @@ begin
   return null;
 end;
 $function$;
+-- execute: public
+
+-- private.url_origin(url text)
+CREATE OR REPLACE FUNCTION private.url_origin(url text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select lower(substring(coalesce(url_origin.url, '') from '^[^/?#]*(?://[^/?#]*)?'));
+$function$;
+comment on function private.url_origin(url text) is 'The scheme and authority of a URL (template), lower case: what a secret header is bound to.';
 -- execute: public
 
 -- private.visitor_actions(actions jsonb)

@@ -936,6 +936,7 @@ alter table public.power_ups add constraint power_ups_settings_check CHECK ((jso
 alter table public.power_ups add constraint power_ups_type_check CHECK ((type = ANY (ARRAY['http'::text, 'lead'::text, 'link'::text, 'handoff'::text])));
 CREATE INDEX power_ups_bot_id_idx ON public.power_ups USING btree (bot_id);
 CREATE TRIGGER enforce_plan_limit BEFORE INSERT OR UPDATE OF name, label, description, enabled, example_phrases, settings, type ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_limits('power_ups');
+CREATE TRIGGER forget_secrets_on_new_host AFTER UPDATE OF settings, type ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.forget_power_up_secrets_on_new_host();
 CREATE TRIGGER protect_power_up_fields BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.protect_power_up_fields();
 CREATE TRIGGER refuse_disabled_feature BEFORE INSERT OR UPDATE ON public.power_ups FOR EACH ROW EXECUTE FUNCTION private.refuse_disabled_feature();
 -- row level security: enabled

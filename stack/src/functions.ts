@@ -256,10 +256,12 @@ export class FunctionsRuntime {
       sendJson(res, 503, { code: "BOOT_ERROR", message: "Function failed to start (please check logs)" });
       return;
     }
-    // A small whole body is read first, so the request can be sent again (below).
-    const length = Number(req.headers["content-length"]);
+    // A small whole body (or none: no Content-Length and not chunked) is read first, so the
+    // request can be sent again (below).
+    const declared = req.headers["content-length"];
+    const length = declared === undefined ? (req.headers["transfer-encoding"] === undefined ? 0 : NaN) : Number(declared);
     let whole: Buffer | null = null;
-    if (req.headers["content-length"] !== undefined && Number.isInteger(length) && length <= REPLAYABLE_BODY_BYTES) {
+    if (Number.isInteger(length) && length <= REPLAYABLE_BODY_BYTES) {
       try {
         whole = await readWhole(body);
       } catch {

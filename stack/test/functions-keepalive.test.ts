@@ -127,6 +127,21 @@ for (const transport of ["loopback port", "unix socket"] as const) {
       expect(r.starts()).toBe(1);
     });
 
+    it("sends a request without a body once more too", async () => {
+      const port = await r.port;
+      // The previous test left a kept-alive connection that the worker closes on its next request.
+      const res = await new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
+        http.get({ host: "127.0.0.1", port, path: "/", agent: false }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+        }).on("error", reject);
+      });
+      expect(res).toMatchObject({ status: 200, json: { body: "" } });
+      expect(r.starts()).toBe(1);
+    });
+
     it("answers a streamed body it cannot send again with 502, and keeps the worker", async () => {
       const port = await r.port;
       // The previous test left a kept-alive connection that the worker closes on its next request.

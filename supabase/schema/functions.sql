@@ -2027,6 +2027,24 @@ $function$;
 comment on function private.owns_chat(chat_user_id uuid, chat_bot_id uuid) is 'The "own chat" rule on a chat row''s values: the caller is its visitor and may still use its bot.';
 -- execute: authenticated; service_role
 
+-- private.peek_rate_limit(key text, max_hits integer, window_seconds integer)
+CREATE OR REPLACE FUNCTION private.peek_rate_limit(key text, max_hits integer, window_seconds integer)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce((
+    select greatest(1, ceil(extract(epoch from (r.window_start + make_interval(secs => peek_rate_limit.window_seconds) - now())))::integer)
+    from private.rate_limits r
+    where r.key = peek_rate_limit.key
+      and r.hits >= peek_rate_limit.max_hits
+      and r.window_start + make_interval(secs => peek_rate_limit.window_seconds) > now()
+  ), 0);
+$function$;
+comment on function private.peek_rate_limit(key text, max_hits integer, window_seconds integer) is 'Seconds until key has a hit left (at most max_hits in its window of window_seconds); 0 when it has one now. Counts nothing.';
+-- execute: service_role
+
 -- private.plan_limit(team_id uuid, limit_name text)
 CREATE OR REPLACE FUNCTION private.plan_limit(team_id uuid, limit_name text)
  RETURNS bigint
@@ -5251,6 +5269,27 @@ end;
 $function$;
 comment on function public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer, match_count integer) is 'open_chat_turn (same arguments, checks, errors and columns) and, unless a person has taken the chat over, match_chunks(bot_id, content, match_count) as the caller in the same call: passages = its rows as a JSON array in its order (null when it failed, with retrieval_error = sqlstate: message; the turn stays stored). One round trip for the answering engine''s two (issue 17).';
 -- execute: authenticated; service_role
+
+-- public.peek_rate_limit(key text, max_hits integer, window_seconds integer)
+CREATE OR REPLACE FUNCTION public.peek_rate_limit(key text, max_hits integer, window_seconds integer)
+ RETURNS TABLE(allowed boolean, retry_after integer)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  wait integer;
+begin
+  if char_length(peek_rate_limit.key) not between 1 and 300
+     or peek_rate_limit.max_hits < 1 or peek_rate_limit.window_seconds not between 1 and 86400 then
+    raise exception 'Invalid rate limit' using errcode = '22023';
+  end if;
+  wait := private.peek_rate_limit(peek_rate_limit.key, peek_rate_limit.max_hits, peek_rate_limit.window_seconds);
+  return query select wait = 0, wait;
+end;
+$function$;
+comment on function public.peek_rate_limit(key text, max_hits integer, window_seconds integer) is 'Service role: would a hit on key be allowed now (fewer than max_hits in the window)? retry_after = seconds until it would, 0 when allowed. Counts nothing.';
+-- execute: service_role
 
 -- public.power_up_secret_names(power_up_id uuid)
 CREATE OR REPLACE FUNCTION public.power_up_secret_names(power_up_id uuid)

@@ -2835,6 +2835,13 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      peek_rate_limit: {
+        Args: { key: string; max_hits: number; window_seconds: number };
+        Returns: {
+          allowed: boolean;
+          retry_after: number;
+        }[];
+      };
       power_up_secret_names: {
         Args: { power_up_id: string };
         Returns: {

@@ -36,6 +36,20 @@ export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResul
   return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
 }
 
+/** Would a hit on the limit be allowed now? Counts nothing (public.peek_rate_limit). */
+export async function peekRateLimit(limit: RateLimit): Promise<RateLimitResult> {
+  const data = must(
+    await createServiceClient().rpc("peek_rate_limit", {
+      key: await storableKey(limit.key),
+      max_hits: limit.max,
+      window_seconds: limit.windowSeconds,
+    }),
+    `rate limit ${limit.key}`,
+  );
+  const row = (Array.isArray(data) ? data[0] : data) as { allowed: boolean; retry_after: number } | undefined;
+  return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
+}
+
 /**
  * Counts a hit on each limit in order and stops at the first one exhausted (429 rate_limited
  * with Retry-After): a caller refused by its own limit spends nothing further down the list,

@@ -57,3 +57,14 @@ Deno.test("account-notice: bad input is a 400; one address gets at most three a 
   assert.deepEqual(statuses, [202, 202, 202, 429]);
   assert.equal((await mailsTo(email)).length, 3);
 });
+
+Deno.test("account-notice: IPv6 callers count by their /64 (five an hour from one network, whatever the address)", async () => {
+  const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+  const statuses: number[] = [];
+  for (let i = 1; i <= 6; i++) {
+    const res = await notice({ email: `v6-${crypto.randomUUID()}@parley.test` }, `${net}::${i.toString(16)}`);
+    await res.body?.cancel();
+    statuses.push(res.status);
+  }
+  assert.deepEqual(statuses, [202, 202, 202, 202, 202, 429]);
+});

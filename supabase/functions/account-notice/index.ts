@@ -4,8 +4,8 @@
 // shows no difference, so nobody learns which addresses have accounts) and auth sends nothing.
 // The sign-up screen then calls this function, which e-mails the address's owner, in their
 // interface language, links to log in or set a new password. The answer is the same 202
-// whether or not the address has an account. Limits: 5 an hour per caller address, 3 a day per
-// e-mail address, so it cannot be used to flood someone's inbox.
+// whether or not the address has an account. Limits: 5 an hour per caller address (an IPv6
+// one by its /64), 3 a day per e-mail address, so it cannot be used to flood someone's inbox.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient } from "../_shared/clients.ts";
 import { requireVerifiedCaller } from "../_shared/caller.ts";
@@ -13,7 +13,7 @@ import { LOCALES } from "../_shared/contracts/team-invite.ts";
 import { must } from "../_shared/db.ts";
 import { clientIp, handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { sendMail } from "../_shared/mail.ts";
-import { enforceRateLimits } from "../_shared/rate-limit.ts";
+import { enforceRateLimits, ipKey } from "../_shared/rate-limit.ts";
 import { noticeMail } from "./messages.ts";
 
 const bodySchema = z
@@ -32,7 +32,7 @@ Deno.serve(
     }
     const { email } = parsed.data;
     await enforceRateLimits([
-      { key: `account-notice:ip:${clientIp(req)}`, max: 5, windowSeconds: 3600 },
+      { key: `account-notice:ip:${ipKey(clientIp(req))}`, max: 5, windowSeconds: 3600 },
       { key: `account-notice:email:${email}`, max: 3, windowSeconds: 86_400 },
     ]);
     const rows = must(await createServiceClient().rpc("account_notice_recipient", { email }), "account_notice_recipient");

@@ -1,6 +1,7 @@
 // POST /bot-login: a password bot refuses to chat until the right password
 // writes a grant; wrong passwords are 401 incorrect_password; attempts are
-// rate-limited per visitor and per IP.
+// rate-limited per visitor and per IP, wrong ones also per bot (refusing only
+// the visitors and addresses that failed on it).
 import assert from "node:assert/strict";
 import { callFunction, rateLimitHits, serviceClient, stack } from "../_shared/testing.ts";
 import { chat, createBot, deletedVisitor, signedInUser } from "../chat/test-helpers.ts";
@@ -130,4 +131,53 @@ Deno.test("bot-login: only attempts past the visitor's and the address's limits,
   // So the owner's real visitors still get in.
   const other = await signedInUser();
   assert.equal((await login(other.token, { bot_id: botId, password: "right-pass-4" })).status, 200);
+});
+
+Deno.test("bot-login: right passwords spend nothing of the bot's limit; only wrong ones do", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-5" });
+  for (let i = 0; i < 3; i++) {
+    const v = await signedInUser();
+    assert.equal((await login(v.token, { bot_id: botId, password: "right-pass-5" })).status, 200);
+  }
+  assert.equal(await rateLimitHits(`bot-login:bot:${botId}`), 0);
+  const v = await signedInUser();
+  assert.equal((await login(v.token, { bot_id: botId, password: "wrong" })).status, 401);
+  assert.equal(await rateLimitHits(`bot-login:bot:${botId}`), 1);
+});
+
+Deno.test("bot-login: strangers using up a bot's wrong guesses refuse only themselves; a visitor with the password from a clean address gets in", async () => {
+  const { botId } = await createBot({ visibility: "password", password: "right-pass-6" });
+  // 25 strangers from 5 addresses (one an IPv6 /64), 5 wrong guesses each: past the bot's 120 a minute.
+  const net = `2001:db8:${rand().toString(16)}:${rand().toString(16)}`;
+  const addresses = [`172.17.${rand()}.1`, `172.18.${rand()}.1`, `172.19.${rand()}.1`, `172.20.${rand()}.1`, `${net}::1`];
+  const strangers = await Promise.all(Array.from({ length: 25 }, () => signedInUser()));
+  const statuses = (await Promise.all(strangers.map(async (s, i) => {
+    const seen: number[] = [];
+    for (let g = 0; g < 5; g++) seen.push((await login(s.token, { bot_id: botId, password: `guess-${i}-${g}` }, addresses[i % 5])).status);
+    return seen;
+  }))).flat();
+  // Guesses already past the check when the limit ran out are still answered (at most those in flight).
+  assert.ok(statuses.every((s) => s === 401 || s === 429), statuses.join());
+  assert.ok(statuses.filter((s) => s === 401).length >= 120, "each wrong guess up to the bot's limit was checked");
+  assert.ok((await rateLimitHits(`bot-login:bot:${botId}`)) >= 120);
+
+  // Anyone from an address (IPv6: its /64) that failed on the bot waits, whatever the password.
+  for (const ip of [addresses[0]!, `${net}::2`]) {
+    const fresh = await signedInUser();
+    const r = await login(fresh.token, { bot_id: botId, password: "right-pass-6" }, ip);
+    assert.equal(r.status, 429, ip);
+    assert.equal(r.json.error.code, "rate_limited");
+    assert.ok(Number(r.headers.get("retry-after")) >= 1);
+  }
+
+  // A fresh visitor from a clean address with the right password gets in, and spends nothing.
+  const hitsBefore = await rateLimitHits(`bot-login:bot:${botId}`);
+  const visitor = await signedInUser();
+  assert.equal((await login(visitor.token, { bot_id: botId, password: "right-pass-6" }, `172.22.${rand()}.1`)).status, 200);
+  assert.equal(await rateLimitHits(`bot-login:bot:${botId}`), hitsBefore);
+
+  // A fresh guesser from a clean address gets one guess, then waits with the rest, from any address.
+  const guesser = await signedInUser();
+  assert.equal((await login(guesser.token, { bot_id: botId, password: "wrong-again" }, `172.23.${rand()}.1`)).status, 401);
+  assert.equal((await login(guesser.token, { bot_id: botId, password: "right-pass-6" }, `172.24.${rand()}.1`)).status, 429);
 });

@@ -1,20 +1,26 @@
 // `bot-login`: a visitor enters a password-protected bot's chat password.
 //   POST /functions/v1/bot-login  {bot_id, password}  as the visitor's session  (contracts/bot-login.ts)
-// Limited per visitor, then per client address; only attempts that passed both, and are for a
-// bot the visitor can see as a password bot, count against the bot's own limit of guesses, so
-// no stranger can use that up. On success the service role writes the bot_access_grants row
-// that private.can_chat_with_bot reads; clients can never write that table themselves.
+// Every attempt is limited per visitor, then per client address (IPv6 by /64). Wrong passwords
+// on a bot the visitor can see as a password bot also count against the bot's own limit of
+// failures, and mark the visitor and the address as having failed on it (10 minutes). While
+// the bot's failures are used up, only marked visitors and addresses are refused (before their
+// password is checked): a visitor with the right password from a clean address still gets in,
+// so strangers guessing cannot lock the owner's visitors out, and each new address they bring
+// gets one guess. On success the service role writes the bot_access_grants row that
+// private.can_chat_with_bot reads; clients can never write that table themselves.
 import { z } from "npm:zod@3.25.76";
 import type { BotLoginAnswer, BotLoginRequest } from "../_shared/contracts/bot-login.ts";
 import { MAX_BOT_PASSWORD_CHARS } from "../_shared/contracts/bot-login.ts";
 import { requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { dbFailure, isSessionInvalid, must, sessionInvalid } from "../_shared/db.ts";
-import { clientIp, errorResponse, handler, HttpError, json, readJson } from "../_shared/http.ts";
-import { enforceRateLimits, ipKey, limitFromEnv } from "../_shared/rate-limit.ts";
+import { clientIp, errorResponse, handler, HttpError, json, rateLimited, readJson } from "../_shared/http.ts";
+import { consumeRateLimit, enforceRateLimits, ipKey, limitFromEnv, peekRateLimit, type RateLimit } from "../_shared/rate-limit.ts";
 
 /** How long an accepted password keeps a visitor in (a password change revokes all grants at once). */
 const GRANT_DAYS = 30;
+/** How long a wrong password marks the visitor and the address on that bot. */
+const FAILURE_MARK_SECONDS = 600;
 
 const bodySchema = z
   .object({
@@ -41,10 +47,11 @@ Deno.serve(
     // accepts: get_public_bot below runs with the same token and fails on a forged one.
     const userId = await requireUserId(req, "Sign in (an anonymous session is enough) to enter a chat password");
     const user = createUserClient(req);
+    const ip = ipKey(clientIp(req));
 
     await enforceRateLimits([
       { key: `bot-login:user:${userId}`, ...perMinute("PARLEY_BOT_LOGIN_USER_LIMIT", 5) },
-      { key: `bot-login:ip:${ipKey(clientIp(req))}`, ...perMinute("PARLEY_BOT_LOGIN_IP_LIMIT", 30) },
+      { key: `bot-login:ip:${ip}`, ...perMinute("PARLEY_BOT_LOGIN_IP_LIMIT", 30) },
     ]);
 
     // The visitor-facing face of the bot: absent for private bots and unknown ids.
@@ -55,12 +62,26 @@ Deno.serve(
     if (!bot) throw new HttpError(404, "bot_not_found", "Bot not found");
     if (bot.visibility !== "password") return json(200, { ok: true } satisfies BotLoginAnswer);
 
-    // However many visitors and addresses try, one bot's password gets a bounded number of guesses.
-    await enforceRateLimits([{ key: `bot-login:bot:${bot_id}`, ...perMinute("PARLEY_BOT_LOGIN_BOT_LIMIT", 120) }]);
+    // However many visitors and addresses try, one bot's password gets a bounded number of wrong
+    // guesses a minute (the limit, plus those already being checked when it runs out); past them,
+    // only who failed on it recently waits (see the top of the file).
+    const failures: RateLimit = { key: `bot-login:bot:${bot_id}`, ...perMinute("PARLEY_BOT_LOGIN_BOT_LIMIT", 120) };
+    const marks: RateLimit[] = [`user:${userId}`, `ip:${ip}`].map((who) => ({
+      key: `bot-login:failed:${bot_id}:${who}`,
+      max: 1,
+      windowSeconds: FAILURE_MARK_SECONDS,
+    }));
+    const bucket = await peekRateLimit(failures);
+    if (!bucket.allowed && (await Promise.all(marks.map(peekRateLimit))).some((m) => !m.allowed)) {
+      throw rateLimited(bucket.retryAfter, "Too many wrong passwords for this bot. Please wait a moment and try again.");
+    }
 
     const service = createServiceClient();
     const right = must(await service.rpc("check_bot_password", { bot_id, password }), "check_bot_password");
-    if (right !== true) return errorResponse(401, "incorrect_password", "Incorrect password");
+    if (right !== true) {
+      await Promise.all([failures, ...marks].map(consumeRateLimit));
+      return errorResponse(401, "incorrect_password", "Incorrect password");
+    }
     const grant = await service.from("bot_access_grants").upsert(
       // A grant lasts 30 days (and ends at once when the password changes: a trigger revokes them).
       {

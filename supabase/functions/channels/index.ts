@@ -5,10 +5,13 @@
 // the signature (or secret token) is checked before anything is read. Then:
 //   unknown channel or platform 404, disabled channel 403, body over 256 KiB 413,
 //   bad or missing signature 401, stale timestamp or replayed old message 401,
-//   a delivery already handled 409, over PARLEY_CHANNELS_IP_LIMIT calls per minute from
-//   one address (default 1200) 429 — none of them is ever answered.
+//   over PARLEY_CHANNELS_IP_LIMIT calls per minute from one address (default 1200)
+//   429 — none of them is ever answered.
 // A verified message is acknowledged at once (Slack wants 3 s, Discord a deferred
 // response) and answered after, through the answering engine as a channel chat.
+// A delivery already handled (the platform retrying after a late or lost ack) gets
+// the same acknowledgement again and is not answered twice: Slack, Telegram and Meta
+// count any other status as a failure and retry, or turn the subscription off.
 import { isTypeTurnedOff } from "../_shared/platform-features.ts";
 import { createServiceClient } from "../_shared/clients.ts";
 import { clientIp, handler, HttpError, httpErrorResponse, json, readBoundedText } from "../_shared/http.ts";
@@ -139,7 +142,10 @@ Deno.serve(
       }
       const fresh: InboundMessage[] = [];
       for (const msg of parsed.messages) if (await firstDelivery(service, channel.id, msg.deliveryId)) fresh.push(msg);
-      if (!fresh.length) throw new ChannelError(409, "duplicate_delivery", "This delivery was already handled");
+      if (!fresh.length) {
+        log.info("channel_delivery_repeated", { channel_id: channel.id, platform });
+        return json(parsed.ack.status ?? 200, parsed.ack.body);
+      }
       const receivedAt = new Date();
       inBackground(
         (async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serviceClient, stack } from "../_shared/testing.ts";
+import { rateLimitHits, serviceClient, stack } from "../_shared/testing.ts";
 
 const url = () => `${stack.url}/functions/v1/event`;
 
@@ -26,4 +26,18 @@ Deno.test("event refuses bad bodies with clear 4xx", async () => {
   const get = await fetch(url(), { headers: { "x-forwarded-for": "198.51.100.8" } });
   assert.equal(get.status, 405);
   await get.body?.cancel();
+});
+
+Deno.test("event: IPv6 callers count by their /64, so new addresses in one network share one limit", async () => {
+  const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+  for (const host of ["::1", ":aa:bb:cc:dd", "::ffff:1"]) {
+    const r = await fetch(url(), {
+      method: "POST",
+      headers: { "content-type": "text/plain", "x-forwarded-for": `${net}${host}` },
+      body: JSON.stringify({ n: "pageview", u: "https://example.test/v6", d: "example.test" }),
+    });
+    assert.equal(r.status, 202);
+    await r.body?.cancel();
+  }
+  assert.equal(await rateLimitHits(`event:ip:${net}::/64`), 3, "three addresses of one /64 spent one key");
 });

@@ -9,14 +9,20 @@
 // Where the functions have SMTP (PARLEY_SMTP_*; the local stack always), the links come from
 // auth.admin.generateLink and Parley sends its own e-mail instead, naming who invited and to
 // which team, in the invitee's language when their account has one (else the inviter's).
+// Limits (429 rate_limited with Retry-After): PARLEY_TEAM_INVITE_USER_LIMIT (20) invitations an
+// hour per inviter, counted before Postgres decides, and PARLEY_TEAM_INVITE_EMAIL_LIMIT (3)
+// invitation e-mails a day per address, from any team: checked before the pending invitation is
+// replaced, counted only once the RPC accepted the invitation (so nobody spends an address's
+// budget with invitations they may not make).
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { env } from "../_shared/env.ts";
 import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { LOCALES, type TeamInviteAnswer, type TeamInviteRequest } from "../_shared/contracts/team-invite.ts";
 import { dbFailure, isUnavailable } from "../_shared/db.ts";
-import { handler, HttpError, json, readJson } from "../_shared/http.ts";
+import { handler, HttpError, json, rateLimited, readJson } from "../_shared/http.ts";
 import { mailConfigured, sendMail } from "../_shared/mail.ts";
+import { consumeRateLimit, enforceRateLimits, limitFromEnv, peekRateLimit, type RateLimit } from "../_shared/rate-limit.ts";
 import { invitationMail } from "./messages.ts";
 
 const bodySchema = z
@@ -69,10 +75,19 @@ Deno.serve(
     // handler() verified the JWT (caller.ts); an anon key or a guest session has no team to invite to.
     const claims = await callerClaims(req);
     if (claims.role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to invite team members.");
+    await enforceRateLimits([
+      { key: `team-invite:user:${claims.userId}`, max: limitFromEnv("PARLEY_TEAM_INVITE_USER_LIMIT", 20), windowSeconds: 3600 },
+    ]);
+    const mails: RateLimit = { key: `team-invite:email:${email}`, max: limitFromEnv("PARLEY_TEAM_INVITE_EMAIL_LIMIT", 3), windowSeconds: 86_400 };
+    const room = await peekRateLimit(mails);
+    if (!room.allowed) throw tooManyMails(room.retryAfter);
     const caller = createUserClient(req);
     const invited = await caller.rpc("invite_team_member", { team_id, email, role });
     if (invited.error) throw rpcError(invited.error);
     const token = invited.data as string;
+    // Two invitations racing for this address's last e-mail: the invitation is saved, one mail goes out.
+    const spent = await consumeRateLimit(mails);
+    if (!spent.allowed) throw tooManyMails(spent.retryAfter);
 
     const service = createServiceClient();
     // The e-mail is in the invitee's language when their account has one, else the inviter's.
@@ -118,6 +133,10 @@ Deno.serve(
     return json(200, { ok: true, email, role, delivery } satisfies TeamInviteAnswer);
   }, { verifyCaller: requireVerifiedCaller }),
 );
+
+function tooManyMails(retryAfter: number): Error {
+  return rateLimited(retryAfter, "This address has had several invitations recently. Try again later.");
+}
 
 function isExistingAccount(error: { status?: number; code?: string }): boolean {
   return error.code === "email_exists" || error.status === 422;

@@ -168,3 +168,43 @@ Deno.test("team-invite: a team with as many members as its plan allows cannot in
     assert.equal((await serviceClient().from("plans").delete().eq("id", plan)).error, null);
   }
 });
+
+Deno.test("team-invite: one address gets at most three invitation e-mails a day; the refused one leaves the pending invitation alone", async () => {
+  const { owner, teamId } = await teamWithOwner();
+  const email = `resend-${crypto.randomUUID()}@parley.test`;
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i++) statuses.push((await invite(owner.token, { team_id: teamId, email })).status);
+  const pending = async () => (await owner.client.from("team_invitations").select("id").eq("team_id", teamId).eq("email", email)).data;
+  const before = await pending();
+  const res = await callFunction("team-invite", {
+    method: "POST",
+    token: owner.token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ team_id: teamId, email }),
+  });
+  statuses.push(res.status);
+  assert.deepEqual(statuses, [200, 200, 200, 429]);
+  assert.equal((await res.json()).error.code, "rate_limited");
+  assert.ok(Number(res.headers.get("retry-after")) > 3600, "the address's budget is a day's");
+  assert.equal((await mailsTo(email)).length, 3);
+  assert.deepEqual(await pending(), before, "the last mailed link still works");
+
+  // Another team's owner cannot mail that address either; refused invitations spend none of its budget.
+  const other = await teamWithOwner();
+  assert.equal((await invite(other.owner.token, { team_id: other.teamId, email })).status, 429);
+  const fresh = `fresh-${crypto.randomUUID()}@parley.test`;
+  const stranger = await visitorWithToken();
+  for (let i = 0; i < 4; i++) assert.equal((await invite(stranger.token, { team_id: teamId, email: fresh })).status, 403);
+  assert.equal((await invite(owner.token, { team_id: teamId, email: fresh })).status, 200);
+});
+
+Deno.test("team-invite: an owner makes at most 20 invitations an hour", async () => {
+  // The free plan's seats run out after a few, so most are refused (402): they count too.
+  const { owner, teamId } = await teamWithOwner();
+  const statuses = new Set<number>();
+  for (let i = 0; i < 20; i++) statuses.add((await invite(owner.token, { team_id: teamId, email: `many-${i}-${crypto.randomUUID()}@parley.test` })).status);
+  assert.ok(!statuses.has(429), [...statuses].join());
+  const res = await invite(owner.token, { team_id: teamId, email: `many-21-${crypto.randomUUID()}@parley.test` });
+  assert.equal(res.status, 429);
+  assert.equal(res.json.error.code, "rate_limited");
+});

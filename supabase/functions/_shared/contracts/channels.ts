@@ -10,7 +10,6 @@ export const CHANNEL_ERROR_CODES = [
   "missing_signature",
   "bad_signature",
   "stale_request",
-  "duplicate_delivery",
   "not_configured",
   "verification_failed",
   // channels-connect: a platform refused (the channel then needs attention)

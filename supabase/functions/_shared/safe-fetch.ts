@@ -188,9 +188,9 @@ async function defaultResolve(host: string): Promise<string[]> {
 
 /**
  * A resolver that remembers each host's addresses for `ttlMs` (a crawl asks for the same host
- * hundreds of times). Only the lookup is cached: assertUrlAllowed still checks every address
- * before every request, so a cached answer can never let a refused address through, and the
- * rebinding window stays as short as the TTL. Failed lookups are not cached.
+ * hundreds of times). Only the lookup is cached: every address is still checked before every
+ * request, so a cached answer can never let a refused address through, and each request connects
+ * to the cached (checked) answer itself, never to a fresh one. Failed lookups are not cached.
  */
 export function cachingResolver(
   resolve: (host: string) => Promise<string[]> = defaultResolve,

@@ -120,25 +120,23 @@ Deno.test("guarded fetch connects to the address it checked, not to a second DNS
   }
 });
 
-Deno.test("guarded fetch streams a team server's answer through the pinned connection", async () => {
-  const server = startFakeProvider("openai", [
-    { kind: "stream", tokens: ["pin", "ned"], usage: { prompt: 1, completion: 2 } },
-  ]);
-  try {
-    await withGuard("127.0.0.1", async () => {
-      const p = createProvider({
-        provider: "openai_compatible",
-        apiKey: "k",
-        baseUrl: server.baseUrl,
-        fetch: guardedFetch,
+for (const { provider, vendor } of PROVIDER_VENDORS) {
+  Deno.test(`${provider}: a team server's answer streams through the guarded, pinned fetch`, async () => {
+    const server = startFakeProvider(vendor, [
+      { kind: "stream", tokens: ["pin", "ned"], usage: { prompt: 1, completion: 2 } },
+    ]);
+    try {
+      await withGuard("127.0.0.1", async () => {
+        const p = createProvider({ provider, apiKey: "team-key", baseUrl: server.baseUrl, fetch: guardedFetch });
+        assert.equal(await drain(checkedBaseUrl(server.baseUrl, provider, () => p.generate(input))), "pinned");
       });
-      assert.equal(await drain(checkedBaseUrl(server.baseUrl, "openai_compatible", () => p.generate(input))), "pinned");
-    });
-    assert.equal(server.received[0].headers.get("authorization"), "Bearer k");
-  } finally {
-    await server.close();
-  }
-});
+      assert.equal(server.received.length, 1);
+      assert.ok(JSON.stringify(server.received[0].body).includes("hello"), "the request body travels whole");
+    } finally {
+      await server.close();
+    }
+  });
+}
 
 Deno.test("openai_compatible without any base URL refuses instead of calling a loopback server", async () => {
   const saved = Deno.env.get("PARLEY_OPENAI_COMPATIBLE_BASE_URL");

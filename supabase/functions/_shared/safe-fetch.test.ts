@@ -263,7 +263,12 @@ Deno.test("safeFetch sends the caller's headers only to the first URL's origin",
     return new Response("first");
   });
   const base = `http://127.0.0.1:${first.addr.port}`;
-  const headers = { Authorization: "Bearer s3cret", "x-api-key": "s3cret-too", accept: "application/json", "content-type": "application/json" };
+  const headers = {
+    Authorization: "Bearer s3cret",
+    "x-api-key": "s3cret-too",
+    accept: "application/json",
+    "content-type": "application/json",
+  };
   try {
     const same = await safeFetch(`${base}/same-origin`, { allowPrivate: true, headers });
     assert.equal(same.text(), "first");
@@ -284,5 +289,43 @@ Deno.test("safeFetch sends the caller's headers only to the first URL's origin",
   } finally {
     await first.shutdown();
     await other.shutdown();
+  }
+});
+
+Deno.test("https through the pinned connection: TLS is verified against the URL's host name", async () => {
+  const crt = new URL("./testdata/pinned-test.crt", import.meta.url);
+  const cert = await Deno.readTextFile(crt);
+  const key = await Deno.readTextFile(new URL("./testdata/pinned-test.key", import.meta.url));
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
+    (req) => new Response(`tls ${req.headers.get("host")}`),
+  );
+  const port = server.addr.port;
+  try {
+    // A child process trusts the test certificate (node:https reads NODE_EXTRA_CA_CERTS at start).
+    const script = `
+      import { pinnedRequest } from ${JSON.stringify(new URL("./safe-fetch.ts", import.meta.url).href)};
+      const out = [];
+      for (const host of ["pinned.test", "other.test"]) {
+        const url = new URL("https://" + host + ":${port}/");
+        out.push(await pinnedRequest(url, ["127.0.0.1"], { method: "GET", headers: {}, body: null }).then(
+          (r) => r.text(),
+          (e) => "refused: " + e.message,
+        ));
+      }
+      console.log(JSON.stringify(out));`;
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-config", "--node-modules-dir=none", script],
+      env: { NODE_EXTRA_CA_CERTS: crt.pathname },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(child.stderr);
+    assert.equal(child.code, 0, stderr);
+    const [pinned, other] = JSON.parse(new TextDecoder().decode(child.stdout));
+    assert.equal(pinned, `tls pinned.test:${port}`, "connected to the checked address, SNI and Host on the name");
+    assert.match(other, /^refused: .*(altnames|certificate)/, "a name the certificate does not cover is refused");
+  } finally {
+    await server.shutdown();
   }
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { promises as dnsPromises } from "node:dns";
 import {
   assertUrlAllowed,
   cachingResolver,
@@ -195,6 +196,135 @@ Deno.test("safeFetch follows redirects by hand, checking every hop", async () =>
       assert.equal((await safeFetch(`${base}/ok`)).status, 200);
       await rejectsWith(safeFetch(`${base}/to-localhost`), "blocked_address");
     }, "127.0.0.1");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+/**
+ * A local server reached through a name the system resolver answers (this machine's host name,
+ * from /etc/hosts or nss): the address a plain fetch would connect to after its own lookup.
+ */
+async function serverBehindSystemName() {
+  const name = Deno.hostname();
+  const { address } = await dnsPromises.lookup(name, { family: 4 });
+  const hits: string[] = [];
+  const server = Deno.serve({ port: 0, hostname: address, onListen() {} }, (req) => {
+    hits.push(new URL(req.url).pathname);
+    return new Response("internal secret");
+  });
+  return { name, hits, base: `http://${name}:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+Deno.test("safeFetch connects to the address it checked, not to a second DNS answer (rebinding)", async () => {
+  const internal = await serverBehindSystemName();
+  try {
+    // The unpinned path: fetch looks the name up again and reaches the local server.
+    const plain = await fetch(`${internal.base}/plain`);
+    assert.equal(await plain.text(), "internal secret");
+    assert.deepEqual(internal.hits, ["/plain"], "the system resolver leads to the local server");
+    await withoutDevAllowances(async () => {
+      // The attacker's DNS answers a public address when checked; the system resolver (the
+      // second answer) says loopback. The request must go to the checked address only.
+      // Whatever answers at the public address (nothing, or a network's interceptor), it is
+      // not the local server.
+      const resolve = () => Promise.resolve(["93.184.216.34"]);
+      for (const r of [resolve, cachingResolver(resolve)]) {
+        const outcome = await safeFetch(`${internal.base}/rebound`, { resolve: r, timeoutMs: 500 }).then(
+          (res) => res.text(),
+          (e: unknown) => (e instanceof SafeFetchError ? e.code : String(e)),
+        );
+        assert.notEqual(outcome, "internal secret");
+      }
+    });
+    assert.deepEqual(internal.hits, ["/plain"], "the local server was never reached through the checked name");
+  } finally {
+    await internal.close();
+  }
+});
+
+Deno.test("safeFetch sends the caller's headers only to the first URL's origin", async () => {
+  const seen: Record<string, Headers> = {};
+  const other = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    seen[`other${new URL(req.url).pathname}`] = req.headers;
+    return new Response("other");
+  });
+  const first = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    seen[`first${path}`] = req.headers;
+    if (path === "/open-redirect") {
+      return new Response(null, { status: 307, headers: { location: `http://127.0.0.1:${other.addr.port}/landing` } });
+    }
+    if (path === "/same-origin") return new Response(null, { status: 302, headers: { location: "/landing" } });
+    if (path === "/gzip") {
+      const gz = new Blob(["compressed hello"]).stream().pipeThrough(new CompressionStream("gzip"));
+      return new Response(gz, { headers: { "content-encoding": "gzip", "content-type": "text/plain" } });
+    }
+    return new Response("first");
+  });
+  const base = `http://127.0.0.1:${first.addr.port}`;
+  const headers = {
+    Authorization: "Bearer s3cret",
+    "x-api-key": "s3cret-too",
+    accept: "application/json",
+    "content-type": "application/json",
+  };
+  try {
+    const same = await safeFetch(`${base}/same-origin`, { allowPrivate: true, headers });
+    assert.equal(same.text(), "first");
+    assert.equal(seen["first/landing"].get("authorization"), "Bearer s3cret", "a same-origin hop keeps the headers");
+    assert.equal(seen["first/landing"].get("x-api-key"), "s3cret-too");
+
+    const cross = await safeFetch(`${base}/open-redirect`, { allowPrivate: true, method: "POST", body: "{}", headers });
+    assert.equal(cross.text(), "other");
+    assert.equal(seen["first/open-redirect"].get("x-api-key"), "s3cret-too", "the first URL gets them");
+    const landed = seen["other/landing"];
+    assert.equal(landed.get("authorization"), null, "no credentials to another origin");
+    assert.equal(landed.get("x-api-key"), null, "no secret headers to another origin");
+    assert.equal(landed.get("accept"), "application/json", "content headers still travel");
+    assert.equal(landed.get("user-agent"), USER_AGENT);
+
+    const gz = await safeFetch(`${base}/gzip`, { allowPrivate: true });
+    assert.equal(gz.text(), "compressed hello", "a gzip body is decoded");
+  } finally {
+    await first.shutdown();
+    await other.shutdown();
+  }
+});
+
+Deno.test("https through the pinned connection: TLS is verified against the URL's host name", async () => {
+  const crt = new URL("./testdata/pinned-test.crt", import.meta.url);
+  const cert = await Deno.readTextFile(crt);
+  const key = await Deno.readTextFile(new URL("./testdata/pinned-test.key", import.meta.url));
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", cert, key, onListen() {} },
+    (req) => new Response(`tls ${req.headers.get("host")}`),
+  );
+  const port = server.addr.port;
+  try {
+    // A child process trusts the test certificate (node:https reads NODE_EXTRA_CA_CERTS at start).
+    const script = `
+      import { pinnedRequest } from ${JSON.stringify(new URL("./safe-fetch.ts", import.meta.url).href)};
+      const out = [];
+      for (const host of ["pinned.test", "other.test"]) {
+        const url = new URL("https://" + host + ":${port}/");
+        out.push(await pinnedRequest(url, ["127.0.0.1"], { method: "GET", headers: {}, body: null }).then(
+          (r) => r.text(),
+          (e) => "refused: " + e.message,
+        ));
+      }
+      console.log(JSON.stringify(out));`;
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-config", "--node-modules-dir=none", script],
+      env: { NODE_EXTRA_CA_CERTS: crt.pathname },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(child.stderr);
+    assert.equal(child.code, 0, stderr);
+    const [pinned, other] = JSON.parse(new TextDecoder().decode(child.stdout));
+    assert.equal(pinned, `tls pinned.test:${port}`, "connected to the checked address, SNI and Host on the name");
+    assert.match(other, /^refused: .*(altnames|certificate)/, "a name the certificate does not cover is refused");
   } finally {
     await server.shutdown();
   }

@@ -1,16 +1,23 @@
 // The one client for fetching addresses users give us (websites, Notion,
-// YouTube, embedding providers): http(s) only; every host resolved and every
-// address checked (private, loopback, link-local, CGNAT, multicast, metadata,
-// IPv4-mapped/NAT64 forms) before each request and on each redirect (followed by
-// hand, at most 5); bounded time and size; a user agent that names Parley.
+// YouTube, embedding providers, power-ups, a team's model-provider base URL): http(s) only;
+// every host resolved and every address checked (private, loopback, link-local, CGNAT,
+// multicast, metadata, IPv4-mapped/NAT64 forms) before each request and on each redirect
+// (followed by hand, at most 5); bounded time and size; a user agent that names Parley.
 //
-// Deno's fetch cannot be pinned to a vetted IP while keeping TLS names, so the
-// check runs right before each connection; the remaining DNS-rebinding window is
-// the resolver cache time of one request (of a crawl's cachingResolver: its TTL).
+// The connection goes to the address that was checked: each request is made with node:http(s)
+// and a `lookup` that answers only with the checked addresses, so a second DNS answer (DNS
+// rebinding: public when checked, 127.0.0.1 when connected) is never asked for. TLS (SNI and the
+// certificate) stays on the URL's host name. A crawl's cachingResolver reuses its checked answer
+// for its TTL, and the connection uses that same answer.
+//
+// Headers the caller gives (credentials, a power-up's secrets) are sent only to the first URL's
+// origin: a hop to another origin carries only the content headers (content-type, accept...).
 //
 // Dev/test: PARLEY_FETCH_ALLOW_PRIVATE=1 permits loopback and private ranges,
 // PARLEY_FETCH_ALLOW_HOSTS=host1,host2 permits those hosts; both are read per
 // call. Metadata, link-local, multicast and unspecified addresses are never allowed.
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
 
 export const USER_AGENT = "ParleyBot/1.0 (+https://parley.chat/bot)";
 
@@ -181,9 +188,9 @@ async function defaultResolve(host: string): Promise<string[]> {
 
 /**
  * A resolver that remembers each host's addresses for `ttlMs` (a crawl asks for the same host
- * hundreds of times). Only the lookup is cached: assertUrlAllowed still checks every address
- * before every request, so a cached answer can never let a refused address through, and the
- * rebinding window stays as short as the TTL. Failed lookups are not cached.
+ * hundreds of times). Only the lookup is cached: every address is still checked before every
+ * request, so a cached answer can never let a refused address through, and each request connects
+ * to the cached (checked) answer itself, never to a fresh one. Failed lookups are not cached.
  */
 export function cachingResolver(
   resolve: (host: string) => Promise<string[]> = defaultResolve,
@@ -206,6 +213,14 @@ export function cachingResolver(
 
 /** Throws unless every address `url`'s host resolves to is allowed. */
 export async function assertUrlAllowed(url: URL, options: Pick<SafeFetchOptions, "allowPrivate" | "resolve"> = {}) {
+  await checkedAddresses(url, options);
+}
+
+/** The addresses of `url`'s host, every one of them allowed (else throws): the only ones to connect to. */
+export async function checkedAddresses(
+  url: URL,
+  options: Pick<SafeFetchOptions, "allowPrivate" | "resolve"> = {},
+): Promise<string[]> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new SafeFetchError(
       "unsupported_scheme",
@@ -240,10 +255,148 @@ export async function assertUrlAllowed(url: URL, options: Pick<SafeFetchOptions,
       );
     }
   }
+  return addresses;
 }
 
 // ---------------------------------------------------------------------------
 // fetching
+
+/** What one request sends (no redirects are followed at this level). */
+export interface PinnedInit {
+  method: string;
+  headers: Headers | Record<string, string>;
+  body: Uint8Array | null;
+  signal?: AbortSignal;
+}
+
+type LookupEntry = { address: string; family: 4 | 6 };
+type LookupCallback = (err: Error | null, address?: string | LookupEntry[], family?: number) => void;
+
+/** A node `lookup` that answers every name with the checked addresses and nothing else. */
+function pinnedLookup(addresses: string[]) {
+  const entries: LookupEntry[] = addresses.map((a) => {
+    const address = a.replace(/^\[|\]$/g, "");
+    return { address, family: parseIPv4(address) ? 4 : 6 };
+  });
+  return (_host: string, options: unknown, callback?: LookupCallback) => {
+    const cb = (typeof options === "function" ? options : callback) as LookupCallback;
+    const o = (typeof options === "object" && options ? options : { family: options }) as {
+      family?: unknown;
+      all?: boolean;
+    };
+    const family = o.family === 4 || o.family === "IPv4" ? 4 : o.family === 6 || o.family === "IPv6" ? 6 : 0;
+    const wanted = family ? entries.filter((e) => e.family === family) : entries;
+    if (!wanted.length) return cb(Object.assign(new Error("no checked address of that family"), { code: "ENOTFOUND" }));
+    if (o.all) cb(null, wanted);
+    else cb(null, wanted[0].address, wanted[0].family);
+  };
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const DECODERS: Record<string, CompressionFormat> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+
+/**
+ * One HTTP request to `url`, connected only to `addresses` (checked by checkedAddresses): the
+ * answer as a fetch Response whose body streams (gzip and deflate decoded). Redirects are
+ * returned, not followed. Network failures reject with a TypeError("fetch failed: ...") as fetch
+ * does; an abort rejects (or errors the body) with the signal's reason.
+ */
+export function pinnedRequest(url: URL, addresses: string[], init: PinnedInit): Promise<Response> {
+  const { signal } = init;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of new Headers(init.headers)) {
+    if (!["host", "content-length", "connection", "keep-alive", "transfer-encoding", "accept-encoding"].includes(k))
+      headers[k] = v;
+  }
+  headers["accept"] ??= "*/*";
+  headers["accept-encoding"] = "gzip, deflate";
+  if (init.body) headers["content-length"] = String(init.body.byteLength);
+  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<Response>((resolve, reject) => {
+    let settled = false;
+    let bodyDone: ((err?: unknown) => void) | null = null;
+    const onAbort = () => {
+      req.destroy();
+      if (!settled) {
+        settled = true;
+        reject(signal!.reason);
+      } else bodyDone?.(signal!.reason);
+    };
+    const cleanup = () => signal?.removeEventListener("abort", onAbort);
+    const req = request(url, { method: init.method, headers, lookup: pinnedLookup(addresses) as never, agent: false });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.on("error", (e: Error) => {
+      if (settled) return bodyDone?.(new TypeError(`fetch failed: ${e.message}`, { cause: e }));
+      settled = true;
+      cleanup();
+      reject(new TypeError(`fetch failed: ${e.message}`, { cause: e }));
+    });
+    req.on("response", (res: IncomingMessage) => {
+      settled = true;
+      const status = res.statusCode ?? 0;
+      const out = new Headers();
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) out.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+      if (status < 200 || status > 599) {
+        res.destroy();
+        cleanup();
+        return reject(new TypeError(`fetch failed: invalid status ${status} from ${url.host}`));
+      }
+      let body: ReadableStream<Uint8Array> | null = null;
+      if (NULL_BODY_STATUSES.has(status) || init.method === "HEAD") {
+        res.resume();
+        res.on("end", cleanup);
+        res.on("close", cleanup);
+      } else {
+        let finished = false;
+        body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            bodyDone = (err) => {
+              if (finished) return;
+              finished = true;
+              cleanup();
+              if (err) controller.error(err);
+              else controller.close();
+            };
+            res.on("data", (chunk: Uint8Array) => {
+              if (finished) return;
+              controller.enqueue(new Uint8Array(chunk));
+              if ((controller.desiredSize ?? 1) <= 0) res.pause();
+            });
+            res.on("end", () => bodyDone?.());
+            res.on("error", (e: Error) => bodyDone?.(new TypeError(`fetch failed: ${e.message}`, { cause: e })));
+            res.on("close", () => {
+              if (!res.complete) bodyDone?.(new TypeError(`fetch failed: the connection to ${url.host} closed early`));
+            });
+          },
+          pull() {
+            res.resume();
+          },
+          cancel() {
+            finished = true;
+            cleanup();
+            res.destroy();
+          },
+        });
+        const decoder = DECODERS[(out.get("content-encoding") ?? "").trim().toLowerCase()];
+        if (decoder) {
+          body = body.pipeThrough(
+            new DecompressionStream(decoder) as unknown as TransformStream<Uint8Array, Uint8Array>,
+          );
+          out.delete("content-encoding");
+          out.delete("content-length");
+        }
+      }
+      const response = new Response(body, { status, statusText: res.statusMessage ?? "", headers: out });
+      Object.defineProperty(response, "url", { value: url.href });
+      resolve(response);
+    });
+    req.end(init.body ?? undefined);
+  });
+}
+
+/** Caller headers sent on a hop to another origin than the first URL's (no credentials). */
+const CROSS_ORIGIN_HEADERS = new Set(["accept", "accept-language", "content-type", "content-language", "user-agent"]);
 
 async function readBounded(res: Response, maxBytes: number, onTooLarge: "error" | "truncate", url: string) {
   const declared = Number(res.headers.get("content-length") ?? "0");
@@ -293,18 +446,25 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     throw new SafeFetchError("invalid_url", `Not a valid address: ${String(input).slice(0, 200)}`);
   }
   const redirects: string[] = [];
+  const origin = url.origin;
   let method = options.method ?? "GET";
   let body = options.body;
   for (;;) {
-    await assertUrlAllowed(url, options);
+    const addresses = await checkedAddresses(url, options);
+    const headers: Record<string, string> = { "user-agent": USER_AGENT };
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      const name = k.toLowerCase();
+      if (body === undefined && (name === "content-type" || name === "content-language") && redirects.length) continue;
+      if (url.origin === origin || CROSS_ORIGIN_HEADERS.has(name)) headers[name] = v;
+    }
+    if (body !== undefined) headers["content-type"] ??= "text/plain;charset=UTF-8";
     let res: Response;
     try {
-      res = await fetch(url, {
+      res = await pinnedRequest(url, addresses, {
         method,
-        body,
-        redirect: "manual",
+        body: body === undefined ? null : new TextEncoder().encode(body),
         signal,
-        headers: { "user-agent": USER_AGENT, ...options.headers },
+        headers,
       });
     } catch (e) {
       if (signal.aborted) throw new SafeFetchError("timeout", `No complete answer from ${url.host} in time`, url.href);

@@ -259,6 +259,33 @@ Deno.test("a model that streams without end is stopped at the longest answer a m
   }
 });
 
+for (const provider of ["google", "mistral"] as const) {
+  Deno.test(`${provider}: a redirect from a team's base URL is refused; the team's key never reaches the address it names`, async () => {
+    // An internal service (cloud metadata) and the team's server, which redirects every request to it.
+    const internal: Array<{ path: string; headers: Headers }> = [];
+    const metadata = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+      internal.push({ path: new URL(req.url).pathname, headers: req.headers });
+      return new Response("internal-metadata-token", { status: 400 });
+    });
+    const redirector = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () =>
+      new Response(null, { status: 307, headers: { location: `http://127.0.0.1:${metadata.addr.port}/computeMetadata/v1/` } }));
+    try {
+      const { botId, teamId } = await createBot({ provider, chunks: knowledge });
+      await setProviderKey(teamId, provider, `http://127.0.0.1:${redirector.addr.port}`, "team-secret-key");
+      const visitor = await signedInUser();
+      const r = await chat(visitor.token, { bot_id: botId, message: "invoices" });
+      assert.ok(r.events.some((e) => e.event === "error"), JSON.stringify(r.events.at(-1)));
+      assert.ok(!JSON.stringify(r.events).includes("internal-metadata-token"));
+      const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
+      assert.ok(!(msgs[1]?.error ?? "").includes("internal-metadata-token"), msgs[1]?.error ?? "");
+      assert.deepEqual(internal.map((h) => h.path), [], "the internal service was never called");
+    } finally {
+      await redirector.shutdown();
+      await metadata.shutdown();
+    }
+  });
+}
+
 Deno.test("a provider failure becomes an error event with a visitor message, and is stored on the answer", async () => {
   const server = startFakeProvider("openai", [{ kind: "error", status: 401, message: "Incorrect API key sk-secret" }]);
   try {

@@ -36,6 +36,8 @@ export function googleProvider(config: ProviderConfig): Provider {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       timeout: config.timeoutMs ?? 60_000,
       retryOptions: { attempts: 1 },
+      // A team's base URL: every request checked, pinned, redirects refused (guard.ts).
+      ...(config.fetch ? { fetch: config.fetch } : {}),
     },
   });
   return {

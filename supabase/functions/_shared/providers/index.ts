@@ -1,12 +1,13 @@
 // Picks the adapter for a bot's provider. Base URL: the team key's base_url,
-// else PARLEY_<PROVIDER>_BASE_URL, else the vendor's default.
+// else PARLEY_<PROVIDER>_BASE_URL, else the vendor's default (openai_compatible has none:
+// without a base URL it refuses with provider_bad_request).
 import { anthropicProvider } from "./anthropic.ts";
 import { googleProvider } from "./google.ts";
 import { groqProvider } from "./groq.ts";
 import { mistralProvider } from "./mistral.ts";
 import { openAiProvider } from "./openai.ts";
 import { KEY_PROVIDERS } from "../contracts/providers.ts";
-import type { Provider, ProviderConfig, ProviderName } from "./types.ts";
+import { type GenerateEvent, type Provider, type ProviderConfig, ProviderError, type ProviderName } from "./types.ts";
 
 export * from "./types.ts";
 
@@ -32,8 +33,9 @@ export function createProvider(config: ProviderConfig): Provider {
     case "openai":
       return openAiProvider(c);
     case "openai_compatible":
-      // Ollama's OpenAI-compatible endpoint is the most common local server.
-      return openAiProvider(c, "http://127.0.0.1:11434/v1");
+      // No vendor default: without the team's or the platform's base URL there is nothing to call
+      // (never a guessed loopback server).
+      return c.baseUrl ? openAiProvider(c) : noBaseUrlProvider(c.provider);
     case "anthropic":
       return anthropicProvider(c);
     case "google":
@@ -43,4 +45,20 @@ export function createProvider(config: ProviderConfig): Provider {
     case "groq":
       return groqProvider(c);
   }
+}
+
+/** A provider that cannot be called: it refuses every request (a provider_bad_request). */
+function noBaseUrlProvider(name: ProviderName): Provider {
+  return {
+    name,
+    // eslint-disable-next-line require-yield -- it only refuses
+    async *generate(): AsyncGenerator<GenerateEvent> {
+      throw new ProviderError(
+        "provider_bad_request",
+        name,
+        null,
+        `no base URL: set the team key's base URL or PARLEY_${name.toUpperCase()}_BASE_URL`,
+      );
+    },
+  };
 }

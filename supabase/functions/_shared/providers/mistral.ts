@@ -1,5 +1,5 @@
 // Mistral chat streaming (OpenAI-style SSE at /v1/chat/completions) through Mistral's SDK.
-import { Mistral } from "npm:@mistralai/mistralai@2.6.2";
+import { HTTPClient, Mistral } from "npm:@mistralai/mistralai@2.6.2";
 import { toProviderError, withRetries } from "./retry.ts";
 import { ToolCallCollector } from "./tools.ts";
 import type { ConversationTurn, GenerateEvent, GenerateInput, Provider, ProviderConfig } from "./types.ts";
@@ -40,6 +40,8 @@ export function mistralProvider(config: ProviderConfig): Provider {
     ...(config.baseUrl ? { serverURL: config.baseUrl } : {}),
     timeoutMs: config.timeoutMs ?? 60_000,
     retryConfig: { strategy: "none" },
+    // A team's base URL: every request checked, pinned, redirects refused (guard.ts).
+    ...(config.fetch ? { httpClient: new HTTPClient({ fetcher: config.fetch }) } : {}),
   });
   return {
     name: "mistral",

@@ -698,11 +698,17 @@ from (values
   (5, 0, 'user', null, null, null, null, null, null, null),
   (5, 1, 'assistant', 'anthropic', 'claude-3-5-haiku-latest', 380, 75, 1400, 520, null),
   (3, 0, 'user', null, null, null, null, null, null, null),
-  (3, 1, 'assistant', 'openai', 'gpt-4o-mini', 0, 0, 30000, null, 'provider_timeout: no answer within 30 s'),
+  (3, 1, 'assistant', 'openai', 'gpt-4o-mini', 0, 0, 30000, null, 'provider_timeout'),
   (1, 0, 'user', null, null, null, null, null, null, null),
   (1, 1, 'assistant', 'openai', 'gpt-4o-mini', 450, 90, 1100, 350, null)
 ) as m (days_ago, seq, role, provider, model, prompt_tokens, completion_tokens, latency_ms, first_token_ms, error)
 order by m.days_ago desc, m.seq;
+
+-- The provider's own words for the failed answer: the team reads them, the visitor only the code.
+insert into public.message_error_details (message_id, bot_id, detail)
+select id, bot_id, 'openai: no answer within 30 s'
+from public.messages
+where chat_id = 'f9000000-0000-4000-8000-000000000023' and error = 'provider_timeout';
 
 insert into public.message_feedback (message_id, user_id, rating, comment)
 select id, 'a0000000-0000-4000-8000-000000000003', 'down', 'That is not what the pricing page says.'

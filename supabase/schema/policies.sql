@@ -185,6 +185,14 @@ create policy "Team members can read their bots' leads" on public.leads
   as permissive for select to authenticated
   using (( SELECT private.has_bot_role(leads.bot_id, NULL::public.team_role) AS has_bot_role));
 
+-- public.message_error_details ------------------------------------------------
+create policy "Platform admins can read all answer errors" on public.message_error_details
+  as permissive for select to authenticated
+  using (( SELECT private.is_platform_admin() AS is_platform_admin));
+create policy "Team members can read their bots' answer errors" on public.message_error_details
+  as permissive for select to authenticated
+  using (( SELECT private.has_bot_role(message_error_details.bot_id, NULL::public.team_role) AS has_bot_role));
+
 -- public.message_feedback -----------------------------------------------------
 create policy "Platform admins can read all feedback" on public.message_feedback
   as permissive for select to authenticated

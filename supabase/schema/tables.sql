@@ -673,6 +673,22 @@ CREATE TRIGGER leads_webhook_event AFTER INSERT ON public.leads FOR EACH ROW EXE
 -- row level security: enabled
 -- grants: anon: delete, maintain, select; authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
 
+-- public.message_error_details ------------------------------------------------
+create table public.message_error_details (
+  message_id uuid not null,
+  bot_id uuid not null,
+  detail text not null,
+  created_at timestamp with time zone default now() not null
+);
+comment on table public.message_error_details is 'The provider''s words for a failed answer (messages.error holds its code). Read by the bot''s team and platform admins; written by the service role.';
+alter table public.message_error_details add constraint message_error_details_bot_id_fkey FOREIGN KEY (bot_id) REFERENCES public.bots(id) ON DELETE CASCADE;
+alter table public.message_error_details add constraint message_error_details_detail_check CHECK ((char_length(detail) <= 2000));
+alter table public.message_error_details add constraint message_error_details_message_id_fkey FOREIGN KEY (message_id) REFERENCES public.messages(id) ON DELETE CASCADE;
+alter table public.message_error_details add constraint message_error_details_pkey PRIMARY KEY (message_id);
+CREATE INDEX message_error_details_bot_id_idx ON public.message_error_details USING btree (bot_id);
+-- row level security: enabled
+-- grants: authenticated: maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
+
 -- public.message_feedback -----------------------------------------------------
 create table public.message_feedback (
   id uuid default gen_random_uuid() not null,

@@ -915,6 +915,43 @@ export type Database = {
           },
         ];
       };
+      message_error_details: {
+        Row: {
+          bot_id: string;
+          created_at: string;
+          detail: string;
+          message_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          bot_id: string;
+          created_at?: string;
+          detail: string;
+          message_id: string;
+        };
+        Update: {
+          bot_id?: string;
+          created_at?: string;
+          detail?: string;
+          message_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "message_error_details_bot_id_fkey";
+            columns: ["bot_id"];
+            isOneToOne: false;
+            referencedRelation: "bots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "message_error_details_message_id_fkey";
+            columns: ["message_id"];
+            isOneToOne: true;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       message_feedback: {
         Row: {
           bot_id: string;

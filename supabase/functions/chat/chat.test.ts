@@ -33,6 +33,13 @@ const knowledge = [
 
 const SEEDED_BOT = "c0000000-0000-4000-8000-000000000001";
 
+/** The provider's words for a failed answer, as the bot's team reads them (message_error_details). */
+async function errorDetail(messageId: string): Promise<string> {
+  const { data, error } = await serviceClient().from("message_error_details").select("detail").eq("message_id", messageId).single();
+  if (error) throw error;
+  return data.detail;
+}
+
 Deno.test(
   "extractive default: streams an answer from the bot's knowledge with cited sources, stores both turns",
   async () => {
@@ -203,7 +210,8 @@ Deno.test("a team's base URL at a metadata or link-local address is refused befo
   const error = r.events.find((e) => e.event === "error");
   assert.equal(error?.data.code, "provider_bad_request");
   const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
-  assert.match(msgs[1].error ?? "", /^provider_bad_request: openai_compatible: base URL refused/);
+  assert.equal(msgs[1].error, "provider_bad_request", "the visitor reads the code");
+  assert.match(await errorDetail(msgs[1].id), /^openai_compatible: base URL refused/);
 });
 
 Deno.test("a model that streams without end is stopped at the longest answer a message holds", async () => {
@@ -247,7 +255,8 @@ Deno.test("a model that streams without end is stopped at the longest answer a m
     assert.equal(streamed.length, 100_000, "the visitor got the answer up to the limit, not past it");
     const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
     assert.equal(msgs[1].content.length, 100_000, "what was streamed is stored");
-    assert.match(msgs[1].error ?? "", /^provider_error: openai_compatible: the answer passed 100000 characters/);
+    assert.equal(msgs[1].error, "provider_error");
+    assert.match(await errorDetail(msgs[1].id), /^openai_compatible: the answer passed 100000 characters/);
     // The model's stream was closed, not left running.
     for (let i = 0; i < 50 && !stopped; i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(stopped, "the provider's response was cancelled");
@@ -299,7 +308,11 @@ Deno.test("a provider failure becomes an error event with a visitor message, and
     assert.equal(last.data.code, "provider_auth");
     assert.ok(!JSON.stringify(r.events).includes("sk-secret"), "the vendor's message stays server-side");
     const msgs = await ownMessages(visitor.client, r.events[0].data.chat_id);
-    assert.match(msgs[1].error, /^provider_auth/);
+    assert.equal(msgs[1].error, "provider_auth", "the visitor reads only the code");
+    assert.ok(!JSON.stringify(msgs).includes("sk-secret"));
+    const { data: hidden } = await visitor.client.from("message_error_details").select("detail").eq("message_id", msgs[1].id);
+    assert.deepEqual(hidden, [], "the vendor's words are the team's only");
+    assert.match(await errorDetail(msgs[1].id), /Incorrect API key sk-secret/);
     const { data: usage } = await serviceClient().from("team_usage").select("messages").eq("team_id", teamId);
     assert.equal(usage?.length ?? 0, 0, "failed answers are not billed");
 

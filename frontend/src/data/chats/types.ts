@@ -106,10 +106,16 @@ export type ConversationMessage = Pick<Tables<"messages">, "id" | "chat_id" | "c
   images: string[];
 };
 
-export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, images, latency_ms, first_token_ms, model, provider, error, created_at";
+// A failed answer's code is on the message; the provider's words are in message_error_details,
+// which only the bot's team reads (the visitor who chatted sees the code's sentence).
+export const MESSAGE_COLUMNS = "id, chat_id, role, content, sources, images, latency_ms, first_token_ms, model, provider, error, created_at, error_detail:message_error_details(detail)";
 
-export function toConversationMessage(row: Omit<ConversationMessage, "role" | "sources" | "images"> & { role: string; sources: Json; images?: Json }): ConversationMessage {
-  return { ...row, role: readChatRole(row.role), sources: readSources(row.sources), images: readImages(row.images).map((i) => i.path) };
+export function toConversationMessage(
+  row: Omit<ConversationMessage, "role" | "sources" | "images"> & { role: string; sources: Json; images?: Json; error_detail?: { detail: string } | null },
+): ConversationMessage {
+  const { error_detail, ...rest } = row;
+  const error = rest.error && error_detail?.detail ? `${rest.error}: ${error_detail.detail}` : rest.error;
+  return { ...rest, error, role: readChatRole(row.role), sources: readSources(row.sources), images: readImages(row.images).map((i) => i.path) };
 }
 
 /** A power-up call made while answering, as the team sees it (power_up_calls; secrets masked in `request`). */

@@ -213,7 +213,7 @@ async function openAnswer(request: AnswerRequest): Promise<Answer> {
         firstTokenMs,
         model: generation.model,
         provider: generation.provider,
-        error: failure ? `${failure.code}: ${failure.message}` : null,
+        error: failure ? { code: failure.code, detail: failure.message } : null,
         actions: powerUps.actions,
       });
     }

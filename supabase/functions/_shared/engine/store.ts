@@ -1,6 +1,8 @@
 // Stage 5: store the answer as the chat's assistant turn (service role: a client can never
 // put words in the bot's mouth). A trigger counts it in the team's monthly usage when it
-// succeeded. Ephemeral answers (test runner, tasks) are not stored.
+// succeeded. Ephemeral answers (test runner, tasks) are not stored. A failed answer keeps its
+// code in `messages.error` (the visitor may read it) and the provider's words in
+// `message_error_details`, which only the bot's team reads.
 import type { Db } from "../clients.ts";
 import type { ChatAction, ChatSource, ChatUsage } from "../contracts/chat.ts";
 import type { Json } from "../database.types.ts";
@@ -17,8 +19,8 @@ export interface StoredAnswer {
   firstTokenMs: number | null;
   model: string | null;
   provider: string;
-  /** `<code>: <detail>` when the model failed. */
-  error: string | null;
+  /** When the model failed: its code (stored on the message) and the provider's words (the team's only). */
+  error: { code: string; detail: string } | null;
   /** What power-ups showed the visitor (tool lines, lead form, link, handoff). */
   actions?: ChatAction[];
 }
@@ -38,9 +40,19 @@ export async function storeAnswer(service: Db, answer: StoredAnswer): Promise<vo
       first_token_ms: answer.firstTokenMs,
       model: answer.model,
       provider: answer.provider,
-      error: answer.error?.slice(0, 2000) ?? null,
+      error: answer.error?.code ?? null,
       actions: (answer.actions ?? []) as unknown as Json[],
     }),
     "answer insert",
   );
+  if (answer.error) {
+    must(
+      await service.from("message_error_details").insert({
+        message_id: answer.id,
+        bot_id: answer.botId,
+        detail: answer.error.detail.slice(0, 2000),
+      }),
+      "answer error detail insert",
+    );
+  }
 }

@@ -1,9 +1,10 @@
 // The visitor's Supabase client, built from supabase-js' parts: PostgREST at once (the bot and
 // the chat are read with it), auth (@supabase/auth-js, with @supabase/ssr's cookie storage, so
-// the session is the app's) when a session is stored or the visitor starts writing, storage
-// when an image is attached or shown, and realtime (@supabase/realtime-js) only when a chat is
-// watched live. The data layer (src/data) gets it through loadSupabase() like the app's client:
-// it answers the same calls (from, rpc, auth, storage, channel, removeChannel).
+// the session is the app's; in a frame on another site where the frame may keep it, lib/frame-storage.ts)
+// when a session is stored or the visitor starts writing, storage when an image is attached or
+// shown, and realtime (@supabase/realtime-js) only when a chat is watched live. The data layer
+// (src/data) gets it through loadSupabase() like the app's client: it answers the same calls
+// (from, rpc, auth, storage, channel, removeChannel).
 import { PostgrestClient } from "@supabase/postgrest-js";
 import type { AuthChangeEvent, GoTrueClient as AuthClient, Session } from "@supabase/auth-js";
 import type { RealtimeChannel, RealtimeChannelOptions, RealtimeClient, RealtimeRemoveChannelResponse } from "@supabase/realtime-js";

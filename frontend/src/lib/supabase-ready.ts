@@ -2,6 +2,7 @@
 // visitor with no stored session never load supabase-js (62 KB gzipped) unless a screen needs
 // data; the session state attaches to the client the moment some screen creates it.
 import type { AppSupabaseClient as SupabaseClient } from "./supabase";
+import { sessionKeeping } from "./frame-storage";
 
 type Listener = (client: SupabaseClient) => void;
 const listeners = new Set<Listener>();
@@ -25,10 +26,15 @@ export function announceSupabaseClient(client: SupabaseClient): void {
 
 /**
  * Is a session stored in this browser? @supabase/ssr keeps it in cookies named
- * `sb-<project ref>-auth-token`, split into `.0`, `.1`... when long.
+ * `sb-<project ref>-auth-token`, split into `.0`, `.1`... when long; in a frame on another
+ * site the visitor's lean client may keep it under that key in the frame's storage (frame-storage.ts).
  */
-export function hasStoredSession(cookies: string = typeof document === "undefined" ? "" : document.cookie): boolean {
-  return /(?:^|;\s*)sb-[^=;]+-auth-token(?:\.\d+)?=/.test(cookies);
+export function hasStoredSession(cookies?: string): boolean {
+  if (cookies === undefined) {
+    const { store } = sessionKeeping();
+    if (store) return store.keys().some((k) => /^sb-.+-auth-token$/.test(k));
+  }
+  return /(?:^|;\s*)sb-[^=;]+-auth-token(?:\.\d+)?=/.test(cookies ?? (typeof document === "undefined" ? "" : document.cookie));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The chat: one component for the chat page, the embeds and the widget's iframe. The turns and
 // their streaming live in useChatStream, pending images in useChatImages, the conversation
 // menu in ChatMenu; this file decides who may see the chat and lays it out.
-import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, EmptyState, Loading } from "../../components/ui";
@@ -11,6 +11,7 @@ import { useChatQuery, type ChatDetail } from "../../data/chats/chat-query";
 import { chatKeys } from "../../data/chats/keys";
 import { getConfig } from "../../lib/config";
 import { useChatLocalePath, useChatNav } from "./nav";
+import { BotPasswordForm } from "./BotPasswordForm";
 import { ChatMenu } from "./ChatMenu";
 import { Composer } from "./Composer";
 import { chatErrorMessageId } from "./errors";
@@ -47,19 +48,24 @@ export function ChatView({ botId, chatId, variant = "page", color }: { botId: st
   // Visitors of a password bot without a session, or anonymous ones, go to its login first
   // unless they hold a grant. A signed-in user may be on the bot's team (no password needed),
   // which only the chat function can tell: for them a 403 password_required from it sends
-  // them to the login instead.
+  // them to the login instead. In an embed (an iframe on a customer's site, which the login page
+  // refuses to be) the chat asks for the password itself, with the login page's form.
   const passwordBot = bot.data?.visibility === "password";
   const needsGrant = passwordBot && (!visitor.user || visitor.anonymous);
   const grant = useBotGrantQuery(botId, visitor.user?.id, needsGrant && !!visitor.user);
   const nav = useChatNav();
   const lp = useChatLocalePath();
+  const embedded = variant !== "page";
+  const [askPassword, setAskPassword] = useState(false);
 
   const loginPath = `${lp(`/bots/${botId}/login`)}?redirect=${encodeURIComponent(nav.pathname + nav.search)}`;
   const mustLogin = needsGrant && visitor.settled && (!visitor.user || grant.data === false);
   const navigate = nav.navigate;
   useEffect(() => {
-    if (mustLogin) navigate(loginPath, { replace: true });
-  }, [mustLogin, navigate, loginPath]);
+    if (!mustLogin) return;
+    if (embedded) setAskPassword(true);
+    else navigate(loginPath, { replace: true });
+  }, [mustLogin, embedded, navigate, loginPath]);
 
   const waitingForVisitor = !visitor.settled || (!!chatId && !visitor.ready && !visitor.error);
   if (bot.isPending || (bot.data && waitingForVisitor)) return <Loading className="chat-loading" />;
@@ -67,10 +73,19 @@ export function ChatView({ botId, chatId, variant = "page", color }: { botId: st
     return <EmptyState title={<FormattedMessage id="chat.error.loadTitle" />} description={<FormattedMessage id={chatErrorMessageId(visitor.error ?? "")} values={{ seconds: 60 }} />} />;
   }
   if (!bot.data) return <EmptyState title={<FormattedMessage id="chat.error.notFoundTitle" />} description={<FormattedMessage id="chat.error.notFound" />} />;
+  // Shown until the password is accepted (the form stays while the visitor's new session and the
+  // grant are read, so a wrong password's message is not lost).
+  if (embedded && askPassword) {
+    return (
+      <div className="bot-login bot-login--embed" style={themeStyle(bot.data, color)}>
+        <BotPasswordForm botId={botId} botName={bot.data.name} onDone={() => setAskPassword(false)} />
+      </div>
+    );
+  }
   if (needsGrant && (mustLogin || (grant.data !== true && !grant.isError))) return <Loading className="chat-loading" />;
   return (
     <div className={`chat chat--${variant}`} style={themeStyle(bot.data, color)} aria-label={intl.formatMessage({ id: "chat.region" }, { name: bot.data.name })} role="region">
-      <Conversation key={chatId ?? "new"} bot={bot.data} chatId={chatId} variant={variant} userId={visitor.user?.id} anonymous={!visitor.user || visitor.anonymous} ensureVisitor={visitor.ensure} />
+      <Conversation key={chatId ?? "new"} bot={bot.data} chatId={chatId} variant={variant} userId={visitor.user?.id} anonymous={!visitor.user || visitor.anonymous} ensureVisitor={visitor.ensure} onPasswordRequired={() => setAskPassword(true)} />
     </div>
   );
 }
@@ -82,6 +97,7 @@ function Conversation({
   userId,
   anonymous,
   ensureVisitor,
+  onPasswordRequired,
 }: {
   bot: PublicBot;
   chatId?: string;
@@ -90,6 +106,8 @@ function Conversation({
   userId?: string;
   anonymous: boolean;
   ensureVisitor: () => Promise<string>;
+  /** The chat function wants the bot's password (an embed asks for it in place). */
+  onPasswordRequired: () => void;
 }) {
   const intl = useIntl();
   const { navigate } = useChatNav();
@@ -121,6 +139,10 @@ function Conversation({
     if (busy) return;
     const result = await stream.send(text, { botId: bot.id, channel: embedded ? "widget" : "web", images: images.take(), ensureVisitor });
     if (result.kind === "password_required") {
+      if (embedded) {
+        onPasswordRequired();
+        return;
+      }
       navigate(`${lp(`/bots/${bot.id}/login`)}?redirect=${encodeURIComponent(window.location.pathname)}`, { replace: true });
       return;
     }

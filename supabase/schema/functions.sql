@@ -5270,6 +5270,21 @@ $function$;
 comment on function public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer, match_count integer) is 'open_chat_turn (same arguments, checks, errors and columns) and, unless a person has taken the chat over, match_chunks(bot_id, content, match_count) as the caller in the same call: passages = its rows as a JSON array in its order (null when it failed, with retrieval_error = sqlstate: message; the turn stays stored). One round trip for the answering engine''s two (issue 17).';
 -- execute: authenticated; service_role
 
+-- public.owned_subscription(team_id uuid)
+CREATE OR REPLACE FUNCTION public.owned_subscription(team_id uuid)
+ RETURNS SETOF public.subscriptions
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select s.*
+  from public.subscriptions s
+  where s.team_id = owned_subscription.team_id
+    and (select private.has_team_role(owned_subscription.team_id, 'owner'));
+$function$;
+comment on function public.owned_subscription(team_id uuid) is 'The team''s subscription if the caller is one of its owners (no row otherwise, platform administrators included): who may manage billing (the billing function).';
+-- execute: authenticated; service_role
+
 -- public.peek_rate_limit(key text, max_hits integer, window_seconds integer)
 CREATE OR REPLACE FUNCTION public.peek_rate_limit(key text, max_hits integer, window_seconds integer)
  RETURNS TABLE(allowed boolean, retry_after integer)

@@ -207,3 +207,38 @@ Deno.test("API keys made on a plan with the API stop answering after a downgrade
   const refusedKey = await owner.client.rpc("create_api_key", { bot_id: botId, name: "after" });
   assert.equal(refusedKey.error?.code, "PT402", "no new keys on free either");
 });
+
+Deno.test("billing: a platform administrator (aal2) manages no team's subscription; its owner still does", async () => {
+  await withFakeStripe(async (fake) => {
+    const { owner, teamId } = await ownedTeam();
+    const paid = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    assert.equal(paid.status, 200, JSON.stringify(paid.json));
+    await (await fetch(`${paid.json.url}/pay`, { method: "POST", redirect: "manual" })).body?.cancel();
+    const subId = (await subscription(teamId)).stripe_subscription_id as string;
+    assert.ok(subId, "the owner's checkout made a subscription");
+    const admin = await signedInUser({ aal: "aal2" });
+    await sql("insert into public.platform_admins (user_id) values ($1)", [admin.user.id]);
+    const token = admin.token;
+    const stripeCalls = fake.requests.length;
+    for (const [path, body] of [
+      ["/change", { team_id: teamId, plan_id: "business", interval: "year" }],
+      ["/cancel", { team_id: teamId }],
+      ["/portal", { team_id: teamId }],
+      ["/checkout", { team_id: teamId, plan_id: "business" }],
+    ] as const) {
+      const res = await billing(path, token, body);
+      assert.equal(res.status, 403, `${path}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.error.code, "forbidden");
+    }
+    assert.equal(fake.requests.length, stripeCalls, "the administrator's calls never reached Stripe");
+    const sub = await subscription(teamId);
+    assert.equal(sub.team_plan, "pro");
+    assert.equal(sub.cancel_at_period_end, false);
+    // The owner still manages it.
+    const change = await billing("/change", owner.token, { team_id: teamId, plan_id: "business", interval: "year" });
+    assert.equal(change.status, 200, JSON.stringify(change.json));
+    assert.equal((await billing("/cancel", owner.token, { team_id: teamId })).status, 200);
+    assert.equal((await billing("/portal", owner.token, { team_id: teamId })).status, 200);
+    assert.equal((await subscription(teamId)).team_plan, "business");
+  });
+});

@@ -8,9 +8,9 @@
 //   POST /billing/portal   {team_id, locale?} → {url}: Stripe's customer portal (cards, invoices)
 //   POST /billing/tick     (service role: the scheduler) moves teams whose paid period or grace period
 //        ended to free, and e-mails owners at 80 % and 100 % of the month's message quota
-// Who may: the team's owners. The check is Postgres's: the caller's own client must be able to read
-// the team's subscription (RLS "Team owners can read their subscription"); everything after that is
-// the service role's. Changes Stripe confirms are written at once and again by stripe-webhook.
+// Who may: the team's owners, and no one else (a platform administrator neither: they read every
+// team's billing, and change none). The check is Postgres's: public.owned_subscription, called as the
+// caller, returns the subscription only to an owner; everything after that is the service role's. Changes Stripe confirms are written at once and again by stripe-webhook.
 import { z } from "npm:zod@3.25.76";
 import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient, type Db } from "../_shared/clients.ts";
@@ -51,11 +51,15 @@ type SubscriptionRow = {
   team_id: string; plan_id: string; status: string; stripe_customer_id: string | null; stripe_subscription_id: string | null;
 };
 
-/** The team's subscription, if the caller owns the team (RLS decides), else 403. */
+/**
+ * The team's subscription, if the caller is one of its owners, else 403. Postgres decides
+ * (public.owned_subscription: private.has_team_role(team, 'owner') as the caller); being able to
+ * read the row is not enough: platform administrators read every team's, and change none.
+ */
 async function ownedSubscription(req: Request, teamId: string): Promise<SubscriptionRow> {
   if ((await callerClaims(req)).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to manage billing.");
-  const { data, error } = await createUserClient(req).from("subscriptions")
-    .select("team_id, plan_id, status, stripe_customer_id, stripe_subscription_id").eq("team_id", teamId).maybeSingle();
+  const { data, error } = await createUserClient(req).rpc("owned_subscription", { team_id: teamId })
+    .select("team_id, plan_id, status, stripe_customer_id, stripe_subscription_id").maybeSingle();
   if (error) throw isSessionInvalid(error) ? sessionInvalid() : dbFailure(error, "subscription");
   if (!data) throw new HttpError(403, "forbidden", "Only the team's owners manage its billing.");
   return data;

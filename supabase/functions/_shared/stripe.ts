@@ -144,25 +144,40 @@ export async function applySubscription(service: Db, teamId: string, sub: Stripe
   return true;
 }
 
-/** Stores or updates an invoice (invoice.paid, invoice.payment_failed). */
-export async function applyInvoice(service: Db, teamId: string, invoice: Stripe.Invoice, failed: boolean): Promise<void> {
+/**
+ * Stores or updates an invoice (invoice.paid, invoice.payment_failed) and returns its stored status.
+ * Stripe does not order its events (a failed delivery is retried hours later): an invoice stored
+ * as paid stays paid, whatever a late payment_failed says.
+ */
+export async function applyInvoice(service: Db, teamId: string, invoice: Stripe.Invoice, failed: boolean): Promise<string> {
   const url = (u: string | null | undefined) => (u && /^https?:\/\//.test(u) ? u.slice(0, 2048) : null);
-  must(
-    await service.from("invoices").upsert({
-      team_id: teamId,
-      stripe_invoice_id: invoice.id!,
-      number: invoice.number ?? null,
-      status: failed ? "payment_failed" : invoice.status ?? "paid",
-      currency: invoice.currency,
-      amount_due: invoice.amount_due ?? 0,
-      amount_paid: invoice.amount_paid ?? 0,
-      hosted_invoice_url: url(invoice.hosted_invoice_url),
-      invoice_pdf: url(invoice.invoice_pdf),
-      period_start: iso(invoice.period_start),
-      period_end: iso(invoice.period_end),
-    }, { onConflict: "stripe_invoice_id" }),
+  const row = {
+    team_id: teamId,
+    stripe_invoice_id: invoice.id!,
+    number: invoice.number ?? null,
+    status: failed ? "payment_failed" : invoice.status ?? "paid",
+    currency: invoice.currency,
+    amount_due: invoice.amount_due ?? 0,
+    amount_paid: invoice.amount_paid ?? 0,
+    hosted_invoice_url: url(invoice.hosted_invoice_url),
+    invoice_pdf: url(invoice.invoice_pdf),
+    period_start: iso(invoice.period_start),
+    period_end: iso(invoice.period_end),
+  };
+  if (!failed) {
+    must(await service.from("invoices").upsert(row, { onConflict: "stripe_invoice_id" }), "invoice");
+    return row.status;
+  }
+  // A failure: a new invoice is stored; a known one is updated unless it is paid (one statement each,
+  // so an invoice.paid delivered at the same moment is not overwritten either).
+  const inserted = must(
+    await service.from("invoices").upsert(row, { onConflict: "stripe_invoice_id", ignoreDuplicates: true }).select("status"),
     "invoice",
   );
+  if (inserted.length) return row.status;
+  must(await service.from("invoices").update(row).eq("stripe_invoice_id", row.stripe_invoice_id).neq("status", "paid"), "invoice");
+  const stored = must(await service.from("invoices").select("status").eq("stripe_invoice_id", row.stripe_invoice_id).single(), "invoice");
+  return stored.status;
 }
 
 /** The subscription id an invoice is for (older API versions: invoice.subscription). */

@@ -5,7 +5,9 @@
 //   checkout.session.completed       the team (client_reference_id) gets its customer and subscription
 //   customer.subscription.created/updated/deleted   plan, status, period, cancel at period end
 //   invoice.paid                     the invoice is stored; a past-due subscription is active again
-//   invoice.payment_failed           the invoice is stored; the team keeps its plan for the grace period
+//   invoice.payment_failed           the invoice is stored (one stored as paid stays paid); the team
+//                                    keeps its plan for the grace period, unless the event is older
+//                                    than the subscription state held or the invoice was since paid
 // Idempotent by event id (public.stripe_events): a replay answers 200 {duplicate: true} and changes
 // nothing. Out-of-order subscription events: the newest (event.created) wins (applySubscription).
 import { createServiceClient, type Db } from "../_shared/clients.ts";
@@ -56,12 +58,21 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
       const invoice = event.data.object as Stripe.Invoice;
       const subId = subscriptionOfInvoice(invoice);
       if (!subId) return "ignored";
-      const row = must(await service.from("subscriptions").select("team_id, status").eq("stripe_subscription_id", subId).maybeSingle(), "invoice team");
+      const row = must(
+        await service.from("subscriptions").select("team_id, status, stripe_updated_at").eq("stripe_subscription_id", subId).maybeSingle(),
+        "invoice team",
+      );
       const teamId = row?.team_id ?? (invoice.parent?.subscription_details?.metadata?.team_id ?? null);
       if (!teamId) return "ignored";
       const failed = event.type === "invoice.payment_failed";
-      await applyInvoice(service, teamId, invoice, failed);
+      const stored = await applyInvoice(service, teamId, invoice, failed);
       if (failed) {
+        // Stripe does not order events: a failure older than the subscription state we hold (a
+        // retried delivery arriving after invoice.paid and the subscription's return to active), or
+        // for an invoice since paid, changes nothing but the record.
+        const stale = stored === "paid" ||
+          (row?.stripe_updated_at != null && new Date(row.stripe_updated_at).getTime() > event.created * 1000);
+        if (stale) return "stale";
         // The subscription event that follows sets past_due; the grace period starts now either way.
         const graceDays = Number(Deno.env.get("PARLEY_BILLING_GRACE_DAYS") ?? 7);
         must(await service.from("subscriptions").update({ status: "past_due", grace_until: new Date(Date.now() + graceDays * 86_400_000).toISOString() })

@@ -1,6 +1,7 @@
 // stripe-webhook: the signature is checked before anything else, an event id is applied once,
 // subscription events arriving out of order do not undo newer ones, and a failed payment keeps
-// the plan for the grace period, then the billing tick moves the team to free.
+// the plan for the grace period, then the billing tick moves the team to free; a failure delivered
+// after the invoice was paid changes neither.
 import assert from "node:assert/strict";
 import { stripeSignature } from "../../../e2e/lib/fakes/stripe.ts";
 import { sql, stack } from "../_shared/testing.ts";
@@ -113,5 +114,37 @@ Deno.test("stripe-webhook: a failed payment keeps the plan for the grace period,
     assert.equal(res.status, 200);
     assert.ok(res.json.moved >= 1);
     assert.deepEqual(await planOf(teamId), { plan: "free", status: "canceled", grace: false });
+  });
+});
+
+Deno.test("stripe-webhook: a failed payment delivered after the invoice was paid starts no grace period and leaves the invoice paid", async () => {
+  await withFakeStripe(async (fake) => {
+    const { teamId, subId, sub } = await paidTeam(fake);
+    const t0 = Math.floor(Date.now() / 1000) + 10;
+    const invoice = {
+      id: `in_late${crypto.randomUUID().slice(0, 8)}`, object: "invoice", customer: sub.customer, subscription: subId,
+      parent: { type: "subscription_details", subscription_details: { subscription: subId, metadata: sub.metadata } },
+      number: "LATE-1", status: "open", currency: "usd", amount_due: 1900, amount_paid: 0, period_start: t0, period_end: t0 + 1000, created: t0,
+    };
+    const failed = await fake.buildEvent("invoice.payment_failed", structuredClone(invoice), t0);
+    const pastDue = await fake.buildEvent("customer.subscription.updated", { ...structuredClone(sub), status: "past_due" }, t0);
+    const paid = await fake.buildEvent("invoice.paid", { ...structuredClone(invoice), status: "paid", amount_paid: 1900 }, t0 + 30);
+    const active = await fake.buildEvent("customer.subscription.updated", { ...structuredClone(sub), status: "active" }, t0 + 30);
+    // The failure's first delivery failed; Stripe's retry arrives after everything else.
+    for (const e of [pastDue, paid, active, failed]) assert.equal(await fake.deliver(e), 200);
+    assert.deepEqual(await planOf(teamId), { plan: "pro", status: "active", grace: false });
+    const stored = await sql<{ status: string; amount_paid: number }>(
+      "select status, amount_paid from public.invoices where stripe_invoice_id = $1", [invoice.id]);
+    assert.deepEqual(stored, [{ status: "paid", amount_paid: 1900 }], "a paid invoice stays paid");
+    await billing("/tick", Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, {});
+    assert.equal((await planOf(teamId)).plan, "pro", "the tick leaves the paying team alone");
+
+    // Paid first, then a failure for the same invoice with no subscription event in between: still paid.
+    const second = { ...structuredClone(invoice), id: `in_late${crypto.randomUUID().slice(0, 8)}`, number: "LATE-2" };
+    const t1 = t0 + 60;
+    assert.equal(await fake.deliver(await fake.buildEvent("invoice.paid", { ...structuredClone(second), status: "paid", amount_paid: 1900 }, t1 + 5)), 200);
+    assert.equal(await fake.deliver(await fake.buildEvent("invoice.payment_failed", structuredClone(second), t1)), 200);
+    assert.deepEqual(await planOf(teamId), { plan: "pro", status: "active", grace: false });
+    assert.deepEqual(await sql("select status from public.invoices where stripe_invoice_id = $1", [second.id]), [{ status: "paid" }]);
   });
 });

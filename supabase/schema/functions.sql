@@ -1200,16 +1200,22 @@ AS $function$
 begin
   update public.subscriptions s
   set plan_id = new.plan_id,
-      status = case when new.plan_id <> 'free' then s.status
+      status = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then 'active'
+                    when new.plan_id <> 'free' then s.status
                     when s.status in ('past_due', 'unpaid', 'canceled', 'incomplete_expired') then 'canceled'
                     else 'active' end,
-      cancel_at_period_end = case when new.plan_id = 'free' then false else s.cancel_at_period_end end,
-      grace_until = case when new.plan_id = 'free' then null else s.grace_until end
+      cancel_at_period_end = case when new.plan_id = 'free' or s.status in ('canceled', 'incomplete_expired') then false
+                                  else s.cancel_at_period_end end,
+      grace_until = case when new.plan_id = 'free' or s.status in ('canceled', 'incomplete_expired') then null else s.grace_until end,
+      stripe_subscription_id = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then null
+                                    else s.stripe_subscription_id end,
+      stripe_price_id = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then null
+                             else s.stripe_price_id end
   where s.team_id = new.id and s.plan_id is distinct from new.plan_id;
   return null;
 end;
 $function$;
-comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription.';
+comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription; a paid plan set on an ended Stripe subscription is a grant (active, no Stripe subscription).';
 -- execute: owner only
 
 -- private.forget_power_up_secrets_on_new_host()
@@ -2989,7 +2995,7 @@ AS $function$
     'chat', jsonb_build_object('id', c.id, 'bot_id', c.bot_id, 'title', c.title, 'channel', c.channel,
                                'created_at', c.created_at, 'last_message_at', c.last_message_at),
     'bot', jsonb_build_object('id', b.id, 'name', b.name, 'avatar_url', b.avatar_url, 'language', b.language,
-                              'show_powered_by', b.show_powered_by, 'theme', b.theme),
+                              'show_powered_by', private.shows_powered_by(b.team_id, b.show_powered_by), 'theme', b.theme),
     'messages', coalesce((
       select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'sources', m.sources,
                                           'images', m.images, 'actions', private.visitor_actions(m.actions),
@@ -3002,7 +3008,7 @@ AS $function$
   where c.id = shared_chat.chat_id
     and private.can_read_shared_chat(c.id);
 $function$;
-comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot, messages (with the actions their visitor saw)} of a shared chat, or null.';
+comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot (show_powered_by as visitors see it), messages (with the actions their visitor saw)} of a shared chat, or null.';
 -- execute: authenticated; service_role
 
 -- private.shares_team_with(user_id uuid)
@@ -3022,6 +3028,19 @@ AS $function$
 $function$;
 comment on function private.shares_team_with(user_id uuid) is 'Is the given user in at least one team with the caller?';
 -- execute: authenticated; service_role
+
+-- private.shows_powered_by(team_id uuid, show_powered_by boolean)
+CREATE OR REPLACE FUNCTION private.shows_powered_by(team_id uuid, show_powered_by boolean)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when shows_powered_by.show_powered_by then true
+              else coalesce(private.plan_limit(shows_powered_by.team_id, 'powered_by_removable') = 0, false) end;
+$function$;
+comment on function private.shows_powered_by(team_id uuid, show_powered_by boolean) is 'What visitors see of a bot''s "powered by" line: its show_powered_by, or true when the team''s plan does not allow removing it (powered_by_removable).';
+-- execute: owner only
 
 -- private.spend_bot_chat_budget(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.spend_bot_chat_budget(bot_id uuid)
@@ -4854,12 +4873,12 @@ CREATE OR REPLACE FUNCTION public.get_public_bot(bot_id uuid)
  SET search_path TO ''
 AS $function$
   select b.id, b.name, b.description, b.avatar_url, b.language,
-         b.visibility, b.suggested_questions, b.show_powered_by, b.theme
+         b.visibility, b.suggested_questions, private.shows_powered_by(b.team_id, b.show_powered_by), b.theme
   from public.bots b
   where b.id = get_public_bot.bot_id
     and (b.visibility <> 'private' or (select private.can_chat_with_bot(b.id)));
 $function$;
-comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id; a private bot only for those who may chat with it (its team, platform administrators).';
+comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id (show_powered_by as visitors see it: forced on when the team''s plan does not allow removing it); a private bot only for those who may chat with it (its team, platform administrators).';
 -- execute: anon; authenticated; service_role
 
 -- public.get_shared_chat(chat_id uuid)

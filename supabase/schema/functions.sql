@@ -2661,6 +2661,24 @@ $function$;
 comment on function private.refuse_audit_change() is 'Trigger: the admin audit log is append-only for every role.';
 -- execute: owner only
 
+-- private.refuse_deleting_paying_team()
+CREATE OR REPLACE FUNCTION private.refuse_deleting_paying_team()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if private.team_pays_through_stripe(old.id) then
+    raise exception 'This team pays through Stripe: cancel its subscription on the billing page first, then delete the team'
+      using errcode = 'PT409', hint = 'team_pays_through_stripe';
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.refuse_deleting_paying_team() is 'Trigger: a team with a live Stripe subscription is not deleted (PT409, hint team_pays_through_stripe): cancel it first.';
+-- execute: owner only
+
 -- private.refuse_disabled_feature()
 CREATE OR REPLACE FUNCTION private.refuse_disabled_feature()
  RETURNS trigger
@@ -3329,6 +3347,25 @@ AS $function$
 $function$;
 comment on function private.team_items(team_id uuid, limit_name text) is 'The team''s items a countable limit counts (bots, data_sources, channels without web, power_ups), with their creation time.';
 -- execute: authenticated; service_role
+
+-- private.team_pays_through_stripe(team_id uuid)
+CREATE OR REPLACE FUNCTION private.team_pays_through_stripe(team_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (
+    select 1 from public.subscriptions s
+    where s.team_id = team_pays_through_stripe.team_id
+      and s.plan_id <> 'free'
+      and s.stripe_subscription_id is not null
+      and s.status not in ('canceled', 'incomplete_expired')
+      and not s.cancel_at_period_end
+  );
+$function$;
+comment on function private.team_pays_through_stripe(team_id uuid) is 'Does the team have a live Stripe subscription that will renew (paid plan, not ended, no cancellation at the period''s end scheduled)?';
+-- execute: owner only
 
 -- private.test_regression_recipients(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.test_regression_recipients(bot_id uuid)

@@ -1,9 +1,10 @@
 -- billing hardening (review C): only a team's owners manage its billing (owned_subscription, not
 -- the platform administrators who read every subscription); a paid plan granted outside Stripe on
 -- an ended Stripe subscription stays (the billing tick does not undo it); "powered by" hidden on a
--- paid plan shows again to visitors on a plan that does not allow hiding it.
+-- paid plan shows again to visitors on a plan that does not allow hiding it; a team paying through
+-- Stripe cannot be deleted until its subscription is cancelled.
 begin;
-select plan(20);
+select plan(26);
 select tests.create_team_fixture();
 
 -- who manages billing: owned_subscription ----------------------------------------------------------
@@ -75,6 +76,34 @@ select tests.clear_authentication();
 select is((select show_powered_by from public.get_public_bot(tests.bot_id('A gallery'))), false, 'and applies again after an upgrade');
 reset role;
 update public.teams set plan_id = 'free' where id = tests.team_id('team-a');
+
+-- a team paying through Stripe is not deleted ------------------------------------------------------------
+reset role;
+update public.teams set plan_id = 'pro' where id = tests.team_id('team-b');
+update public.subscriptions set status = 'active', stripe_subscription_id = 'sub_b_paying', cancel_at_period_end = false
+where team_id = tests.team_id('team-b');
+select tests.authenticate_as('other');
+select is(tests.error_of($$ delete from public.teams where id = tests.team_id('team-b') $$),
+  'PT409|team_pays_through_stripe|', 'its owner cannot delete a team with a live Stripe subscription');
+select tests.authenticate_as_service_role();
+select throws_ok($$ delete from public.teams where id = tests.team_id('team-b') $$, 'PT409',
+  'This team pays through Stripe: cancel its subscription on the billing page first, then delete the team',
+  'nor can the service role');
+reset role;
+update public.teams set plan_id = 'pro' where created_by = tests.get_supabase_uid('stranger') and personal;
+update public.subscriptions s set status = 'active', stripe_subscription_id = 'sub_stranger_paying'
+from public.teams t where t.id = s.team_id and t.created_by = tests.get_supabase_uid('stranger') and t.personal;
+select throws_ok($$ delete from auth.users where id = tests.get_supabase_uid('stranger') $$, 'PT409', null,
+  'nor is a paying personal team deleted with its user''s account');
+update public.subscriptions set cancel_at_period_end = true where team_id = tests.team_id('team-b');
+select tests.authenticate_as('other');
+select lives_ok($$ delete from public.teams where id = tests.team_id('team-b') $$,
+  'once the cancellation at the period''s end is scheduled, the owner deletes it');
+select is((select count(*)::int from public.teams where slug = 'team-b'), 0, 'and it is gone');
+reset role;
+update public.subscriptions set stripe_subscription_id = 'sub_a_ended', status = 'canceled' where team_id = tests.team_id('team-a');
+select tests.authenticate_as('owner');
+select lives_ok($$ delete from public.teams where id = tests.team_id('team-a') $$, 'a team whose Stripe subscription ended is deleted');
 
 select * from finish();
 rollback;

@@ -98,18 +98,21 @@ const ENDED = new Set(["canceled", "incomplete_expired"]);
 /**
  * Writes a Stripe subscription to the team's row and plan. `at` is when Stripe produced it (the
  * event's `created`): a change older than the last one applied is ignored (events arrive out of
- * order). Returns whether it was applied.
+ * order). Answers "applied", "stale" (older, or about a subscription the team replaced) or
+ * "ignored" (no such team: it was deleted).
  */
-export async function applySubscription(service: Db, teamId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
+export async function applySubscription(
+  service: Db, teamId: string, sub: Stripe.Subscription, at: number,
+): Promise<"applied" | "stale" | "ignored"> {
   const current = must(
     await service.from("subscriptions").select("stripe_updated_at, stripe_subscription_id, grace_until").eq("team_id", teamId).maybeSingle(),
     "subscription",
   );
-  if (!current) return false;
+  if (!current) return "ignored";
   const atIso = new Date(at * 1000).toISOString();
-  if (current.stripe_updated_at && new Date(current.stripe_updated_at).getTime() > at * 1000) return false;
+  if (current.stripe_updated_at && new Date(current.stripe_updated_at).getTime() > at * 1000) return "stale";
   // A subscription the team replaced (a new checkout) no longer decides its plan.
-  if (current.stripe_subscription_id && current.stripe_subscription_id !== sub.id && ENDED.has(sub.status)) return false;
+  if (current.stripe_subscription_id && current.stripe_subscription_id !== sub.id && ENDED.has(sub.status)) return "stale";
 
   const plans = must(await service.from("plans").select("id, stripe_price_ids"), "plans");
   const item = sub.items?.data?.[0] as (Stripe.SubscriptionItem & { current_period_start?: number; current_period_end?: number }) | undefined;
@@ -141,7 +144,7 @@ export async function applySubscription(service: Db, teamId: string, sub: Stripe
   );
   // teams.plan_id is what every limit reads; its trigger moves the subscription's plan_id with it.
   must(await service.from("teams").update({ plan_id: planId }).eq("id", teamId), "team plan");
-  return true;
+  return "applied";
 }
 
 /**

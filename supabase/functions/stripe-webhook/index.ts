@@ -10,6 +10,8 @@
 //                                    than the subscription state held or the invoice was since paid
 // Idempotent by event id (public.stripe_events): a replay answers 200 {duplicate: true} and changes
 // nothing. Out-of-order subscription events: the newest (event.created) wins (applySubscription).
+// Events about a team that no longer exists (deleted after its subscription was cancelled) answer
+// 200 {outcome: "ignored"}: there is nothing to apply, and Stripe must not retry them.
 import { createServiceClient, type Db } from "../_shared/clients.ts";
 import { must } from "../_shared/db.ts";
 import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
@@ -40,7 +42,7 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
         "checkout session");
       // The session carries only the id: read the subscription as it is now.
       const sub = await stripe.subscriptions.retrieve(subId).catch((e) => { throw stripeFailure(e); });
-      return (await applySubscription(service, teamId, sub, event.created)) ? "applied" : "stale";
+      return await applySubscription(service, teamId, sub, event.created);
     }
     case "customer.subscription.created":
     case "customer.subscription.updated":
@@ -51,7 +53,7 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
         log.warn("subscription_without_team", { subscription: sub.id });
         return "ignored";
       }
-      return (await applySubscription(service, teamId, sub, event.created)) ? "applied" : "stale";
+      return await applySubscription(service, teamId, sub, event.created);
     }
     case "invoice.paid":
     case "invoice.payment_failed": {
@@ -63,9 +65,17 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
         "invoice team",
       );
       const teamId = row?.team_id ?? (invoice.parent?.subscription_details?.metadata?.team_id ?? null);
-      if (!teamId) return "ignored";
+      if (!teamId || !/^[0-9a-f-]{36}$/i.test(teamId)) return "ignored";
+      // A team deleted since (its subscription was cancelled, or it stopped paying): nothing to store.
+      if (!row && !must(await service.from("teams").select("id").eq("id", teamId).maybeSingle(), "invoice team")) {
+        log.warn("invoice_without_team", { invoice: invoice.id, subscription: subId });
+        return "ignored";
+      }
       const failed = event.type === "invoice.payment_failed";
       const stored = await applyInvoice(service, teamId, invoice, failed);
+      // An invoice of a subscription that is not (or not yet) the team's is recorded only: it does
+      // not decide the team's status (an ended subscription's late failure after a granted plan).
+      if (!row) return "applied";
       if (failed) {
         // Stripe does not order events: a failure older than the subscription state we hold (a
         // retried delivery arriving after invoice.paid and the subscription's return to active), or

@@ -39,7 +39,7 @@ Deno.test("billing: free → checkout → pro (limits lift) → business yearly 
       assert.equal(res.status, 200, JSON.stringify(res.json));
       checkoutUrl = res.json.url;
       assert.match(checkoutUrl, /\/checkout\/cs_test_/);
-      const created = fake.requests.find((r) => r.path === "/v1/checkout/sessions")!;
+      const created = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")!;
       assert.equal(created.form.mode, "subscription");
       assert.equal(created.form.client_reference_id, teamId);
       assert.deepEqual(created.form.line_items, [{ price: "price_pro_usd_month", quantity: "1" }]);
@@ -240,5 +240,28 @@ Deno.test("billing: a platform administrator (aal2) manages no team's subscripti
     assert.equal((await billing("/cancel", owner.token, { team_id: teamId })).status, 200);
     assert.equal((await billing("/portal", owner.token, { team_id: teamId })).status, 200);
     assert.equal((await subscription(teamId)).team_plan, "business");
+  });
+});
+
+Deno.test("billing: a new checkout expires the team's earlier open one, so a team never pays for two subscriptions", async () => {
+  await withFakeStripe(async (fake) => {
+    const { owner, teamId } = await ownedTeam();
+    const first = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    const second = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "business" });
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    const payFirst = await fetch(`${first.json.url}/pay`, { method: "POST", redirect: "manual" });
+    await payFirst.body?.cancel();
+    assert.equal(payFirst.status, 410, "the earlier checkout page no longer takes a payment");
+    await (await fetch(`${second.json.url}/pay`, { method: "POST", redirect: "manual" })).body?.cancel();
+    const live = [...fake.subscriptions.values()].filter((s) =>
+      s.status === "active" && (s.metadata as Record<string, string>).team_id === teamId
+    );
+    assert.equal(live.length, 1, "one live Stripe subscription");
+    const sub = await subscription(teamId);
+    assert.equal(sub.team_plan, "business");
+    assert.equal(sub.stripe_subscription_id, live[0]!.id);
+    const third = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    assert.equal(third.status, 409);
+    assert.equal(third.json.error.code, "already_subscribed");
   });
 });

@@ -1200,16 +1200,22 @@ AS $function$
 begin
   update public.subscriptions s
   set plan_id = new.plan_id,
-      status = case when new.plan_id <> 'free' then s.status
+      status = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then 'active'
+                    when new.plan_id <> 'free' then s.status
                     when s.status in ('past_due', 'unpaid', 'canceled', 'incomplete_expired') then 'canceled'
                     else 'active' end,
-      cancel_at_period_end = case when new.plan_id = 'free' then false else s.cancel_at_period_end end,
-      grace_until = case when new.plan_id = 'free' then null else s.grace_until end
+      cancel_at_period_end = case when new.plan_id = 'free' or s.status in ('canceled', 'incomplete_expired') then false
+                                  else s.cancel_at_period_end end,
+      grace_until = case when new.plan_id = 'free' or s.status in ('canceled', 'incomplete_expired') then null else s.grace_until end,
+      stripe_subscription_id = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then null
+                                    else s.stripe_subscription_id end,
+      stripe_price_id = case when new.plan_id <> 'free' and s.status in ('canceled', 'incomplete_expired') then null
+                             else s.stripe_price_id end
   where s.team_id = new.id and s.plan_id is distinct from new.plan_id;
   return null;
 end;
 $function$;
-comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription.';
+comment on function private.follow_team_plan() is 'Trigger: a change of teams.plan_id (billing or a platform administrator) is copied to the team''s subscription; a paid plan set on an ended Stripe subscription is a grant (active, no Stripe subscription).';
 -- execute: owner only
 
 -- private.forget_power_up_secrets_on_new_host()
@@ -2655,6 +2661,24 @@ $function$;
 comment on function private.refuse_audit_change() is 'Trigger: the admin audit log is append-only for every role.';
 -- execute: owner only
 
+-- private.refuse_deleting_paying_team()
+CREATE OR REPLACE FUNCTION private.refuse_deleting_paying_team()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if private.team_pays_through_stripe(old.id) then
+    raise exception 'This team pays through Stripe: cancel its subscription on the billing page first, then delete the team'
+      using errcode = 'PT409', hint = 'team_pays_through_stripe';
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.refuse_deleting_paying_team() is 'Trigger: a team with a live Stripe subscription is not deleted (PT409, hint team_pays_through_stripe): cancel it first.';
+-- execute: owner only
+
 -- private.refuse_disabled_feature()
 CREATE OR REPLACE FUNCTION private.refuse_disabled_feature()
  RETURNS trigger
@@ -2989,7 +3013,7 @@ AS $function$
     'chat', jsonb_build_object('id', c.id, 'bot_id', c.bot_id, 'title', c.title, 'channel', c.channel,
                                'created_at', c.created_at, 'last_message_at', c.last_message_at),
     'bot', jsonb_build_object('id', b.id, 'name', b.name, 'avatar_url', b.avatar_url, 'language', b.language,
-                              'show_powered_by', b.show_powered_by, 'theme', b.theme),
+                              'show_powered_by', private.shows_powered_by(b.team_id, b.show_powered_by), 'theme', b.theme),
     'messages', coalesce((
       select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'sources', m.sources,
                                           'images', m.images, 'actions', private.visitor_actions(m.actions),
@@ -3002,7 +3026,7 @@ AS $function$
   where c.id = shared_chat.chat_id
     and private.can_read_shared_chat(c.id);
 $function$;
-comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot, messages (with the actions their visitor saw)} of a shared chat, or null.';
+comment on function private.shared_chat(chat_id uuid) is 'The {chat, bot (show_powered_by as visitors see it), messages (with the actions their visitor saw)} of a shared chat, or null.';
 -- execute: authenticated; service_role
 
 -- private.shares_team_with(user_id uuid)
@@ -3022,6 +3046,19 @@ AS $function$
 $function$;
 comment on function private.shares_team_with(user_id uuid) is 'Is the given user in at least one team with the caller?';
 -- execute: authenticated; service_role
+
+-- private.shows_powered_by(team_id uuid, show_powered_by boolean)
+CREATE OR REPLACE FUNCTION private.shows_powered_by(team_id uuid, show_powered_by boolean)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when shows_powered_by.show_powered_by then true
+              else coalesce(private.plan_limit(shows_powered_by.team_id, 'powered_by_removable') = 0, false) end;
+$function$;
+comment on function private.shows_powered_by(team_id uuid, show_powered_by boolean) is 'What visitors see of a bot''s "powered by" line: its show_powered_by, or true when the team''s plan does not allow removing it (powered_by_removable).';
+-- execute: owner only
 
 -- private.spend_bot_chat_budget(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.spend_bot_chat_budget(bot_id uuid)
@@ -3310,6 +3347,25 @@ AS $function$
 $function$;
 comment on function private.team_items(team_id uuid, limit_name text) is 'The team''s items a countable limit counts (bots, data_sources, channels without web, power_ups), with their creation time.';
 -- execute: authenticated; service_role
+
+-- private.team_pays_through_stripe(team_id uuid)
+CREATE OR REPLACE FUNCTION private.team_pays_through_stripe(team_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (
+    select 1 from public.subscriptions s
+    where s.team_id = team_pays_through_stripe.team_id
+      and s.plan_id <> 'free'
+      and s.stripe_subscription_id is not null
+      and s.status not in ('canceled', 'incomplete_expired')
+      and not s.cancel_at_period_end
+  );
+$function$;
+comment on function private.team_pays_through_stripe(team_id uuid) is 'Does the team have a live Stripe subscription that will renew (paid plan, not ended, no cancellation at the period''s end scheduled)?';
+-- execute: owner only
 
 -- private.test_regression_recipients(bot_id uuid)
 CREATE OR REPLACE FUNCTION private.test_regression_recipients(bot_id uuid)
@@ -4854,12 +4910,12 @@ CREATE OR REPLACE FUNCTION public.get_public_bot(bot_id uuid)
  SET search_path TO ''
 AS $function$
   select b.id, b.name, b.description, b.avatar_url, b.language,
-         b.visibility, b.suggested_questions, b.show_powered_by, b.theme
+         b.visibility, b.suggested_questions, private.shows_powered_by(b.team_id, b.show_powered_by), b.theme
   from public.bots b
   where b.id = get_public_bot.bot_id
     and (b.visibility <> 'private' or (select private.can_chat_with_bot(b.id)));
 $function$;
-comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id; a private bot only for those who may chat with it (its team, platform administrators).';
+comment on function public.get_public_bot(bot_id uuid) is 'Anyone: the visitor-facing fields of a public or password-protected bot, by id (show_powered_by as visitors see it: forced on when the team''s plan does not allow removing it); a private bot only for those who may chat with it (its team, platform administrators).';
 -- execute: anon; authenticated; service_role
 
 -- public.get_shared_chat(chat_id uuid)
@@ -5268,6 +5324,21 @@ begin
 end;
 $function$;
 comment on function public.open_chat_turn_and_match(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer, match_count integer) is 'open_chat_turn (same arguments, checks, errors and columns) and, unless a person has taken the chat over, match_chunks(bot_id, content, match_count) as the caller in the same call: passages = its rows as a JSON array in its order (null when it failed, with retrieval_error = sqlstate: message; the turn stays stored). One round trip for the answering engine''s two (issue 17).';
+-- execute: authenticated; service_role
+
+-- public.owned_subscription(team_id uuid)
+CREATE OR REPLACE FUNCTION public.owned_subscription(team_id uuid)
+ RETURNS SETOF public.subscriptions
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select s.*
+  from public.subscriptions s
+  where s.team_id = owned_subscription.team_id
+    and (select private.has_team_role(owned_subscription.team_id, 'owner'));
+$function$;
+comment on function public.owned_subscription(team_id uuid) is 'The team''s subscription if the caller is one of its owners (no row otherwise, platform administrators included): who may manage billing (the billing function).';
 -- execute: authenticated; service_role
 
 -- public.peek_rate_limit(key text, max_hits integer, window_seconds integer)

@@ -1252,6 +1252,7 @@ CREATE TRIGGER protect_team_fields BEFORE UPDATE ON public.teams FOR EACH ROW EX
 CREATE TRIGGER protect_team_plan BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.protect_team_plan();
 CREATE TRIGGER teams_create_subscription AFTER INSERT ON public.teams FOR EACH ROW EXECUTE FUNCTION private.create_team_subscription();
 CREATE TRIGGER teams_follow_plan AFTER UPDATE OF plan_id ON public.teams FOR EACH ROW EXECUTE FUNCTION private.follow_team_plan();
+CREATE TRIGGER teams_refuse_delete_while_paying BEFORE DELETE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.refuse_deleting_paying_team();
 CREATE TRIGGER teams_set_timestamps BEFORE INSERT OR UPDATE ON public.teams FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: anon: delete, insert, maintain, select, update; authenticated: delete, insert, maintain, select, update; service_role: delete, insert, maintain, references, select, trigger, truncate, update

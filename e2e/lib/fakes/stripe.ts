@@ -6,6 +6,8 @@
 // stripe-webhook function like Stripe does:
 //   POST /v1/customers                        create a customer
 //   POST /v1/checkout/sessions                subscription mode; its url is the fake's checkout page
+//   GET  /v1/checkout/sessions?customer=&status=   list (newest first)
+//   POST /v1/checkout/sessions/<id>/expire    an open session expires (its page no longer pays)
 //   GET  /checkout/<id>                       the "hosted" checkout page: Pay or Cancel
 //   POST /checkout/<id>/pay                   pays: subscription + paid invoice, sends
 //                                             checkout.session.completed, customer.subscription.created
@@ -157,6 +159,7 @@ export function fakeStripe(opts: FakeStripeOptions) {
     if (m) {
       const session = sessions.get(m[1]!);
       if (!session) return new Response("No such checkout session", { status: 404 });
+      if (session.status === "expired") return new Response("This checkout session has expired", { status: 410 });
       if (!m[2]) {
         return new Response(
           `<!doctype html><title>Fake Stripe Checkout</title><h1>Fake Stripe Checkout</h1>
@@ -201,6 +204,23 @@ export function fakeStripe(opts: FakeStripeOptions) {
       const id = `cs_test_${rand()}`;
       const session: Obj = { id, object: "checkout.session", status: "open", payment_status: "unpaid", url: `${base}/checkout/${id}`, subscription: null, ...form };
       sessions.set(id, session);
+      return json(session);
+    }
+    if (req.method === "GET" && path === "/v1/checkout/sessions") {
+      const customer = url.searchParams.get("customer");
+      const status = url.searchParams.get("status");
+      const data = [...sessions.values()].reverse()
+        .filter((x) => (!customer || x.customer === customer) && (!status || x.status === status));
+      return json({ object: "list", url: "/v1/checkout/sessions", has_more: false, data });
+    }
+    m = /^\/v1\/checkout\/sessions\/(cs_\w+)\/expire$/.exec(path);
+    if (m && req.method === "POST") {
+      const session = sessions.get(m[1]!);
+      if (!session) return stripeError(404, `No such checkout.session: '${m[1]}'`);
+      if (session.status !== "open") {
+        return stripeError(400, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+      }
+      Object.assign(session, { status: "expired", url: null });
       return json(session);
     }
     if (req.method === "POST" && path === "/v1/billing_portal/sessions") {

@@ -154,6 +154,9 @@ const BY_CODE: Record<string, string> = {
   invite_failed: "error.inviteFailed",
   mail_rate_limited: "teams.error.mailRateLimited",
   last_owner: "teams.error.lastOwner",
+  // deleting a team (hint of teams_refuse_delete_while_paying) or one's account (account-delete)
+  team_pays_through_stripe: "teams.error.paysThroughStripe",
+  personal_team_pays_through_stripe: "account.delete.personalTeamPays",
   no_team: "teams.error.noTeam",
   avatar_too_large: "account.avatar.tooLarge",
   avatar_wrong_type: "account.avatar.wrongType",

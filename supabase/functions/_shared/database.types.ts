@@ -2872,6 +2872,34 @@ export type Database = {
           user_message_id: string;
         }[];
       };
+      owned_subscription: {
+        Args: { team_id: string };
+        Returns: {
+          billing_interval: string | null;
+          cancel_at_period_end: boolean;
+          canceled_at: string | null;
+          created_at: string;
+          currency: string | null;
+          current_period_end: string | null;
+          current_period_start: string | null;
+          grace_until: string | null;
+          id: string;
+          plan_id: string;
+          status: string;
+          stripe_customer_id: string | null;
+          stripe_price_id: string | null;
+          stripe_subscription_id: string | null;
+          stripe_updated_at: string | null;
+          team_id: string;
+          updated_at: string;
+        }[];
+        SetofOptions: {
+          from: "*";
+          to: "subscriptions";
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
       peek_rate_limit: {
         Args: { key: string; max_hits: number; window_seconds: number };
         Returns: {

@@ -98,18 +98,21 @@ const ENDED = new Set(["canceled", "incomplete_expired"]);
 /**
  * Writes a Stripe subscription to the team's row and plan. `at` is when Stripe produced it (the
  * event's `created`): a change older than the last one applied is ignored (events arrive out of
- * order). Returns whether it was applied.
+ * order). Answers "applied", "stale" (older, or about a subscription the team replaced) or
+ * "ignored" (no such team: it was deleted).
  */
-export async function applySubscription(service: Db, teamId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
+export async function applySubscription(
+  service: Db, teamId: string, sub: Stripe.Subscription, at: number,
+): Promise<"applied" | "stale" | "ignored"> {
   const current = must(
     await service.from("subscriptions").select("stripe_updated_at, stripe_subscription_id, grace_until").eq("team_id", teamId).maybeSingle(),
     "subscription",
   );
-  if (!current) return false;
+  if (!current) return "ignored";
   const atIso = new Date(at * 1000).toISOString();
-  if (current.stripe_updated_at && new Date(current.stripe_updated_at).getTime() > at * 1000) return false;
+  if (current.stripe_updated_at && new Date(current.stripe_updated_at).getTime() > at * 1000) return "stale";
   // A subscription the team replaced (a new checkout) no longer decides its plan.
-  if (current.stripe_subscription_id && current.stripe_subscription_id !== sub.id && ENDED.has(sub.status)) return false;
+  if (current.stripe_subscription_id && current.stripe_subscription_id !== sub.id && ENDED.has(sub.status)) return "stale";
 
   const plans = must(await service.from("plans").select("id, stripe_price_ids"), "plans");
   const item = sub.items?.data?.[0] as (Stripe.SubscriptionItem & { current_period_start?: number; current_period_end?: number }) | undefined;
@@ -141,28 +144,43 @@ export async function applySubscription(service: Db, teamId: string, sub: Stripe
   );
   // teams.plan_id is what every limit reads; its trigger moves the subscription's plan_id with it.
   must(await service.from("teams").update({ plan_id: planId }).eq("id", teamId), "team plan");
-  return true;
+  return "applied";
 }
 
-/** Stores or updates an invoice (invoice.paid, invoice.payment_failed). */
-export async function applyInvoice(service: Db, teamId: string, invoice: Stripe.Invoice, failed: boolean): Promise<void> {
+/**
+ * Stores or updates an invoice (invoice.paid, invoice.payment_failed) and returns its stored status.
+ * Stripe does not order its events (a failed delivery is retried hours later): an invoice stored
+ * as paid stays paid, whatever a late payment_failed says.
+ */
+export async function applyInvoice(service: Db, teamId: string, invoice: Stripe.Invoice, failed: boolean): Promise<string> {
   const url = (u: string | null | undefined) => (u && /^https?:\/\//.test(u) ? u.slice(0, 2048) : null);
-  must(
-    await service.from("invoices").upsert({
-      team_id: teamId,
-      stripe_invoice_id: invoice.id!,
-      number: invoice.number ?? null,
-      status: failed ? "payment_failed" : invoice.status ?? "paid",
-      currency: invoice.currency,
-      amount_due: invoice.amount_due ?? 0,
-      amount_paid: invoice.amount_paid ?? 0,
-      hosted_invoice_url: url(invoice.hosted_invoice_url),
-      invoice_pdf: url(invoice.invoice_pdf),
-      period_start: iso(invoice.period_start),
-      period_end: iso(invoice.period_end),
-    }, { onConflict: "stripe_invoice_id" }),
+  const row = {
+    team_id: teamId,
+    stripe_invoice_id: invoice.id!,
+    number: invoice.number ?? null,
+    status: failed ? "payment_failed" : invoice.status ?? "paid",
+    currency: invoice.currency,
+    amount_due: invoice.amount_due ?? 0,
+    amount_paid: invoice.amount_paid ?? 0,
+    hosted_invoice_url: url(invoice.hosted_invoice_url),
+    invoice_pdf: url(invoice.invoice_pdf),
+    period_start: iso(invoice.period_start),
+    period_end: iso(invoice.period_end),
+  };
+  if (!failed) {
+    must(await service.from("invoices").upsert(row, { onConflict: "stripe_invoice_id" }), "invoice");
+    return row.status;
+  }
+  // A failure: a new invoice is stored; a known one is updated unless it is paid (one statement each,
+  // so an invoice.paid delivered at the same moment is not overwritten either).
+  const inserted = must(
+    await service.from("invoices").upsert(row, { onConflict: "stripe_invoice_id", ignoreDuplicates: true }).select("status"),
     "invoice",
   );
+  if (inserted.length) return row.status;
+  must(await service.from("invoices").update(row).eq("stripe_invoice_id", row.stripe_invoice_id).neq("status", "paid"), "invoice");
+  const stored = must(await service.from("invoices").select("status").eq("stripe_invoice_id", row.stripe_invoice_id).single(), "invoice");
+  return stored.status;
 }
 
 /** The subscription id an invoice is for (older API versions: invoice.subscription). */

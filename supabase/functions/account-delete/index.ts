@@ -4,7 +4,8 @@
 // first confirmed by auth itself from their JWT (auth.getUser), and only that user is
 // deleted. The database refuses when the user is the last owner of a shared team
 // (keep_last_team_owner); the function checks that first, as the caller, to answer
-// with the teams to hand over.
+// with the teams to hand over. Likewise a personal team paying through Stripe (409
+// personal_team_pays_through_stripe): the database refuses to delete it until its subscription is cancelled.
 import { z } from "npm:zod@3.25.76";
 import { createServiceClient, createUserClient } from "../_shared/clients.ts";
 import { bearerToken, requireUserId, requireVerifiedCaller } from "../_shared/caller.ts";
@@ -43,8 +44,24 @@ Deno.serve(
       throw new HttpError(409, "last_owner", "You are the last owner of a shared team: make another member owner first, or delete the team.", { teams: blocking });
     }
 
+    // The personal team goes with the account, and the database refuses to delete a team that pays
+    // through Stripe (teams_refuse_delete_while_paying: a paid plan, a Stripe subscription not ended
+    // and no cancellation scheduled). Checked first, as the caller (owners read their subscription),
+    // to answer why: hosted auth reports a refused delete only as "Database error".
+    const personal = (mine.data ?? []).filter((m) => m.teams.personal).map((m) => m.team_id);
+    if (personal.length) {
+      const paying = await caller.from("subscriptions").select("team_id").in("team_id", personal).neq("plan_id", "free")
+        .not("stripe_subscription_id", "is", null).not("status", "in", "(canceled,incomplete_expired)").eq("cancel_at_period_end", false);
+      if (paying.error) throw dbFailure(paying.error, "subscriptions");
+      if (paying.data.length) {
+        throw new HttpError(409, "personal_team_pays_through_stripe",
+          "Your personal team pays through Stripe: cancel its subscription on the billing page first, then delete your account.");
+      }
+    }
+
     const deleted = await service.auth.admin.deleteUser(userId);
     if (deleted.error) {
+      if (/pays through Stripe/i.test(deleted.error.message)) throw new HttpError(409, "personal_team_pays_through_stripe", deleted.error.message);
       if (/owner/i.test(deleted.error.message)) throw new HttpError(409, "last_owner", deleted.error.message);
       throw new Error(`deleteUser: ${deleted.error.message}`);
     }

@@ -39,7 +39,7 @@ Deno.test("billing: free → checkout → pro (limits lift) → business yearly 
       assert.equal(res.status, 200, JSON.stringify(res.json));
       checkoutUrl = res.json.url;
       assert.match(checkoutUrl, /\/checkout\/cs_test_/);
-      const created = fake.requests.find((r) => r.path === "/v1/checkout/sessions")!;
+      const created = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")!;
       assert.equal(created.form.mode, "subscription");
       assert.equal(created.form.client_reference_id, teamId);
       assert.deepEqual(created.form.line_items, [{ price: "price_pro_usd_month", quantity: "1" }]);
@@ -206,4 +206,62 @@ Deno.test("API keys made on a plan with the API stop answering after a downgrade
   assert.equal(refused.json.error.code, "plan_limit");
   const refusedKey = await owner.client.rpc("create_api_key", { bot_id: botId, name: "after" });
   assert.equal(refusedKey.error?.code, "PT402", "no new keys on free either");
+});
+
+Deno.test("billing: a platform administrator (aal2) manages no team's subscription; its owner still does", async () => {
+  await withFakeStripe(async (fake) => {
+    const { owner, teamId } = await ownedTeam();
+    const paid = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    assert.equal(paid.status, 200, JSON.stringify(paid.json));
+    await (await fetch(`${paid.json.url}/pay`, { method: "POST", redirect: "manual" })).body?.cancel();
+    const subId = (await subscription(teamId)).stripe_subscription_id as string;
+    assert.ok(subId, "the owner's checkout made a subscription");
+    const admin = await signedInUser({ aal: "aal2" });
+    await sql("insert into public.platform_admins (user_id) values ($1)", [admin.user.id]);
+    const token = admin.token;
+    const stripeCalls = fake.requests.length;
+    for (const [path, body] of [
+      ["/change", { team_id: teamId, plan_id: "business", interval: "year" }],
+      ["/cancel", { team_id: teamId }],
+      ["/portal", { team_id: teamId }],
+      ["/checkout", { team_id: teamId, plan_id: "business" }],
+    ] as const) {
+      const res = await billing(path, token, body);
+      assert.equal(res.status, 403, `${path}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.error.code, "forbidden");
+    }
+    assert.equal(fake.requests.length, stripeCalls, "the administrator's calls never reached Stripe");
+    const sub = await subscription(teamId);
+    assert.equal(sub.team_plan, "pro");
+    assert.equal(sub.cancel_at_period_end, false);
+    // The owner still manages it.
+    const change = await billing("/change", owner.token, { team_id: teamId, plan_id: "business", interval: "year" });
+    assert.equal(change.status, 200, JSON.stringify(change.json));
+    assert.equal((await billing("/cancel", owner.token, { team_id: teamId })).status, 200);
+    assert.equal((await billing("/portal", owner.token, { team_id: teamId })).status, 200);
+    assert.equal((await subscription(teamId)).team_plan, "business");
+  });
+});
+
+Deno.test("billing: a new checkout expires the team's earlier open one, so a team never pays for two subscriptions", async () => {
+  await withFakeStripe(async (fake) => {
+    const { owner, teamId } = await ownedTeam();
+    const first = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    const second = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "business" });
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    const payFirst = await fetch(`${first.json.url}/pay`, { method: "POST", redirect: "manual" });
+    await payFirst.body?.cancel();
+    assert.equal(payFirst.status, 410, "the earlier checkout page no longer takes a payment");
+    await (await fetch(`${second.json.url}/pay`, { method: "POST", redirect: "manual" })).body?.cancel();
+    const live = [...fake.subscriptions.values()].filter((s) =>
+      s.status === "active" && (s.metadata as Record<string, string>).team_id === teamId
+    );
+    assert.equal(live.length, 1, "one live Stripe subscription");
+    const sub = await subscription(teamId);
+    assert.equal(sub.team_plan, "business");
+    assert.equal(sub.stripe_subscription_id, live[0]!.id);
+    const third = await billing("/checkout", owner.token, { team_id: teamId, plan_id: "pro" });
+    assert.equal(third.status, 409);
+    assert.equal(third.json.error.code, "already_subscribed");
+  });
 });

@@ -1,16 +1,18 @@
 // `billing`: a team owner's payments, through Stripe (see ../_shared/stripe.ts for the settings).
 //   GET  /billing/config                      → {configured}: may this server take payments?
 //   POST /billing/checkout {team_id, plan_id, interval, currency?, locale?}
-//        → {url}: Stripe Checkout (subscription mode), back on /app/billing/success or /cancel
+//        → {url}: Stripe Checkout (subscription mode), back on /app/billing/success or /cancel;
+//        the team's earlier checkouts still open are expired first (only the newest can be paid)
 //   POST /billing/change   {team_id, plan_id, interval, currency?}  a paid team moves to another paid
 //        plan or interval, prorated (Stripe subscription update) → {subscription}
 //   POST /billing/cancel   {team_id, resume?}  cancels at the period's end (or takes that back) → {subscription}
 //   POST /billing/portal   {team_id, locale?} → {url}: Stripe's customer portal (cards, invoices)
 //   POST /billing/tick     (service role: the scheduler) moves teams whose paid period or grace period
 //        ended to free, and e-mails owners at 80 % and 100 % of the month's message quota
-// Who may: the team's owners. The check is Postgres's: the caller's own client must be able to read
-// the team's subscription (RLS "Team owners can read their subscription"); everything after that is
-// the service role's. Changes Stripe confirms are written at once and again by stripe-webhook.
+// Who may: the team's owners, and no one else (a platform administrator neither: they read every
+// team's billing, and change none). The check is Postgres's: public.owned_subscription, called as the
+// caller, returns the subscription only to an owner; everything after that is the service role's.
+// Changes Stripe confirms are written at once and again by stripe-webhook.
 import { z } from "npm:zod@3.25.76";
 import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
 import { createServiceClient, createUserClient, type Db } from "../_shared/clients.ts";
@@ -19,7 +21,7 @@ import { env } from "../_shared/env.ts";
 import { handler, HttpError, json, readJson } from "../_shared/http.ts";
 import { sendMail } from "../_shared/mail.ts";
 import {
-  applySubscription, notConfigured, priceOfPlan, type Stripe, stripeClient, stripeConfig, stripeFailure,
+  applySubscription, notConfigured, priceOfPlan, Stripe, stripeClient, stripeConfig, stripeFailure,
 } from "../_shared/stripe.ts";
 import { quotaMails, type Recipient } from "./quota-mail.ts";
 
@@ -51,11 +53,15 @@ type SubscriptionRow = {
   team_id: string; plan_id: string; status: string; stripe_customer_id: string | null; stripe_subscription_id: string | null;
 };
 
-/** The team's subscription, if the caller owns the team (RLS decides), else 403. */
+/**
+ * The team's subscription, if the caller is one of its owners, else 403. Postgres decides
+ * (public.owned_subscription: private.has_team_role(team, 'owner') as the caller); being able to
+ * read the row is not enough: platform administrators read every team's, and change none.
+ */
 async function ownedSubscription(req: Request, teamId: string): Promise<SubscriptionRow> {
   if ((await callerClaims(req)).role !== "authenticated") throw new HttpError(401, "session_required", "Sign in to manage billing.");
-  const { data, error } = await createUserClient(req).from("subscriptions")
-    .select("team_id, plan_id, status, stripe_customer_id, stripe_subscription_id").eq("team_id", teamId).maybeSingle();
+  const { data, error } = await createUserClient(req).rpc("owned_subscription", { team_id: teamId })
+    .select("team_id, plan_id, status, stripe_customer_id, stripe_subscription_id").maybeSingle();
   if (error) throw isSessionInvalid(error) ? sessionInvalid() : dbFailure(error, "subscription");
   if (!data) throw new HttpError(403, "forbidden", "Only the team's owners manage its billing.");
   return data;
@@ -78,6 +84,19 @@ async function ensureCustomer(service: Db, stripe: Stripe, sub: SubscriptionRow,
   return customer.id;
 }
 
+/** Expires the customer's checkouts still open (an earlier page left unpaid), so only a new one can be paid. */
+async function expireOpenCheckouts(stripe: Stripe, customer: string): Promise<void> {
+  const open = await stripe.checkout.sessions.list({ customer, status: "open", limit: 100 }).catch((e) => { throw stripeFailure(e); });
+  for (const session of open.data) {
+    await stripe.checkout.sessions.expire(session.id).catch((e) => {
+      // Paid or expired meanwhile: nothing left to expire (a paid one makes the team subscribed,
+      // and the webhook keeps its plan; this checkout then answers already_subscribed next time).
+      if (e instanceof Stripe.errors.StripeInvalidRequestError) return;
+      throw stripeFailure(e);
+    });
+  }
+}
+
 async function checkout(req: Request): Promise<Response> {
   const body = parse(planChange, await readJson(req, 8 * 1024));
   const sub = await ownedSubscription(req, body.team_id);
@@ -92,6 +111,9 @@ async function checkout(req: Request): Promise<Response> {
   const claims = await callerClaims(req);
   const owner = claims.userId ? (await service.auth.admin.getUserById(claims.userId)).data.user?.email ?? null : null;
   const customer = await ensureCustomer(service, stripe, sub, owner);
+  // Only the newest checkout may be paid: two open checkouts paid one after the other would give the
+  // team two live subscriptions (both charged). The customer is the team's alone.
+  await expireOpenCheckouts(stripe, customer);
   const session = await stripe.checkout.sessions.create({
     mode: "subscription",
     customer,

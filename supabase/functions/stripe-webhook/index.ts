@@ -5,9 +5,13 @@
 //   checkout.session.completed       the team (client_reference_id) gets its customer and subscription
 //   customer.subscription.created/updated/deleted   plan, status, period, cancel at period end
 //   invoice.paid                     the invoice is stored; a past-due subscription is active again
-//   invoice.payment_failed           the invoice is stored; the team keeps its plan for the grace period
+//   invoice.payment_failed           the invoice is stored (one stored as paid stays paid); the team
+//                                    keeps its plan for the grace period, unless the event is older
+//                                    than the subscription state held or the invoice was since paid
 // Idempotent by event id (public.stripe_events): a replay answers 200 {duplicate: true} and changes
 // nothing. Out-of-order subscription events: the newest (event.created) wins (applySubscription).
+// Events about a team that no longer exists (deleted after its subscription was cancelled) answer
+// 200 {outcome: "ignored"}: there is nothing to apply, and Stripe must not retry them.
 import { createServiceClient, type Db } from "../_shared/clients.ts";
 import { must } from "../_shared/db.ts";
 import { handler, HttpError, json, readBoundedText } from "../_shared/http.ts";
@@ -38,7 +42,7 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
         "checkout session");
       // The session carries only the id: read the subscription as it is now.
       const sub = await stripe.subscriptions.retrieve(subId).catch((e) => { throw stripeFailure(e); });
-      return (await applySubscription(service, teamId, sub, event.created)) ? "applied" : "stale";
+      return await applySubscription(service, teamId, sub, event.created);
     }
     case "customer.subscription.created":
     case "customer.subscription.updated":
@@ -49,19 +53,36 @@ async function apply(service: Db, stripe: Stripe, event: Stripe.Event, log: Logg
         log.warn("subscription_without_team", { subscription: sub.id });
         return "ignored";
       }
-      return (await applySubscription(service, teamId, sub, event.created)) ? "applied" : "stale";
+      return await applySubscription(service, teamId, sub, event.created);
     }
     case "invoice.paid":
     case "invoice.payment_failed": {
       const invoice = event.data.object as Stripe.Invoice;
       const subId = subscriptionOfInvoice(invoice);
       if (!subId) return "ignored";
-      const row = must(await service.from("subscriptions").select("team_id, status").eq("stripe_subscription_id", subId).maybeSingle(), "invoice team");
+      const row = must(
+        await service.from("subscriptions").select("team_id, status, stripe_updated_at").eq("stripe_subscription_id", subId).maybeSingle(),
+        "invoice team",
+      );
       const teamId = row?.team_id ?? (invoice.parent?.subscription_details?.metadata?.team_id ?? null);
-      if (!teamId) return "ignored";
+      if (!teamId || !/^[0-9a-f-]{36}$/i.test(teamId)) return "ignored";
+      // A team deleted since (its subscription was cancelled, or it stopped paying): nothing to store.
+      if (!row && !must(await service.from("teams").select("id").eq("id", teamId).maybeSingle(), "invoice team")) {
+        log.warn("invoice_without_team", { invoice: invoice.id, subscription: subId });
+        return "ignored";
+      }
       const failed = event.type === "invoice.payment_failed";
-      await applyInvoice(service, teamId, invoice, failed);
+      const stored = await applyInvoice(service, teamId, invoice, failed);
+      // An invoice of a subscription that is not (or not yet) the team's is recorded only: it does
+      // not decide the team's status (an ended subscription's late failure after a granted plan).
+      if (!row) return "applied";
       if (failed) {
+        // Stripe does not order events: a failure older than the subscription state we hold (a
+        // retried delivery arriving after invoice.paid and the subscription's return to active), or
+        // for an invoice since paid, changes nothing but the record.
+        const stale = stored === "paid" ||
+          (row?.stripe_updated_at != null && new Date(row.stripe_updated_at).getTime() > event.created * 1000);
+        if (stale) return "stale";
         // The subscription event that follows sets past_due; the grace period starts now either way.
         const graceDays = Number(Deno.env.get("PARLEY_BILLING_GRACE_DAYS") ?? 7);
         must(await service.from("subscriptions").update({ status: "past_due", grace_until: new Date(Date.now() + graceDays * 86_400_000).toISOString() })

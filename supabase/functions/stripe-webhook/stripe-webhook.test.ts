@@ -1,9 +1,10 @@
 // stripe-webhook: the signature is checked before anything else, an event id is applied once,
 // subscription events arriving out of order do not undo newer ones, and a failed payment keeps
-// the plan for the grace period, then the billing tick moves the team to free.
+// the plan for the grace period, then the billing tick moves the team to free; a failure delivered
+// after the invoice was paid changes neither.
 import assert from "node:assert/strict";
 import { stripeSignature } from "../../../e2e/lib/fakes/stripe.ts";
-import { sql, stack } from "../_shared/testing.ts";
+import { callFunction, signedInUser, sql, stack } from "../_shared/testing.ts";
 import { billing, ownedTeam, withFakeStripe } from "../billing/test-helpers.ts";
 
 const webhookUrl = () => `${stack.url}/functions/v1/stripe-webhook`;
@@ -113,5 +114,95 @@ Deno.test("stripe-webhook: a failed payment keeps the plan for the grace period,
     assert.equal(res.status, 200);
     assert.ok(res.json.moved >= 1);
     assert.deepEqual(await planOf(teamId), { plan: "free", status: "canceled", grace: false });
+  });
+});
+
+Deno.test("stripe-webhook: a failed payment delivered after the invoice was paid starts no grace period and leaves the invoice paid", async () => {
+  await withFakeStripe(async (fake) => {
+    const { teamId, subId, sub } = await paidTeam(fake);
+    const t0 = Math.floor(Date.now() / 1000) + 10;
+    const invoice = {
+      id: `in_late${crypto.randomUUID().slice(0, 8)}`, object: "invoice", customer: sub.customer, subscription: subId,
+      parent: { type: "subscription_details", subscription_details: { subscription: subId, metadata: sub.metadata } },
+      number: "LATE-1", status: "open", currency: "usd", amount_due: 1900, amount_paid: 0, period_start: t0, period_end: t0 + 1000, created: t0,
+    };
+    const failed = await fake.buildEvent("invoice.payment_failed", structuredClone(invoice), t0);
+    const pastDue = await fake.buildEvent("customer.subscription.updated", { ...structuredClone(sub), status: "past_due" }, t0);
+    const paid = await fake.buildEvent("invoice.paid", { ...structuredClone(invoice), status: "paid", amount_paid: 1900 }, t0 + 30);
+    const active = await fake.buildEvent("customer.subscription.updated", { ...structuredClone(sub), status: "active" }, t0 + 30);
+    // The failure's first delivery failed; Stripe's retry arrives after everything else.
+    for (const e of [pastDue, paid, active, failed]) assert.equal(await fake.deliver(e), 200);
+    assert.deepEqual(await planOf(teamId), { plan: "pro", status: "active", grace: false });
+    const stored = await sql<{ status: string; amount_paid: number }>(
+      "select status, amount_paid from public.invoices where stripe_invoice_id = $1", [invoice.id]);
+    assert.deepEqual(stored, [{ status: "paid", amount_paid: 1900 }], "a paid invoice stays paid");
+    await billing("/tick", Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, {});
+    assert.equal((await planOf(teamId)).plan, "pro", "the tick leaves the paying team alone");
+
+    // Paid first, then a failure for the same invoice with no subscription event in between: still paid.
+    const second = { ...structuredClone(invoice), id: `in_late${crypto.randomUUID().slice(0, 8)}`, number: "LATE-2" };
+    const t1 = t0 + 60;
+    assert.equal(await fake.deliver(await fake.buildEvent("invoice.paid", { ...structuredClone(second), status: "paid", amount_paid: 1900 }, t1 + 5)), 200);
+    assert.equal(await fake.deliver(await fake.buildEvent("invoice.payment_failed", structuredClone(second), t1)), 200);
+    assert.deepEqual(await planOf(teamId), { plan: "pro", status: "active", grace: false });
+    assert.deepEqual(await sql("select status from public.invoices where stripe_invoice_id = $1", [second.id]), [{ status: "paid" }]);
+  });
+});
+
+Deno.test("a team paying through Stripe is not deleted until it cancels; Stripe's later events about it are ignored", async () => {
+  await withFakeStripe(async (fake) => {
+    const { owner, teamId, subId, sub } = await paidTeam(fake);
+    const refused = await owner.client.from("teams").delete().eq("id", teamId).select("id");
+    assert.equal(refused.error?.code, "PT409", JSON.stringify(refused));
+    assert.equal(refused.error?.hint, "team_pays_through_stripe");
+    assert.equal((await planOf(teamId)).plan, "pro", "the team is still there");
+    // Cancelled at the period's end: Stripe bills nothing more, so the team may go.
+    assert.equal((await billing("/cancel", owner.token, { team_id: teamId })).status, 200);
+    const deleted = await owner.client.from("teams").delete().eq("id", teamId).select("id");
+    assert.equal(deleted.error, null);
+    assert.equal(deleted.data?.length, 1);
+    // Stripe's last events for the deleted team: 200 ignored (no 500, so no retries for days).
+    const secret = Deno.env.get("PARLEY_STRIPE_WEBHOOK_SECRET")!;
+    const send = async (type: string, object: Record<string, unknown>) => {
+      const body = JSON.stringify(await fake.buildEvent(type, object));
+      return await post(body, await stripeSignature(body, secret));
+    };
+    const invoice = {
+      id: `in_gone${crypto.randomUUID().slice(0, 8)}`, object: "invoice", customer: sub.customer, subscription: subId,
+      parent: { type: "subscription_details", subscription_details: { subscription: subId, metadata: sub.metadata } },
+      status: "paid", currency: "usd", amount_due: 1900, amount_paid: 1900,
+    };
+    for (const [type, object] of [
+      ["invoice.paid", invoice],
+      ["invoice.payment_failed", { ...invoice, id: `in_gone${crypto.randomUUID().slice(0, 8)}`, status: "open" }],
+      ["customer.subscription.updated", { ...structuredClone(sub), cancel_at_period_end: true }],
+      ["customer.subscription.deleted", { ...structuredClone(sub), status: "canceled" }],
+    ] as const) {
+      const res = await send(type, object as Record<string, unknown>);
+      assert.equal(res.status, 200, `${type}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.outcome, "ignored", type);
+    }
+    assert.deepEqual(await sql("select id from public.invoices where team_id = $1", [teamId]), []);
+  });
+});
+
+Deno.test("an account whose personal team pays through Stripe is not deleted until it cancels", async () => {
+  await withFakeStripe(async () => {
+    const user = await signedInUser();
+    const personal = (await sql<{ id: string }>("select id from public.teams where created_by = $1 and personal", [user.user.id]))[0]!.id;
+    const res = await billing("/checkout", user.token, { team_id: personal, plan_id: "pro" });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    await (await fetch(`${res.json.url}/pay`, { method: "POST", redirect: "manual" })).body?.cancel();
+    assert.equal((await planOf(personal)).plan, "pro");
+    const remove = () =>
+      callFunction("account-delete", { method: "POST", token: user.token, headers: { "content-type": "application/json" }, body: '{"confirm":"DELETE"}' });
+    const refused = await remove();
+    assert.equal(refused.status, 409);
+    assert.equal((await refused.json()).error.code, "personal_team_pays_through_stripe");
+    assert.equal((await sql("select 1 from auth.users where id = $1", [user.user.id])).length, 1, "the account is still there");
+    assert.equal((await billing("/cancel", user.token, { team_id: personal })).status, 200);
+    const done = await remove();
+    assert.equal(done.status, 200, await done.text());
+    assert.equal((await sql("select 1 from auth.users where id = $1", [user.user.id])).length, 0);
   });
 });

@@ -52,6 +52,7 @@ export const ERROR_CODES = [
   "mail_rate_limited",
   // account-delete
   "last_owner",
+  "personal_team_pays_through_stripe",
   // event
   "invalid_event",
   // tests

@@ -157,6 +157,7 @@ const BY_CODE: Record<string, string> = {
   // deleting a team (hint of teams_refuse_delete_while_paying) or one's account (account-delete)
   team_pays_through_stripe: "teams.error.paysThroughStripe",
   personal_team_pays_through_stripe: "account.delete.personalTeamPays",
+  user_team_pays_through_stripe: "admin.users.delete.teamPays",
   no_team: "teams.error.noTeam",
   avatar_too_large: "account.avatar.tooLarge",
   avatar_wrong_type: "account.avatar.wrongType",

@@ -92,6 +92,25 @@ Deno.test("admin: a password reset is sent and logged; a user is deleted only wi
   assert.equal(rows[1].after, null);
 });
 
+Deno.test("admin: a user whose personal team pays through Stripe is not deleted until it is cancelled (409, not a 500)", async () => {
+  const me = await platformAdmin();
+  const target = await signedInUser();
+  const [{ team_id }] = await sql<{ team_id: string }>(
+    "select tm.team_id from public.team_members tm join public.teams t on t.id = tm.team_id where tm.user_id = $1 and t.personal",
+    [target.user.id],
+  );
+  await sql(
+    "update public.subscriptions set plan_id = 'pro', status = 'active', stripe_subscription_id = 'sub_admin_test', cancel_at_period_end = false where team_id = $1",
+    [team_id],
+  );
+  const refused = await admin(me.token, { action: "delete_user", user_id: target.user.id, confirm: target.user.email! });
+  assert.deepEqual([refused.status, refused.json.error.code], [409, "user_team_pays_through_stripe"]);
+  assert.equal((await serviceClient().auth.admin.getUserById(target.user.id)).data.user?.id, target.user.id, "still there");
+  await sql("update public.subscriptions set cancel_at_period_end = true where team_id = $1", [team_id]);
+  const deleted = await admin(me.token, { action: "delete_user", user_id: target.user.id, confirm: target.user.email! });
+  assert.equal(deleted.status, 200, "once its cancellation is scheduled");
+});
+
 Deno.test("admin: a platform administrator without a second factor (aal1) is refused until the session passes one", async () => {
   const target = await signedInUser();
   const me = await signedInUser();

@@ -80,8 +80,25 @@ async function act(service: Db, a: Action, target: Target, actor: string): Promi
       if (a.confirm.trim().toLowerCase() !== (target.email ?? target.id).toLowerCase()) {
         throw new HttpError(400, "invalid_request", "Type the user's e-mail address (or id, for a guest) to confirm.");
       }
+      // Their personal team goes with them, and the database refuses to delete a team that pays
+      // through Stripe (teams_refuse_delete_while_paying): checked first, to say why (hosted auth
+      // reports a refused delete only as "Database error").
+      const personal = await service.from("team_members").select("team_id, teams!inner(personal)").eq("user_id", target.id)
+        .eq("role", "owner").eq("teams.personal", true);
+      if (personal.error) throw dbFailure(personal.error, "team_members");
+      if (personal.data.length) {
+        const paying = await service.from("subscriptions").select("team_id").in("team_id", personal.data.map((m) => m.team_id))
+          .neq("plan_id", "free").not("stripe_subscription_id", "is", null).not("status", "in", "(canceled,incomplete_expired)")
+          .eq("cancel_at_period_end", false);
+        if (paying.error) throw dbFailure(paying.error, "subscriptions");
+        if (paying.data.length) {
+          throw new HttpError(409, "user_team_pays_through_stripe",
+            "This user's personal team pays through Stripe: cancel its subscription first (or let the user do it), then delete the user.");
+        }
+      }
       const { error } = await service.auth.admin.deleteUser(target.id);
       if (error) {
+        if (/pays through Stripe/i.test(error.message)) throw new HttpError(409, "user_team_pays_through_stripe", error.message);
         if (/owner/i.test(error.message)) throw new HttpError(409, "last_owner", "This user is the last owner of a shared team: make another member owner first, or delete the team.");
         throw new Error(`deleteUser: ${error.message}`);
       }

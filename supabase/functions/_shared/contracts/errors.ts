@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   // account-delete
   "last_owner",
   "personal_team_pays_through_stripe",
+  // admin delete_user
+  "user_team_pays_through_stripe",
   // event
   "invalid_event",
   // tests

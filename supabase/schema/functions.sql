@@ -481,6 +481,41 @@ end;
 $function$;
 -- execute: public
 
+-- private.check_task_limits()
+CREATE OR REPLACE FUNCTION private.check_task_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  gap integer;
+begin
+  -- (a row with both a cron and every_hours is left to the table's check, 23514)
+  if new.cron is not null and new.every_hours is null and (tg_op = 'INSERT' or new.cron is distinct from old.cron) then
+    gap := private.cron_minute_gap(new.cron);
+    if gap is null then
+      raise exception 'Write the minute field of the schedule with numbers, ranges (0-30), steps (*/15) and lists (0,30)'
+        using errcode = '22023', hint = 'task_too_frequent';
+    end if;
+    if gap < 15 then
+      raise exception 'A task runs at most every 15 minutes: choose a schedule with at least 15 minutes between runs'
+        using errcode = '22023', hint = 'task_too_frequent';
+    end if;
+  end if;
+  if tg_op = 'INSERT' then
+    -- one insert at a time per bot, so two at once cannot both pass the count
+    perform pg_advisory_xact_lock(hashtextextended('tasks:' || new.bot_id::text, 0));
+    if (select count(*) from public.tasks t where t.bot_id = new.bot_id) >= 20 then
+      raise exception 'A bot has at most 20 tasks: delete one first' using errcode = '22023', hint = 'too_many_tasks';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.check_task_limits() is 'Trigger: a cron schedule runs at most every 15 minutes (hint task_too_frequent) and a bot has at most 20 tasks (hint too_many_tasks).';
+-- execute: owner only
+
 -- private.check_test_notify_recipients()
 CREATE OR REPLACE FUNCTION private.check_test_notify_recipients()
  RETURNS trigger
@@ -955,6 +990,54 @@ begin
   return new;
 end;
 $function$;
+-- execute: public
+
+-- private.cron_minute_gap(cron text)
+CREATE OR REPLACE FUNCTION private.cron_minute_gap(cron text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  field text := split_part(regexp_replace(btrim(cron), '\s+', ' ', 'g'), ' ', 1);
+  item text;
+  m text[];
+  lo integer;
+  hi integer;
+  step integer;
+  minutes integer[] := '{}';
+  gap integer;
+begin
+  foreach item in array string_to_array(field, ',') loop
+    m := regexp_match(item, '^(\*|(\d{1,2})(?:-(\d{1,2}))?)(?:/(\d{1,2}))?$');
+    if m is null then
+      return null;
+    end if;
+    step := coalesce(m[4]::integer, 1);
+    if step < 1 then
+      return null;
+    end if;
+    if m[1] = '*' then
+      lo := 0; hi := 59;
+    else
+      lo := m[2]::integer;
+      -- "5/15" is 5, 20, 35, 50 (as cron-parser reads it)
+      hi := coalesce(m[3]::integer, case when m[4] is not null then 59 else lo end);
+    end if;
+    if lo > 59 or hi > 59 or lo > hi then
+      return null;
+    end if;
+    minutes := minutes || array(select generate_series(lo, hi, step));
+  end loop;
+  select min(d) into gap from (
+    select coalesce(lead(x) over (order by x), first_value(x) over (order by x) + 60) - x as d
+    from (select distinct unnest(minutes) as x) s
+  ) g;
+  return coalesce(gap, 60);
+end;
+$function$;
+comment on function private.cron_minute_gap(cron text) is 'Fewest minutes between two runs a cron''s minute field allows (60 for one minute an hour); null when the field is not numbers, ranges, steps and lists.';
 -- execute: public
 
 -- private.enforce_member_limit_on_invitation()
@@ -1992,6 +2075,28 @@ end;
 $function$;
 comment on function private.may_upload_chat_image() is 'May the caller upload one more chat image (30 an hour, 100 a day per user)? Counts the upload when it may.';
 -- execute: authenticated; service_role
+
+-- private.message_quota_reached(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.message_quota_reached(bot_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_team uuid := (select b.team_id from public.bots b where b.id = message_quota_reached.bot_id);
+  allowed bigint;
+begin
+  if the_team is null then
+    return false;
+  end if;
+  allowed := private.plan_limit(the_team, 'messages_per_month');
+  -- the same test as quota_monthly_messages (private.enforce_plan_limits) for a visitor's turn
+  return allowed is not null and private.plan_usage(the_team, 'messages_per_month') >= allowed;
+end;
+$function$;
+comment on function private.message_quota_reached(bot_id uuid) is 'Has the bot''s team used up this month''s messages (plan_usage >= plan_limit, as quota_monthly_messages checks a turn)? Service role only.';
+-- execute: service_role
 
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
@@ -5121,6 +5226,15 @@ AS $function$
   order by score desc;
 $function$;
 comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
+-- execute: service_role
+
+-- public.message_quota_reached(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.message_quota_reached(bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.message_quota_reached(bot_id => message_quota_reached.bot_id) $function$;
 -- execute: service_role
 
 -- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer)

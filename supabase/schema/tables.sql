@@ -1104,6 +1104,7 @@ CREATE INDEX tasks_due_idx ON public.tasks USING btree (next_run_at) WHERE enabl
 CREATE INDEX tasks_webhook_endpoint_id_idx ON public.tasks USING btree (webhook_endpoint_id);
 CREATE TRIGGER tasks_check BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task();
 CREATE TRIGGER tasks_check_channel BEFORE INSERT OR UPDATE OF settings ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task_channel();
+CREATE TRIGGER tasks_check_limits BEFORE INSERT OR UPDATE OF cron, every_hours ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task_limits();
 CREATE TRIGGER tasks_set_timestamps BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update

@@ -198,6 +198,9 @@ const BY_CODE: Record<string, string> = {
   plan_limit: "billing.error.planLimit",
   stripe_subscription: "error.admin.stripeSubscription",
   PT402: "billing.error.planLimit",
+  // tasks (private.check_task_limits, 20261201200000)
+  task_too_frequent: "error.task.tooFrequent",
+  too_many_tasks: "error.task.tooMany",
   quota_exceeded: "billing.error.quotaExceeded",
   payments_not_configured: "billing.notConfigured",
   already_subscribed: "billing.error.alreadySubscribed",
@@ -327,6 +330,7 @@ const TASK_RUN_BY_CODE: Record<string, string> = {
   channel_not_found: "error.task.channelNotFound",
   channel_not_connected: "error.task.channelNotConnected",
   channel_failed: "error.task.channelFailed",
+  quota_exceeded: "error.task.quotaExceeded",
   // A test task's run ends as its test run did: test_run_<status> (20261127020000_webhook_events_more.sql).
   test_run_failed: "error.task.testRunFailed",
   test_run_cancelled: "error.task.testRunCancelled",

@@ -100,6 +100,11 @@ async function digest(service: Db, task: TaskRow, at: Date) {
 async function ask(service: Db, task: TaskRow, log: Logger) {
   const prompt = String(settingsOf(task).prompt ?? "").trim();
   if (!prompt) throw new TaskFailure("invalid_task", "The task has no prompt");
+  // The answer is not a stored turn, so the chat's quota trigger never sees it: check it here,
+  // before the model is called (docs/billing.md: tasks and tests stop when the messages are used up).
+  if (must(await service.rpc("message_quota_reached", { bot_id: task.bot_id }), "message quota")) {
+    throw new TaskFailure("quota_exceeded", "The team's messages for this month are used up", { prompt });
+  }
   const answer = await collectAnswer(
     await startAnswer({ botId: task.bot_id, message: prompt, conversation: { kind: "ephemeral", purpose: "task" }, log }),
   );

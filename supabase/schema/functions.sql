@@ -558,6 +558,25 @@ $function$;
 comment on function private.check_test_notify_recipients() is 'Trigger: regression recipients are members of the bot''s team; extra addresses are valid, lower case and distinct.';
 -- execute: public
 
+-- private.check_webhook_endpoint_count()
+CREATE OR REPLACE FUNCTION private.check_webhook_endpoint_count()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- one insert at a time per bot, so two at once cannot both pass the count
+  perform pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || new.bot_id::text, 0));
+  if (select count(*) from public.webhook_endpoints e where e.bot_id = new.bot_id) >= 20 then
+    raise exception 'A bot has at most 20 webhook endpoints: delete one first' using errcode = '22023', hint = 'too_many_endpoints';
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.check_webhook_endpoint_count() is 'Trigger: a bot has at most 20 webhook endpoints (22023, hint too_many_endpoints).';
+-- execute: owner only
+
 -- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
 CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
  RETURNS TABLE(run_id uuid, task_id uuid, scheduled_for timestamp with time zone)
@@ -619,9 +638,17 @@ begin
     where d.status = 'pending'
     order by d.endpoint_id, d.event_seq
   ),
+  due as (
+    -- each bot's due heads, longest due first: at most 3 of them in one pass
+    select d.id, row_number() over (partition by d.bot_id order by d.next_attempt_at, d.id) as n
+    from public.webhook_deliveries d
+    where d.id in (select h.id from heads h)
+      and d.next_attempt_at <= at_time
+      and (d.locked_until is null or d.locked_until <= at_time)
+  ),
   claimable as (
     select d.id from public.webhook_deliveries d
-    where d.id in (select h.id from heads h)
+    where d.id in (select u.id from due u where u.n <= 3)
       and d.next_attempt_at <= at_time
       and (d.locked_until is null or d.locked_until <= at_time)
     order by d.next_attempt_at
@@ -641,7 +668,7 @@ begin
   join public.webhook_events ev on ev.id = c.event_id;
 end;
 $function$;
-comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, leased for lease_seconds (for update skip locked). Service role only.';
+comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, at most 3 of one bot per pass (longest due first), leased for lease_seconds (for update skip locked). Service role only.';
 -- execute: service_role
 
 -- private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
@@ -2712,11 +2739,13 @@ CREATE OR REPLACE FUNCTION private.redeliver_failed_webhooks(endpoint_id uuid)
 AS $function$
 declare
   n integer;
+  the_bot uuid := (select e.bot_id from public.webhook_endpoints e
+                   where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin'));
 begin
-  if not exists (select 1 from public.webhook_endpoints e
-                 where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+  if the_bot is null then
     raise exception 'Endpoint not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(the_bot);
   update public.webhook_deliveries d
   set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
   where d.endpoint_id = redeliver_failed_webhooks.endpoint_id and d.status = 'failed';
@@ -2724,7 +2753,7 @@ begin
   return n;
 end;
 $function$;
-comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise).';
+comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise; PT429 past the bot''s 20 test events and redeliveries a minute).';
 -- execute: authenticated
 
 -- private.redeliver_webhook(delivery_id uuid)
@@ -2734,17 +2763,20 @@ CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery_id uuid)
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  the_bot uuid := (select d.bot_id from public.webhook_deliveries d
+                   where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin'));
 begin
-  update public.webhook_deliveries d
-  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
-  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending' and private.has_bot_role(d.bot_id, 'admin');
-  if not found and not exists (select 1 from public.webhook_deliveries d
-                               where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin')) then
+  if the_bot is null then
     raise exception 'Delivery not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(the_bot);
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending';
 end;
 $function$;
-comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is).';
+comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is; PT429 past the bot''s 20 test events and redeliveries a minute).';
 -- execute: authenticated
 
 -- private.refuse_audit_change()
@@ -2945,6 +2977,7 @@ begin
   if endpoint.id is null then
     raise exception 'Endpoint not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(endpoint.bot_id);
   insert into public.webhook_events (bot_id, type, data)
   values (endpoint.bot_id, 'webhook.test', jsonb_build_object('endpoint_id', endpoint.id, 'message', 'This is a test event from Parley.'))
   returning * into event;
@@ -2953,7 +2986,7 @@ begin
   return event.id;
 end;
 $function$;
-comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise). Returns the event id.';
+comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise; PT429 past the bot''s 20 test events and redeliveries a minute). Returns the event id.';
 -- execute: authenticated
 
 -- private.set_channel_credentials(channel_id uuid, credentials jsonb)
@@ -3183,6 +3216,23 @@ end;
 $function$;
 comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait. When another turn holds the counter''s row, the hit is written to private.rate_limit_pending and folded in by the next turn.';
 -- execute: authenticated; service_role
+
+-- private.spend_webhook_manual_budget(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.spend_webhook_manual_budget(bot_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.consume_rate_limit('webhook-manual:' || spend_webhook_manual_budget.bot_id::text, 20, 60) then
+    raise exception 'Too many test events and redeliveries for this bot: wait a minute and try again'
+      using errcode = 'PT429', hint = 'rate_limited';
+  end if;
+end;
+$function$;
+comment on function private.spend_webhook_manual_budget(bot_id uuid) is 'A test event or a redelivery of the bot''s webhooks: 20 a minute per bot, else PT429 (hint rate_limited).';
+-- execute: owner only
 
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
 CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)

@@ -1429,6 +1429,7 @@ alter table public.webhook_endpoints add constraint webhook_endpoints_pkey PRIMA
 alter table public.webhook_endpoints add constraint webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~ '^https?://[^\s/]+'::text)));
 CREATE INDEX webhook_endpoints_bot_id_idx ON public.webhook_endpoints USING btree (bot_id);
 CREATE INDEX webhook_endpoints_created_by_idx ON public.webhook_endpoints USING btree (created_by);
+CREATE TRIGGER webhook_endpoints_count BEFORE INSERT ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.check_webhook_endpoint_count();
 CREATE TRIGGER webhook_endpoints_create_secret AFTER INSERT ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.create_webhook_endpoint_secret();
 CREATE TRIGGER webhook_endpoints_protect_fields BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.protect_webhook_endpoint_fields();
 CREATE TRIGGER webhook_endpoints_set_timestamps BEFORE INSERT OR UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();

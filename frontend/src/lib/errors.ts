@@ -201,6 +201,8 @@ const BY_CODE: Record<string, string> = {
   // tasks (private.check_task_limits, 20261201200000)
   task_too_frequent: "error.task.tooFrequent",
   too_many_tasks: "error.task.tooMany",
+  // webhooks (private.check_webhook_endpoint_count, 20261201200100)
+  too_many_endpoints: "error.webhook.tooMany",
   quota_exceeded: "billing.error.quotaExceeded",
   payments_not_configured: "billing.notConfigured",
   already_subscribed: "billing.error.alreadySubscribed",

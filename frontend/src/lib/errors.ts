@@ -333,6 +333,7 @@ const TASK_RUN_BY_CODE: Record<string, string> = {
   channel_not_connected: "error.task.channelNotConnected",
   channel_failed: "error.task.channelFailed",
   quota_exceeded: "error.task.quotaExceeded",
+  no_recipient: "error.task.noRecipient",
   // A test task's run ends as its test run did: test_run_<status> (20261127020000_webhook_events_more.sql).
   test_run_failed: "error.task.testRunFailed",
   test_run_cancelled: "error.task.testRunCancelled",

@@ -59,6 +59,11 @@ describe("error messages in every language", () => {
     expect(errorMessage({ code: "P0001", message: "A team must keep at least one owner: make another member owner first, or delete the team", hint: "last_owner" }).id).toBe("teams.error.lastOwner");
     expect(errorMessage({ code: "42501", message: "Only team owners can invite members" }).id).toBe("error.sql.onlyOwners");
     expect(errorMessage({ code: "42501", message: "The id of a bot cannot be changed" }).id).toBe("error.forbidden");
+    // the task form and the webhooks page say which limit refused the save (20261201200000, 20261201200100)
+    expect(errorMessage({ code: "22023", message: "A task runs at most every 15 minutes: …", hint: "task_too_frequent" }).id).toBe("error.task.tooFrequent");
+    expect(errorMessage({ code: "22023", message: "A bot has at most 20 tasks: delete one first", hint: "too_many_tasks" }).id).toBe("error.task.tooMany");
+    expect(errorMessage({ code: "22023", message: "A bot has at most 20 webhook endpoints: delete one first", hint: "too_many_endpoints" }).id).toBe("error.webhook.tooMany");
+    expect(errorMessage({ code: "PT429", message: "Too many test events and redeliveries for this bot: …", hint: "rate_limited" }).id).toBe("error.rateLimited");
   });
 
   it("translates the ingest job's codes, HTTP statuses included", () => {
@@ -80,6 +85,8 @@ describe("error messages in every language", () => {
       expect(storedErrorCode(stored)).toBe(code);
     }
     expect(taskRunErrorMessage("tests_unavailable: Tests are not available yet")).toEqual({ id: "error.task.testsUnavailable" });
+    expect(taskRunErrorMessage("quota_exceeded: The team's messages for this month are used up")).toEqual({ id: "error.task.quotaExceeded" });
+    expect(taskRunErrorMessage("no_recipient: A telegram channel sends direct messages: …")).toEqual({ id: "error.task.noRecipient" });
     expect(taskRunErrorMessage("something_new: English")).toEqual({ id: "error.generic" });
   });
 

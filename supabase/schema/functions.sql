@@ -481,6 +481,41 @@ end;
 $function$;
 -- execute: public
 
+-- private.check_task_limits()
+CREATE OR REPLACE FUNCTION private.check_task_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  gap integer;
+begin
+  -- (a row with both a cron and every_hours is left to the table's check, 23514)
+  if new.cron is not null and new.every_hours is null and (tg_op = 'INSERT' or new.cron is distinct from old.cron) then
+    gap := private.cron_minute_gap(new.cron);
+    if gap is null then
+      raise exception 'Write the minute field of the schedule with numbers, ranges (0-30), steps (*/15) and lists (0,30)'
+        using errcode = '22023', hint = 'task_too_frequent';
+    end if;
+    if gap < 15 then
+      raise exception 'A task runs at most every 15 minutes: choose a schedule with at least 15 minutes between runs'
+        using errcode = '22023', hint = 'task_too_frequent';
+    end if;
+  end if;
+  if tg_op = 'INSERT' then
+    -- one insert at a time per bot, so two at once cannot both pass the count
+    perform pg_advisory_xact_lock(hashtextextended('tasks:' || new.bot_id::text, 0));
+    if (select count(*) from public.tasks t where t.bot_id = new.bot_id) >= 20 then
+      raise exception 'A bot has at most 20 tasks: delete one first' using errcode = '22023', hint = 'too_many_tasks';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.check_task_limits() is 'Trigger: a cron schedule runs at most every 15 minutes (hint task_too_frequent) and a bot has at most 20 tasks (hint too_many_tasks).';
+-- execute: owner only
+
 -- private.check_test_notify_recipients()
 CREATE OR REPLACE FUNCTION private.check_test_notify_recipients()
  RETURNS trigger
@@ -522,6 +557,25 @@ end;
 $function$;
 comment on function private.check_test_notify_recipients() is 'Trigger: regression recipients are members of the bot''s team; extra addresses are valid, lower case and distinct.';
 -- execute: public
+
+-- private.check_webhook_endpoint_count()
+CREATE OR REPLACE FUNCTION private.check_webhook_endpoint_count()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- one insert at a time per bot, so two at once cannot both pass the count
+  perform pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || new.bot_id::text, 0));
+  if (select count(*) from public.webhook_endpoints e where e.bot_id = new.bot_id) >= 20 then
+    raise exception 'A bot has at most 20 webhook endpoints: delete one first' using errcode = '22023', hint = 'too_many_endpoints';
+  end if;
+  return new;
+end;
+$function$;
+comment on function private.check_webhook_endpoint_count() is 'Trigger: a bot has at most 20 webhook endpoints (22023, hint too_many_endpoints).';
+-- execute: owner only
 
 -- private.claim_due_tasks(at_time timestamp with time zone, max_tasks integer)
 CREATE OR REPLACE FUNCTION private.claim_due_tasks(at_time timestamp with time zone DEFAULT now(), max_tasks integer DEFAULT 20)
@@ -584,9 +638,17 @@ begin
     where d.status = 'pending'
     order by d.endpoint_id, d.event_seq
   ),
+  due as (
+    -- each bot's due heads, longest due first: at most 3 of them in one pass
+    select d.id, row_number() over (partition by d.bot_id order by d.next_attempt_at, d.id) as n
+    from public.webhook_deliveries d
+    where d.id in (select h.id from heads h)
+      and d.next_attempt_at <= at_time
+      and (d.locked_until is null or d.locked_until <= at_time)
+  ),
   claimable as (
     select d.id from public.webhook_deliveries d
-    where d.id in (select h.id from heads h)
+    where d.id in (select u.id from due u where u.n <= 3)
       and d.next_attempt_at <= at_time
       and (d.locked_until is null or d.locked_until <= at_time)
     order by d.next_attempt_at
@@ -606,7 +668,7 @@ begin
   join public.webhook_events ev on ev.id = c.event_id;
 end;
 $function$;
-comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, leased for lease_seconds (for update skip locked). Service role only.';
+comment on function private.claim_webhook_deliveries(max_deliveries integer, lease_seconds integer, at_time timestamp with time zone) is 'The worker''s claim: the due head delivery of each enabled endpoint, at most 3 of one bot per pass (longest due first), leased for lease_seconds (for update skip locked). Service role only.';
 -- execute: service_role
 
 -- private.complete_webhook_delivery(delivery_id uuid, ok boolean, response_status integer, response_excerpt text, error text, duration_ms integer, at_time timestamp with time zone)
@@ -955,6 +1017,54 @@ begin
   return new;
 end;
 $function$;
+-- execute: public
+
+-- private.cron_minute_gap(cron text)
+CREATE OR REPLACE FUNCTION private.cron_minute_gap(cron text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  field text := split_part(regexp_replace(btrim(cron), '\s+', ' ', 'g'), ' ', 1);
+  item text;
+  m text[];
+  lo integer;
+  hi integer;
+  step integer;
+  minutes integer[] := '{}';
+  gap integer;
+begin
+  foreach item in array string_to_array(field, ',') loop
+    m := regexp_match(item, '^(\*|(\d{1,2})(?:-(\d{1,2}))?)(?:/(\d{1,2}))?$');
+    if m is null then
+      return null;
+    end if;
+    step := coalesce(m[4]::integer, 1);
+    if step < 1 then
+      return null;
+    end if;
+    if m[1] = '*' then
+      lo := 0; hi := 59;
+    else
+      lo := m[2]::integer;
+      -- "5/15" is 5, 20, 35, 50 (as cron-parser reads it)
+      hi := coalesce(m[3]::integer, case when m[4] is not null then 59 else lo end);
+    end if;
+    if lo > 59 or hi > 59 or lo > hi then
+      return null;
+    end if;
+    minutes := minutes || array(select generate_series(lo, hi, step));
+  end loop;
+  select min(d) into gap from (
+    select coalesce(lead(x) over (order by x), first_value(x) over (order by x) + 60) - x as d
+    from (select distinct unnest(minutes) as x) s
+  ) g;
+  return coalesce(gap, 60);
+end;
+$function$;
+comment on function private.cron_minute_gap(cron text) is 'Fewest minutes between two runs a cron''s minute field allows (60 for one minute an hour); null when the field is not numbers, ranges, steps and lists.';
 -- execute: public
 
 -- private.enforce_member_limit_on_invitation()
@@ -1999,6 +2109,28 @@ $function$;
 comment on function private.may_upload_chat_image() is 'May the caller upload one more chat image (30 an hour, 100 a day per user)? Counts the upload when it may.';
 -- execute: authenticated; service_role
 
+-- private.message_quota_reached(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.message_quota_reached(bot_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  the_team uuid := (select b.team_id from public.bots b where b.id = message_quota_reached.bot_id);
+  allowed bigint;
+begin
+  if the_team is null then
+    return false;
+  end if;
+  allowed := private.plan_limit(the_team, 'messages_per_month');
+  -- the same test as quota_monthly_messages (private.enforce_plan_limits) for a visitor's turn
+  return allowed is not null and private.plan_usage(the_team, 'messages_per_month') >= allowed;
+end;
+$function$;
+comment on function private.message_quota_reached(bot_id uuid) is 'Has the bot''s team used up this month''s messages (plan_usage >= plan_limit, as quota_monthly_messages checks a turn)? Service role only.';
+-- execute: service_role
+
 -- private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
 CREATE OR REPLACE FUNCTION private.next_sync_time(schedule public.sync_schedule, from_time timestamp with time zone)
  RETURNS timestamp with time zone
@@ -2613,11 +2745,13 @@ CREATE OR REPLACE FUNCTION private.redeliver_failed_webhooks(endpoint_id uuid)
 AS $function$
 declare
   n integer;
+  the_bot uuid := (select e.bot_id from public.webhook_endpoints e
+                   where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin'));
 begin
-  if not exists (select 1 from public.webhook_endpoints e
-                 where e.id = redeliver_failed_webhooks.endpoint_id and private.has_bot_role(e.bot_id, 'admin')) then
+  if the_bot is null then
     raise exception 'Endpoint not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(the_bot);
   update public.webhook_deliveries d
   set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
   where d.endpoint_id = redeliver_failed_webhooks.endpoint_id and d.status = 'failed';
@@ -2625,7 +2759,7 @@ begin
   return n;
 end;
 $function$;
-comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise).';
+comment on function private.redeliver_failed_webhooks(endpoint_id uuid) is 'Sends every failed delivery of an endpoint again, in event order; returns how many (admins and owners; PT404 otherwise; PT429 past the bot''s 20 test events and redeliveries a minute).';
 -- execute: authenticated
 
 -- private.redeliver_webhook(delivery_id uuid)
@@ -2635,17 +2769,20 @@ CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery_id uuid)
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  the_bot uuid := (select d.bot_id from public.webhook_deliveries d
+                   where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin'));
 begin
-  update public.webhook_deliveries d
-  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
-  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending' and private.has_bot_role(d.bot_id, 'admin');
-  if not found and not exists (select 1 from public.webhook_deliveries d
-                               where d.id = redeliver_webhook.delivery_id and private.has_bot_role(d.bot_id, 'admin')) then
+  if the_bot is null then
     raise exception 'Delivery not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(the_bot);
+  update public.webhook_deliveries d
+  set status = 'pending', attempt = 0, next_attempt_at = now(), locked_until = null, error = null
+  where d.id = redeliver_webhook.delivery_id and d.status <> 'pending';
 end;
 $function$;
-comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is).';
+comment on function private.redeliver_webhook(delivery_id uuid) is 'Sends a delivery again (admins and owners; PT404 otherwise; a pending one is left as it is; PT429 past the bot''s 20 test events and redeliveries a minute).';
 -- execute: authenticated
 
 -- private.refuse_audit_change()
@@ -2864,6 +3001,7 @@ begin
   if endpoint.id is null then
     raise exception 'Endpoint not found' using errcode = 'PT404';
   end if;
+  perform private.spend_webhook_manual_budget(endpoint.bot_id);
   insert into public.webhook_events (bot_id, type, data)
   values (endpoint.bot_id, 'webhook.test', jsonb_build_object('endpoint_id', endpoint.id, 'message', 'This is a test event from Parley.'))
   returning * into event;
@@ -2872,7 +3010,7 @@ begin
   return event.id;
 end;
 $function$;
-comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise). Returns the event id.';
+comment on function private.send_test_webhook(endpoint_id uuid) is 'Queues a webhook.test event for one endpoint (admins and owners; PT404 otherwise; PT429 past the bot''s 20 test events and redeliveries a minute). Returns the event id.';
 -- execute: authenticated
 
 -- private.set_channel_credentials(channel_id uuid, credentials jsonb)
@@ -3115,6 +3253,23 @@ end;
 $function$;
 comment on function private.spend_bot_chat_budget(bot_id uuid) is 'Counts one answer against private.bot_chat_budget(bot_id) per minute: null while allowed, else seconds to wait. When another turn holds the counter''s row, the hit is written to private.rate_limit_pending and folded in by the next turn.';
 -- execute: authenticated; service_role
+
+-- private.spend_webhook_manual_budget(bot_id uuid)
+CREATE OR REPLACE FUNCTION private.spend_webhook_manual_budget(bot_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.consume_rate_limit('webhook-manual:' || spend_webhook_manual_budget.bot_id::text, 20, 60) then
+    raise exception 'Too many test events and redeliveries for this bot: wait a minute and try again'
+      using errcode = 'PT429', hint = 'rate_limited';
+  end if;
+end;
+$function$;
+comment on function private.spend_webhook_manual_budget(bot_id uuid) is 'A test event or a redelivery of the bot''s webhooks: 20 a minute per bot, else PT429 (hint rate_limited).';
+-- execute: owner only
 
 -- private.start_task_test_run(bot_id uuid, task_run_id uuid)
 CREATE OR REPLACE FUNCTION private.start_task_test_run(bot_id uuid, task_run_id uuid)
@@ -5177,6 +5332,15 @@ AS $function$
   order by score desc;
 $function$;
 comment on function public.match_power_ups(bot_id uuid, query text, threshold real) is 'Enabled power-ups of a bot whose example phrases are close to the message (trigram word similarity), best first. The engine (service role) asks it for the extractive default.';
+-- execute: service_role
+
+-- public.message_quota_reached(bot_id uuid)
+CREATE OR REPLACE FUNCTION public.message_quota_reached(bot_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$ select private.message_quota_reached(bot_id => message_quota_reached.bot_id) $function$;
 -- execute: service_role
 
 -- public.open_chat_turn(bot_id uuid, content text, chat_id uuid, images jsonb, channel text, external_thread_id text, external_user_id text, turn_pass uuid, history_limit integer)

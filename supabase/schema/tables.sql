@@ -1120,6 +1120,7 @@ CREATE INDEX tasks_due_idx ON public.tasks USING btree (next_run_at) WHERE enabl
 CREATE INDEX tasks_webhook_endpoint_id_idx ON public.tasks USING btree (webhook_endpoint_id);
 CREATE TRIGGER tasks_check BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task();
 CREATE TRIGGER tasks_check_channel BEFORE INSERT OR UPDATE OF settings ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task_channel();
+CREATE TRIGGER tasks_check_limits BEFORE INSERT OR UPDATE OF cron, every_hours ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.check_task_limits();
 CREATE TRIGGER tasks_set_timestamps BEFORE INSERT OR UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();
 -- row level security: enabled
 -- grants: authenticated: delete, maintain, select; service_role: delete, insert, maintain, references, select, trigger, truncate, update
@@ -1445,6 +1446,7 @@ alter table public.webhook_endpoints add constraint webhook_endpoints_pkey PRIMA
 alter table public.webhook_endpoints add constraint webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~ '^https?://[^\s/]+'::text)));
 CREATE INDEX webhook_endpoints_bot_id_idx ON public.webhook_endpoints USING btree (bot_id);
 CREATE INDEX webhook_endpoints_created_by_idx ON public.webhook_endpoints USING btree (created_by);
+CREATE TRIGGER webhook_endpoints_count BEFORE INSERT ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.check_webhook_endpoint_count();
 CREATE TRIGGER webhook_endpoints_create_secret AFTER INSERT ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.create_webhook_endpoint_secret();
 CREATE TRIGGER webhook_endpoints_protect_fields BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.protect_webhook_endpoint_fields();
 CREATE TRIGGER webhook_endpoints_set_timestamps BEFORE INSERT OR UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION private.set_timestamps();

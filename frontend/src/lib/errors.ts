@@ -202,6 +202,11 @@ const BY_CODE: Record<string, string> = {
   plan_limit: "billing.error.planLimit",
   stripe_subscription: "error.admin.stripeSubscription",
   PT402: "billing.error.planLimit",
+  // tasks (private.check_task_limits, 20261201200000)
+  task_too_frequent: "error.task.tooFrequent",
+  too_many_tasks: "error.task.tooMany",
+  // webhooks (private.check_webhook_endpoint_count, 20261201200100)
+  too_many_endpoints: "error.webhook.tooMany",
   quota_exceeded: "billing.error.quotaExceeded",
   payments_not_configured: "billing.notConfigured",
   already_subscribed: "billing.error.alreadySubscribed",
@@ -331,6 +336,8 @@ const TASK_RUN_BY_CODE: Record<string, string> = {
   channel_not_found: "error.task.channelNotFound",
   channel_not_connected: "error.task.channelNotConnected",
   channel_failed: "error.task.channelFailed",
+  quota_exceeded: "error.task.quotaExceeded",
+  no_recipient: "error.task.noRecipient",
   // A test task's run ends as its test run did: test_run_<status> (20261127020000_webhook_events_more.sql).
   test_run_failed: "error.task.testRunFailed",
   test_run_cancelled: "error.task.testRunCancelled",

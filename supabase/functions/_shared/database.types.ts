@@ -2829,6 +2829,7 @@ export type Database = {
           score: number;
         }[];
       };
+      message_quota_reached: { Args: { bot_id: string }; Returns: boolean };
       open_chat_turn: {
         Args: {
           bot_id: string;

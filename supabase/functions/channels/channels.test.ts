@@ -271,7 +271,7 @@ Deno.test({
         assert.match(sent.body.text, /test message/);
       });
 
-      await t.step("an ask task posts its answer to a connected channel: the recipient it names, else the latest conversation", async () => {
+      await t.step("an ask task posts its answer to a connected channel: the recipient it names, else (Slack, Discord) the latest conversation; Telegram and WhatsApp need one", async () => {
         const runNow = async (taskId: string) => {
           const res = await fetch(stack.functionUrl(`tasks/${taskId}/run`), {
             method: "POST",
@@ -296,15 +296,25 @@ Deno.test({
         assert.equal(post.body.thread_ts, undefined, "a message of its own, not a reply in a thread");
         assert.match(post.body.text, /Frankfurt|encrypted|European Union/i, "the bot's answer from its knowledge");
 
-        const latest = await owner.client.from("tasks").insert({
+        // Telegram and WhatsApp are one person a conversation: never whoever wrote last
+        const telegramSends = () => fake.calls.filter((c) => c.platform === "telegram" && c.method === "sendMessage");
+        const unnamed = await owner.client.from("tasks").insert({
           bot_id: DEMO.helpCenterBot, name: "Telegram answer", type: "ask", every_hours: 24,
           settings: { prompt: "Are my notes encrypted?", channel_id: ids.telegram },
         }).select("id").single();
-        assert.equal(latest.error, null);
-        const t2 = await runNow(latest.data!.id);
-        assert.equal(t2.status, "succeeded", JSON.stringify(t2));
-        const sent = fake.calls.filter((c) => c.platform === "telegram" && c.method === "sendMessage").at(-1)!;
-        assert.equal(sent.body.chat_id, "4242", "no recipient named: the latest conversation");
+        assert.equal(unnamed.error, null);
+        const sendsBefore = telegramSends().length;
+        const t2 = await runNow(unnamed.data!.id);
+        assert.equal(t2.status, "failed", JSON.stringify(t2));
+        assert.match(t2.error, /^no_recipient: /);
+        assert.equal(telegramSends().length, sendsBefore, "no recipient named: nothing is sent to the latest conversation");
+        const toNamed = await owner.client.from("tasks").update({
+          settings: { prompt: "Are my notes encrypted?", channel_id: ids.telegram, channel_recipient: "777" },
+        }).eq("id", unnamed.data!.id);
+        assert.equal(toNamed.error, null);
+        const t3 = await runNow(unnamed.data!.id);
+        assert.equal(t3.status, "succeeded", JSON.stringify(t3));
+        assert.equal(telegramSends().at(-1)!.body.chat_id, "777", "the recipient the task names");
       });
 
       await t.step("whatsapp: Meta's GET check, a signed message answered through the Graph API, refusals", async () => {

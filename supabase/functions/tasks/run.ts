@@ -35,6 +35,9 @@ class TaskFailure extends Error {
   }
 }
 
+/** Channels whose conversations are one person each: a task must name who gets its answer. */
+const DIRECT_MESSAGE_TYPES = new Set(["telegram", "whatsapp"]);
+
 const settingsOf = (t: TaskRow) => (t.settings && typeof t.settings === "object" && !Array.isArray(t.settings) ? t.settings : {}) as Record<string, unknown>;
 
 /**
@@ -100,6 +103,11 @@ async function digest(service: Db, task: TaskRow, at: Date) {
 async function ask(service: Db, task: TaskRow, log: Logger) {
   const prompt = String(settingsOf(task).prompt ?? "").trim();
   if (!prompt) throw new TaskFailure("invalid_task", "The task has no prompt");
+  // The answer is not a stored turn, so the chat's quota trigger never sees it: check it here,
+  // before the model is called (docs/billing.md: tasks and tests stop when the messages are used up).
+  if (must(await service.rpc("message_quota_reached", { bot_id: task.bot_id }), "message quota")) {
+    throw new TaskFailure("quota_exceeded", "The team's messages for this month are used up", { prompt });
+  }
   const answer = await collectAnswer(
     await startAnswer({ botId: task.bot_id, message: prompt, conversation: { kind: "ephemeral", purpose: "task" }, log }),
   );
@@ -123,12 +131,26 @@ async function postToChannel(service: Db, task: TaskRow, channelId: string, text
   if (!channel.enabled || channel.status !== "connected") {
     throw new TaskFailure("channel_not_connected", `The channel "${channel.name}" is not connected`, output);
   }
-  const recipient = settingsOf(task).channel_recipient;
+  const named = settingsOf(task).channel_recipient;
+  const recipient = typeof named === "string" && named.trim() ? named.trim() : null;
+  const latest = await latestConversation(service, channel);
+  let to = { recipient, ...latest };
+  if (DIRECT_MESSAGE_TYPES.has(channel.type)) {
+    // Telegram and WhatsApp talk to one person: never whoever wrote to the bot last.
+    const target = recipient ?? channel.settings.test_recipient?.trim() ?? "";
+    if (!target) {
+      throw new TaskFailure(
+        "no_recipient",
+        `A ${channel.type} channel sends direct messages: name the task's recipient, or set the channel's test recipient`,
+        output,
+      );
+    }
+    // WhatsApp's 24-hour window is the recipient's own (when the latest conversation is theirs)
+    const theirs = latest.conversationKey?.split(":").includes(target) ?? false;
+    to = { recipient: target, conversationKey: null, lastInboundAt: theirs ? latest.lastInboundAt : null };
+  }
   try {
-    await sendChannelMessage(channel, text, {
-      recipient: typeof recipient === "string" ? recipient : null,
-      ...(await latestConversation(service, channel)),
-    });
+    await sendChannelMessage(channel, text, to);
   } catch (e) {
     if (e instanceof PlatformError) throw new TaskFailure("channel_failed", `${channel.type}: ${e.message}`, output);
     throw e;

@@ -1,7 +1,9 @@
 // `tests`: runs a bot's test cases through the answering engine and scores the answers.
-//   POST /tests/bots/{botId}/runs          → 202 {run_id}   start a run (409 run_in_progress, 400 no_test_cases)
+//   POST /tests/bots/{botId}/runs          → 202 {run_id}   start a run (409 run_in_progress, 400 no_test_cases,
+//                                            402 plan_limit when the team's monthly messages are used up)
 //   POST /tests/runs/{runId}/cancel        → 200 {run_id, status, cancel_requested?}
-//   POST /tests/bots/{botId}/suggestions   → 200 {created, method}  suggested cases (the bot's model, else headings and titles)
+//   POST /tests/bots/{botId}/suggestions   → 200 {created, method}  suggested cases (the bot's model, else headings and titles);
+//                                            10 an hour per bot (429 rate_limited + Retry-After), 402 plan_limit over the quota
 //   POST /tests/bots/{botId}/import        text/csv body (or JSON {csv}) → 200 {created, errors}
 //   GET  /tests/bots/{botId}/export        → text/csv
 //   POST /tests/tick                       (service role: due schedules, queued runs) → 200 {queued, processed}
@@ -11,7 +13,7 @@
 // schedules are processed by /tick (supabase/schedules.json). Contracts: contracts/tests.ts.
 import { requireBotManager } from "../_shared/authorize.ts";
 import { callerClaims, requireVerifiedCaller } from "../_shared/caller.ts";
-import { createServiceClient, createUserClient } from "../_shared/clients.ts";
+import { createServiceClient, createUserClient, type Db } from "../_shared/clients.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import type {
   TestImportAnswer,
@@ -23,17 +25,29 @@ import type {
 import { must } from "../_shared/db.ts";
 import { loadBot } from "../_shared/engine/bot.ts";
 import { chooseProvider } from "../_shared/engine/provider.ts";
-import { handler, HttpError, isStorableText, json, parseJson, readBoundedText } from "../_shared/http.ts";
+import { handler, HttpError, isStorableText, json, parseJson, rateLimited, readBoundedText } from "../_shared/http.ts";
 import { inBackground, type Logger } from "../_shared/log.ts";
 import { type CsvCase, formatCases, parseCases } from "./csv.ts";
+import { consumeRateLimit, limitFromEnv } from "../_shared/rate-limit.ts";
 import { processRun } from "./runner.ts";
 import { suggestCases } from "./suggest.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TICK_RUNS = 5;
+/** Suggestion requests per bot an hour (each asks the model up to 10 times). */
+const SUGGESTIONS_PER_HOUR = 10;
 
 
 const notFound = () => new HttpError(404, "not_found", "No such item");
+
+/** 402 plan_limit (details messages_per_month) once the team's monthly messages are used up: a
+ * test run and suggestions ask the bot's model outside any chat turn, so the chat's quota trigger
+ * never sees them (docs/billing.md). */
+async function requireMessagesLeft(service: Db, botId: string) {
+  if (must(await service.rpc("message_quota_reached", { bot_id: botId }), "message quota")) {
+    throw new HttpError(402, "plan_limit", "The team's messages for this month are used up. Upgrade for more.", "messages_per_month");
+  }
+}
 
 async function startRun(botId: string, userId: string | null, log: Logger): Promise<string> {
   const service = createServiceClient();
@@ -45,6 +59,7 @@ async function startRun(botId: string, userId: string | null, log: Logger): Prom
   const cases = await service.from("test_cases").select("id", { count: "exact", head: true }).eq("bot_id", botId).eq("status", "active");
   if (cases.error) throw new Error(`cases: ${cases.error.message}`);
   if (!cases.count) throw new HttpError(400, "no_test_cases", "This bot has no test cases yet");
+  await requireMessagesLeft(service, botId);
   const inserted = await service.from("test_runs").insert({ bot_id: botId, trigger: "manual", created_by: userId }).select("id").single();
   if (inserted.error?.code === "23505") throw new HttpError(409, "run_in_progress", "A test run of this bot is already under way");
   const runId = must(inserted, "create run").id;
@@ -69,6 +84,10 @@ async function route(req: Request, { log }: { log: Logger }): Promise<Response> 
       case "runs":
         return json(202, { run_id: await startRun(id, caller.userId, log) } satisfies TestRunAnswer);
       case "suggestions": {
+        // Up to 10 model calls a request: a few requests an hour per bot, and none over the quota.
+        const limit = await consumeRateLimit({ key: `test-suggestions:${id}`, max: limitFromEnv("PARLEY_TEST_SUGGESTIONS_LIMIT", SUGGESTIONS_PER_HOUR), windowSeconds: 3600 });
+        if (!limit.allowed) throw rateLimited(limit.retryAfter, "Suggestions were asked for this bot too often. Try again later.");
+        await requireMessagesLeft(service, id);
         const bot = await loadBot(service, id);
         const { suggestions, method } = await suggestCases(service, id, bot.language, await chooseProvider(service, bot), log);
         if (suggestions.length) {

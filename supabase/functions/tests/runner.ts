@@ -162,6 +162,9 @@ async function scoreCase(
 }
 
 /** Runs a queued run to its end. Returns false when the run was not queued (someone else took it). */
+/** A test run's error when the team's monthly messages are used up (no case was asked). */
+export const QUOTA_EXCEEDED = "quota_exceeded: The team's messages for this month are used up, so no test case was asked.";
+
 export async function processRun(service: Db, runId: string, log: Logger): Promise<boolean> {
   const run = must(
     await service
@@ -186,6 +189,15 @@ export async function processRun(service: Db, runId: string, log: Logger): Promi
 }
 
 async function execute(service: Db, run: { id: string; bot_id: string; created_at: string }, log: Logger) {
+  // A run queued before the team's monthly messages ran out asks the model nothing once they have.
+  if (must(await service.rpc("message_quota_reached", { bot_id: run.bot_id }), "message quota")) {
+    log.info("test_run_over_quota");
+    must(
+      await service.from("test_runs").update({ status: "failed", error: QUOTA_EXCEEDED, finished_at: new Date().toISOString() }).eq("id", run.id),
+      "over quota",
+    );
+    return;
+  }
   const bot = await loadBot(service, run.bot_id);
   const [choice, rules, embedding] = await Promise.all([
     chooseProvider(service, bot),

@@ -23,9 +23,10 @@ export async function storableKey(key: string): Promise<string> {
   return key.length <= 200 ? key : `${cutText(key, 100)}#${await sha256Hex(key)}`;
 }
 
-export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResult> {
+/** A limit's state from consume_rate_limit (counts a hit) or peek_rate_limit (counts nothing). */
+async function rateLimitCall(fn: "consume_rate_limit" | "peek_rate_limit", limit: RateLimit): Promise<RateLimitResult> {
   const data = must(
-    await createServiceClient().rpc("consume_rate_limit", {
+    await createServiceClient().rpc(fn, {
       key: await storableKey(limit.key),
       max_hits: limit.max,
       window_seconds: limit.windowSeconds,
@@ -36,18 +37,13 @@ export async function consumeRateLimit(limit: RateLimit): Promise<RateLimitResul
   return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
 }
 
+export function consumeRateLimit(limit: RateLimit): Promise<RateLimitResult> {
+  return rateLimitCall("consume_rate_limit", limit);
+}
+
 /** Would a hit on the limit be allowed now? Counts nothing (public.peek_rate_limit). */
-export async function peekRateLimit(limit: RateLimit): Promise<RateLimitResult> {
-  const data = must(
-    await createServiceClient().rpc("peek_rate_limit", {
-      key: await storableKey(limit.key),
-      max_hits: limit.max,
-      window_seconds: limit.windowSeconds,
-    }),
-    `rate limit ${limit.key}`,
-  );
-  const row = (Array.isArray(data) ? data[0] : data) as { allowed: boolean; retry_after: number } | undefined;
-  return { allowed: row?.allowed ?? false, retryAfter: row?.retry_after ?? limit.windowSeconds };
+export function peekRateLimit(limit: RateLimit): Promise<RateLimitResult> {
+  return rateLimitCall("peek_rate_limit", limit);
 }
 
 /**

@@ -88,8 +88,13 @@ function takeDataDir(dataDir: string, log: Logger): (children: () => number[]) =
       try { process.kill(pid, "SIGKILL"); } catch { /* gone */ }
     }
   }
+  // Written whole or not at all (a new file renamed over the old one): a stack starting at the same
+  // moment must never read a half-written lock, take it for none, and stop this stack's PostgreSQL
+  // as one "left behind" (seen once in CI: the lock is rewritten whenever a worker starts).
   const write = (children: () => number[]) => {
-    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, children: children() }));
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid, children: children() }));
+    fs.renameSync(tmp, file);
   };
   write(() => []);
   return write;
